@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the system packages subscriptiond needs to build, test and run, when missing.
+# Debian/Ubuntu only (apt-get); anywhere else it says what to install and stops.
+set -euo pipefail
+
+needed=()
+command -v pkg-config >/dev/null 2>&1 || needed+=(pkg-config)
+pkg-config --exists libpq 2>/dev/null || needed+=(libpq-dev)
+pkg-config --exists libcurl 2>/dev/null || needed+=(libcurl4-openssl-dev)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || needed+=(postgresql)
+command -v psql >/dev/null 2>&1 || needed+=(postgresql-client)
+if [ "${INSTALL_BENCH_TOOLS:-0}" = 1 ]; then
+    command -v wrk >/dev/null 2>&1 || needed+=(wrk)
+    command -v pgbench >/dev/null 2>&1 || needed+=(postgresql-contrib)
+fi
+
+[ ${#needed[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: missing ${needed[*]}; install them with your package manager" >&2
+    exit 1
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "install-deps: need root (or sudo) to install ${needed[*]}" >&2; exit 1; }
+    sudo="sudo"
+fi
+echo "install-deps: installing ${needed[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${needed[@]}" >/dev/null

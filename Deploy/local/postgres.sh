@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster inside the checkout (.local/postgres), for development and tests.
+#
+#   Deploy/local/postgres.sh start   # initdb on first use, start on a free port, create the database
+#   Deploy/local/postgres.sh stop    # stop the cluster (data stays until `make clean`)
+#   Deploy/local/postgres.sh env     # print `export DATABASE_URL=...` for the running cluster
+#   Deploy/local/postgres.sh status
+#
+# LOCAL_POSTGRES_NAME picks the cluster (default "postgres"): `make test` uses its own
+# ("postgres-test"), so running the tests never stops the cluster `make run` uses.
+#
+# Listens on 127.0.0.1 only, trusts local connections (it is a throwaway), and when run as
+# root runs the server as the `postgres` user, because initdb refuses to run as root.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+state="$root/.local/${LOCAL_POSTGRES_NAME:-postgres}"
+data="$state/data"
+envfile="$state/env"
+log="$state/server.log"
+database="${LOCAL_DATABASE_NAME:-subscriptiond}"
+superuser="subscriptiond"
+
+pg_bin() {
+    local dir
+    dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+    if [ -n "$dir" ] && [ -x "$dir/$1" ]; then echo "$dir/$1"; else command -v "$1"; fi
+}
+
+as_owner() {
+    if [ "$(id -u)" -eq 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+port_in_use() {
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+free_port() {
+    local port
+    for port in $(seq 54320 54420); do
+        port_in_use "$port" || { echo "$port"; return 0; }
+    done
+    echo "postgres.sh: no free port between 54320 and 54420" >&2
+    return 1
+}
+
+is_running() {
+    [ -f "$data/postmaster.pid" ] && as_owner "$(pg_bin pg_ctl)" -D "$data" status >/dev/null 2>&1
+}
+
+write_env() {
+    local port="$1"
+    echo "export DATABASE_URL=\"postgresql://$superuser@127.0.0.1:$port/$database\"" > "$envfile"
+    echo "export LOCAL_POSTGRES_PORT=$port" >> "$envfile"
+}
+
+start() {
+    "$root/Deploy/local/install-deps.sh"
+    mkdir -p "$state"
+    if [ "$(id -u)" -eq 0 ]; then
+        chown postgres: "$state"
+        # The server process must reach its data directory through the checkout's path.
+        local dir="$state"
+        while [ "$dir" != "/" ]; do
+            chmod o+x "$dir" 2>/dev/null || true
+            dir="$(dirname "$dir")"
+        done
+    fi
+    if [ ! -f "$data/PG_VERSION" ]; then
+        as_owner "$(pg_bin initdb)" -D "$data" -U "$superuser" --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$state/initdb.log" 2>&1 \
+            || { echo "postgres.sh: initdb failed; see $state/initdb.log" >&2; exit 1; }
+    fi
+    if is_running; then
+        echo "postgres.sh: already running ($(grep DATABASE_URL "$envfile" | cut -d'"' -f2))" >&2
+        return 0
+    fi
+    local port
+    port="$(free_port)"
+    as_owner "$(pg_bin pg_ctl)" -D "$data" -l "$log" -w -t 60 \
+        -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=200 -c fsync=${LOCAL_POSTGRES_FSYNC:-on}" \
+        start >/dev/null || { echo "postgres.sh: server did not start; see $log" >&2; tail -n 20 "$log" >&2; exit 1; }
+    write_env "$port"
+    if ! psql -qtA "postgresql://$superuser@127.0.0.1:$port/postgres" -c "SELECT 1 FROM pg_database WHERE datname = '$database'" | grep -q 1; then
+        psql -q "postgresql://$superuser@127.0.0.1:$port/postgres" -c "CREATE DATABASE \"$database\"" >/dev/null
+    fi
+    echo "postgres.sh: running on 127.0.0.1:$port (DATABASE_URL in $envfile)" >&2
+}
+
+stop() {
+    if is_running; then
+        as_owner "$(pg_bin pg_ctl)" -D "$data" -m fast -w stop >/dev/null
+        echo "postgres.sh: stopped" >&2
+    fi
+}
+
+case "${1:-}" in
+    start) start ;;
+    stop) stop ;;
+    env) is_running && cat "$envfile" || { echo "postgres.sh: not running" >&2; exit 1; } ;;
+    status) if is_running; then echo "running: $(grep DATABASE_URL "$envfile" | cut -d'"' -f2)"; else echo "stopped"; exit 1; fi ;;
+    *) echo "usage: $0 start|stop|env|status" >&2; exit 2 ;;
+esac

@@ -1,0 +1,48 @@
+# subscriptiond — the only set-up commands are `make run`, `make demo` and `make test`;
+# each installs what is missing (apt packages), starts a throwaway PostgreSQL inside the
+# checkout (.local/), and goes.
+
+SWIFT        ?= swift
+BUILD_FLAGS  ?=
+PG           := Deploy/local/postgres.sh
+BIN          := .build/debug
+
+.PHONY: all deps build run test demo db-start db-stop clean help
+
+all: build
+
+help:
+	@echo "make run    local PostgreSQL + migrate + subscriptiond in the foreground (Ctrl-C stops it)"
+	@echo "make test   local PostgreSQL + every test suite, then stops that cluster"
+	@echo "make build  build all executables"
+	@echo "make db-stop / make clean   stop the local database / remove .local and .build"
+
+deps:
+	@Deploy/local/install-deps.sh
+
+build: deps
+	$(SWIFT) build $(BUILD_FLAGS)
+
+db-start: deps
+	@$(PG) start
+
+db-stop:
+	@$(PG) stop
+	@LOCAL_POSTGRES_NAME=postgres-test $(PG) stop
+
+run: build db-start
+	@set -a; . Deploy/local/dev.env; . .local/postgres/env; set +a; \
+	$(BIN)/subscriptionctl migrate && \
+	echo "subscriptiond: http://$$SUBSCRIPTIOND_HOST:$$SUBSCRIPTIOND_PORT (app $$APPSTORE_BUNDLE_ID, ADMIN_TOKEN=$$ADMIN_TOKEN)" && \
+	exec $(BIN)/subscriptiond
+
+test: deps
+	@LOCAL_POSTGRES_NAME=postgres-test $(PG) start
+	@set -a; . .local/postgres-test/env; set +a; \
+	$(SWIFT) build --build-tests $(BUILD_FLAGS) && $(SWIFT) test --skip-build $(BUILD_FLAGS); \
+	status=$$?; LOCAL_POSTGRES_NAME=postgres-test $(PG) stop; exit $$status
+
+clean:
+	-@$(PG) stop
+	-@LOCAL_POSTGRES_NAME=postgres-test $(PG) stop
+	rm -rf .local .build

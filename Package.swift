@@ -1,0 +1,184 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings every target of ours shares: Swift 6 language mode with strict concurrency,
+/// plus the upcoming features that keep imports and existentials explicit.
+let sharedSwiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "subscriptiond",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "subscriptiond", targets: ["subscriptiond"]),
+        .executable(name: "subscriptionctl", targets: ["subscriptionctl"]),
+        .executable(name: "appstore-sim", targets: ["appstore-sim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        // C libraries, wrapped as system-library targets.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+
+        // Swift over the C libraries.
+        .target(
+            name: "Postgres",
+            dependencies: [
+                "CLibPQ",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "HTTPClient",
+            dependencies: [
+                "CCurl",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // Pure code: Apple's wire formats and the subscription domain.
+        .target(
+            name: "AppStore",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "Subscriptions",
+            dependencies: ["AppStore"],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // PostgreSQL repositories and migrations.
+        .target(
+            name: "Store",
+            dependencies: [
+                "Postgres",
+                "AppStore",
+                "Subscriptions",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // HTTP routes, the worker service, configuration and metrics.
+        .target(
+            name: "Server",
+            dependencies: [
+                "Store",
+                "HTTPClient",
+                "AppStore",
+                "Subscriptions",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // Test helpers: throwaway migrated databases on the PostgreSQL that `make test` starts.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "Postgres",
+                "Store",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // Thin executables.
+        .executableTarget(
+            name: "subscriptiond",
+            dependencies: [
+                "Server",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .executableTarget(
+            name: "subscriptionctl",
+            dependencies: [
+                "Store",
+                "Server",
+                "Postgres",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .executableTarget(
+            name: "appstore-sim",
+            dependencies: [
+                "AppStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // Tests.
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: ["Postgres", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "HTTPClientTests",
+            dependencies: [
+                "HTTPClient",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "AppStoreTests",
+            dependencies: ["AppStore"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "SubscriptionsTests",
+            dependencies: ["Subscriptions", "AppStore"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "Postgres", "TestSupport"],
+            swiftSettings: sharedSwiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Tolerant reads of Apple's loosely typed JSON.
+///
+/// Every reader returns `nil` for a missing key, `null`, or a value of a type it cannot
+/// interpret: a surprising optional field must never fail a whole notification, because
+/// a rejected notification is retried by Apple and finally lost.
+extension KeyedDecodingContainer where Key == AppleKey {
+    /// A non-empty string, also accepting JSON numbers (old bodies carry ids as numbers).
+    ///
+    /// An empty or blank string reads as absent: Apple fills unused fields with `""` at times.
+    func lenientString(_ names: String...) -> String? {
+        for name in names {
+            if let value = string(forKey: AppleKey(name)) { return value }
+        }
+        return nil
+    }
+
+    /// A boolean from `true`/`false`, `"true"`/`"false"`, `"1"`/`"0"`, or `1`/`0`.
+    func lenientBool(_ names: String...) -> Bool? {
+        for name in names {
+            let key = AppleKey(name)
+            if let value = try? decodeIfPresent(Bool.self, forKey: key) { return value }
+            if let value = try? decodeIfPresent(Int.self, forKey: key) {
+                if value == 0 { return false }
+                if value == 1 { return true }
+                continue
+            }
+            if let text = try? decodeIfPresent(String.self, forKey: key),
+               let value = LenientParse.bool(text) {
+                return value
+            }
+        }
+        return nil
+    }
+
+    /// An integer from a JSON number or a numeric string.
+    func lenientInt(_ names: String...) -> Int? {
+        for name in names {
+            let key = AppleKey(name)
+            if let value = try? decodeIfPresent(Int.self, forKey: key) { return value }
+            if let text = try? decodeIfPresent(String.self, forKey: key),
+               let value = Int(text.trimmingCharacters(in: .whitespaces)) {
+                return value
+            }
+        }
+        return nil
+    }
+
+    /// A date from the first key that holds one: milliseconds since 1970 as a number or a
+    /// string, or failing that Apple's `yyyy-MM-dd HH:mm:ss Etc/GMT` text.
+    ///
+    /// Pass the `_ms` key first: the plain key holds milliseconds in legacy bodies but
+    /// formatted text in newer ones.
+    func lenientDate(_ names: String...) -> Date? {
+        for name in names {
+            let key = AppleKey(name)
+            if let millis = try? decodeIfPresent(Double.self, forKey: key) {
+                return Date(timeIntervalSince1970: millis / 1000)
+            }
+            if let text = try? decodeIfPresent(String.self, forKey: key) {
+                if let millis = LenientParse.millis(text) {
+                    return Date(timeIntervalSince1970: millis / 1000)
+                }
+                if let date = AppleDateText.parse(text) { return date }
+            }
+        }
+        return nil
+    }
+
+    /// Objects under a key that may hold an array of them or, in pre-2021 bodies, one object.
+    ///
+    /// Entries that do not decode are skipped rather than failing the document.
+    func lenientObjects<T: Decodable>(_ type: T.Type, _ name: String) -> [T] {
+        let key = AppleKey(name)
+        if let many = try? decodeIfPresent([Skippable<T>].self, forKey: key) {
+            return many.compactMap(\.value)
+        }
+        if let one = try? decodeIfPresent(T.self, forKey: key) {
+            return [one]
+        }
+        return []
+    }
+
+    /// One object under a key, or `nil` when it is absent or does not decode.
+    func lenientObject<T: Decodable>(_ type: T.Type, _ name: String) -> T? {
+        (try? decodeIfPresent(T.self, forKey: AppleKey(name))) ?? nil
+    }
+
+    private func string(forKey key: AppleKey) -> String? {
+        if let value = try? decodeIfPresent(String.self, forKey: key) {
+            return value.trimmingCharacters(in: .whitespaces).isEmpty ? nil : value
+        }
+        if let value = try? decodeIfPresent(Int64.self, forKey: key) { return String(value) }
+        if let value = try? decodeIfPresent(UInt64.self, forKey: key) { return String(value) }
+        if let value = try? decodeIfPresent(Double.self, forKey: key),
+           let whole = Int64(exactly: value) {
+            return String(whole)
+        }
+        return nil
+    }
+}
+
+/// An array element that decodes to `nil` instead of throwing.
+private struct Skippable<T: Decodable>: Decodable {
+    let value: T?
+
+    init(from decoder: any Decoder) throws {
+        value = try? T(from: decoder)
+    }
+}

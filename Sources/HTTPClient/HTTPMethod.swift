@@ -1,0 +1,7 @@
+/// The HTTP methods the client sends.
+public enum HTTPMethod: String, Sendable, Hashable {
+    /// `GET`: no request body is sent.
+    case get = "GET"
+    /// `POST`: the request body is sent as-is.
+    case post = "POST"
+}

@@ -1,0 +1,102 @@
+import Logging
+import NIOPosix
+
+/// The entry point to PostgreSQL: a pool of libpq connections whose blocking calls all
+/// run on a dedicated `NIOThreadPool`, never on an event loop or the cooperative pool.
+///
+/// ```swift
+/// let client = PostgresClient(configuration: .init(connectionString: url), logger: logger)
+/// let rows = try await client.query("SELECT 1 AS one")
+/// try await client.withTransaction { session in try session.execute("...") }
+/// ```
+public final class PostgresClient: Sendable {
+    private let threadPool: NIOThreadPool
+    private let pool: PostgresConnectionPool
+    private let configuration: PostgresConfiguration
+    private let logger: Logger
+
+    /// Creates a client; no connection is opened until the first use.
+    public init(configuration: PostgresConfiguration, logger: Logger) {
+        let threadPool = NIOThreadPool(numberOfThreads: configuration.maximumConnections)
+        threadPool.start()
+        self.threadPool = threadPool
+        self.pool = PostgresConnectionPool(maximumConnections: configuration.maximumConnections)
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Runs one statement on a leased connection and returns its rows.
+    @discardableResult
+    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await withConnection { session in try session.query(query) }
+    }
+
+    /// Runs one statement and returns how many rows it changed.
+    @discardableResult
+    public func execute(_ query: PostgresQuery) async throws -> Int {
+        try await withConnection { session in try session.execute(query) }
+    }
+
+    /// Leases one connection for the duration of `body`, which runs on the blocking thread pool.
+    ///
+    /// An idle connection is health-checked first and replaced when the server dropped it;
+    /// a connection that breaks during `body` is closed rather than handed out again.
+    public func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
+        let idleConnection = try await pool.lease()
+        let configuration = self.configuration
+        let box = LeasedConnectionBox(idleConnection)
+        do {
+            let value = try await threadPool.runIfActive {
+                let connection: PostgresConnection
+                if let idle = box.connection, idle.isHealthy {
+                    connection = idle
+                } else {
+                    box.connection = nil
+                    connection = try PostgresConnection.connect(configuration)
+                    box.connection = connection
+                }
+                return try body(PostgresSession(connection: connection))
+            }
+            await pool.release(box.connection)
+            return value
+        } catch {
+            await pool.release(box.connection)
+            if let error = error as? PostgresError, error.code == .connectionLost || error.code == .unreachable {
+                logger.debug("database connection failed", metadata: ["error": "\(error)"])
+            }
+            throw error
+        }
+    }
+
+    /// Runs `body` inside `BEGIN … COMMIT`; any error thrown rolls everything back.
+    public func withTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
+        try await withConnection { session in
+            try session.execute("BEGIN")
+            do {
+                let value = try body(session)
+                try session.execute("COMMIT")
+                return value
+            } catch {
+                // A failed ROLLBACK means the connection is gone; the server rolls back anyway.
+                _ = try? session.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Closes every connection and stops the thread pool; later calls fail with `.clientClosed`.
+    public func shutdown() async throws {
+        await pool.close()
+        try await threadPool.shutdownGracefully()
+    }
+}
+
+/// Carries the leased connection into the thread-pool job and back out, including one
+/// opened there. Only one thread touches it at a time: the job, then the releasing task.
+private final class LeasedConnectionBox: @unchecked Sendable {
+    var connection: PostgresConnection?
+
+    init(_ connection: PostgresConnection?) {
+        self.connection = connection
+    }
+}

@@ -1,0 +1,54 @@
+/// A SQL statement with its parameters bound separately, never spliced into the text.
+///
+/// Interpolated values become `$1`, `$2`, … placeholders:
+/// ```swift
+/// let query: PostgresQuery = "SELECT status FROM subscriptions WHERE original_transaction_id = \(id)"
+/// ```
+/// Only `unescaped:` interpolation adds text to the statement; use it for fixed SQL
+/// fragments chosen by code, never for data.
+public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
+    /// The statement text with `$N` placeholders.
+    public var sql: String
+    /// The values for `$1 … $N`, in order.
+    public var bindings: [PostgresValue]
+
+    /// Creates a query from statement text and its already-numbered bindings.
+    public init(sql: String, bindings: [PostgresValue] = []) {
+        self.sql = sql
+        self.bindings = bindings
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(sql: value)
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        self.init(sql: stringInterpolation.sql, bindings: stringInterpolation.bindings)
+    }
+
+    /// Builds the statement text and bindings from an interpolated literal.
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var sql = ""
+        var bindings: [PostgresValue] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            sql.reserveCapacity(literalCapacity + interpolationCount * 3)
+            bindings.reserveCapacity(interpolationCount)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            sql += literal
+        }
+
+        /// Binds a value as the next parameter.
+        public mutating func appendInterpolation(_ value: some PostgresEncodable) {
+            bindings.append(value.postgresValue)
+            sql += "$\(bindings.count)"
+        }
+
+        /// Appends fixed SQL text chosen by code (an ORDER BY column, a list of placeholders), never data.
+        public mutating func appendInterpolation(unescaped fragment: StaticString) {
+            sql += fragment.description
+        }
+    }
+}

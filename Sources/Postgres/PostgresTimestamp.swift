@@ -1,0 +1,132 @@
+import Foundation
+
+/// Reads and writes `timestamptz` values in the ISO text format every session of ours uses
+/// (`DateStyle=ISO`, `TimeZone=UTC`), without a `DateFormatter` on the hot path.
+enum PostgresTimestamp {
+    /// Formats a date as `2026-11-22 10:00:00.123456+00`, microsecond precision.
+    static func format(_ date: Date) -> String {
+        let totalMicros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        var seconds = Int64((totalMicros / 1_000_000).rounded(.down))
+        let micros = Int64(totalMicros) - seconds * 1_000_000
+        let days = floorDiv(seconds, 86_400)
+        seconds -= days * 86_400
+        let (year, month, day) = civilDate(fromDaysSinceEpoch: days)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " "
+            + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
+            + "." + pad(micros, 6) + "+00"
+    }
+
+    /// Parses `YYYY-MM-DD HH:MM:SS[.ffffff][+HH[:MM]]`; returns nil for anything else
+    /// (including `infinity`, which no column of ours stores).
+    static func parse(_ text: String) -> Date? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 19, utf8[4] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: " ") || utf8[10] == UInt8(ascii: "T") else {
+            return nil
+        }
+        guard let year = number(utf8, 0, 4), let month = number(utf8, 5, 2), let day = number(utf8, 8, 2),
+              let hour = number(utf8, 11, 2), let minute = number(utf8, 14, 2), let second = number(utf8, 17, 2)
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if index < utf8.count, utf8[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            while index < utf8.count, let digit = digitValue(utf8[index]) {
+                fraction += Double(digit) * scale
+                scale /= 10
+                index += 1
+            }
+        }
+        var offsetSeconds: Int64 = 0
+        if index < utf8.count {
+            let sign: Int64 = utf8[index] == UInt8(ascii: "-") ? -1 : 1
+            guard utf8[index] == UInt8(ascii: "+") || utf8[index] == UInt8(ascii: "-"),
+                  let offsetHours = number(utf8, index + 1, 2) else { return nil }
+            var offsetMinutes: Int64 = 0
+            if index + 3 < utf8.count, utf8[index + 3] == UInt8(ascii: ":") {
+                offsetMinutes = number(utf8, index + 4, 2) ?? 0
+            }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    private static func digitValue(_ byte: UInt8) -> Int64? {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int64(byte - UInt8(ascii: "0")) : nil
+    }
+
+    private static func number(_ bytes: [UInt8], _ start: Int, _ length: Int) -> Int64? {
+        guard start + length <= bytes.count else { return nil }
+        var value: Int64 = 0
+        for index in start..<(start + length) {
+            guard let digit = digitValue(bytes[index]) else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : -((-a + b - 1) / b)
+    }
+
+    // Howard Hinnant's days-from-civil algorithm and its inverse (proleptic Gregorian).
+    private static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDiv(y, 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civilDate(fromDaysSinceEpoch days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = floorDiv(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+extension Date: PostgresEncodable {
+    public var postgresValue: PostgresValue { .text(PostgresTimestamp.format(self)) }
+}
+
+/// Decodes `bytea` in the hex output format (`\x0a1b…`).
+enum PostgresHex {
+    static func decodeBytea(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else {
+            return nil
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((utf8.count - 2) / 2)
+        var index = 2
+        while index < utf8.count {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Logging
+
+/// Everything `subscriptiond` is configured with, read from the environment (and the
+/// executables' flags, which are merged over it under the same variable names).
+public struct ServiceConfiguration: Sendable {
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable, CaseIterable { case text, json }
+
+    /// libpq connection string or URL.
+    public var databaseURL: String
+    /// Listen address.
+    public var host: String
+    /// Listen port (0 picks a free one).
+    public var port: Int
+    /// The apps whose notifications we accept.
+    public var apps: AppRegistry
+    /// Production verifyReceipt endpoint.
+    public var verifyReceiptURL: String
+    /// Sandbox verifyReceipt endpoint.
+    public var verifyReceiptSandboxURL: String
+    /// Per upstream request.
+    public var verifyTimeout: Duration
+    /// Notifications processed at once.
+    public var workerConcurrency: Int
+    /// Bearer token for `/v1/...`; nil disables the query API.
+    public var adminToken: Secret?
+    /// Larger intake bodies get 413.
+    public var maxBodyBytes: Int
+    /// Minimum level logged.
+    public var logLevel: Logger.Level
+    /// Text for people, JSON for machines.
+    public var logFormat: LogFormat
+    /// Where the migration files are (nil: search the usual places).
+    public var schemaDirectory: String?
+    /// Extra CA bundle for the upstream (tests with a local TLS server); verification stays on.
+    public var upstreamCABundle: String?
+    /// Database connections kept by this process.
+    public var databasePoolSize: Int
+
+    /// The variables read, with their defaults (nil: no default), in the order of DESIGN.md.
+    public static let variables: [(name: String, defaultValue: String?)] = [
+        ("DATABASE_URL", "postgresql://localhost/subscriptiond"),
+        ("SUBSCRIPTIOND_HOST", "127.0.0.1"),
+        ("SUBSCRIPTIOND_PORT", "8080"),
+        ("SUBSCRIPTIOND_CONFIG", nil),
+        ("APPSTORE_BUNDLE_ID", nil),
+        ("APPSTORE_SHARED_SECRET", nil),
+        ("VERIFY_RECEIPT_URL", "https://buy.itunes.apple.com/verifyReceipt"),
+        ("VERIFY_RECEIPT_SANDBOX_URL", "https://sandbox.itunes.apple.com/verifyReceipt"),
+        ("VERIFY_TIMEOUT_MS", "10000"),
+        ("WORKER_CONCURRENCY", "16"),
+        ("ADMIN_TOKEN", nil),
+        ("MAX_BODY_BYTES", "4194304"),
+        ("LOG_LEVEL", "info"),
+        ("LOG_FORMAT", "text"),
+        ("SUBSCRIPTIOND_SCHEMA_DIR", nil),
+        ("VERIFY_RECEIPT_CA_BUNDLE", nil),
+        ("DATABASE_POOL_SIZE", "20"),
+    ]
+
+    /// Reads and validates the configuration; throws one `ConfigurationError` naming the first bad setting.
+    public static func load(environment: [String: String]) throws -> ServiceConfiguration {
+        let reader = SettingsReader(environment: environment, defaults: variables)
+        let apps = try AppRegistryLoader.load(reader)
+        let token = reader.string("ADMIN_TOKEN")
+        if let token, token.count < 16 {
+            throw ConfigurationError("ADMIN_TOKEN", "is too short: use at least 16 characters (e.g. `openssl rand -hex 32`)")
+        }
+        return ServiceConfiguration(
+            databaseURL: try reader.required("DATABASE_URL"),
+            host: try reader.required("SUBSCRIPTIOND_HOST"),
+            port: try reader.integer("SUBSCRIPTIOND_PORT", in: 0...65_535),
+            apps: apps,
+            verifyReceiptURL: try reader.httpURL("VERIFY_RECEIPT_URL"),
+            verifyReceiptSandboxURL: try reader.httpURL("VERIFY_RECEIPT_SANDBOX_URL"),
+            verifyTimeout: .milliseconds(try reader.integer("VERIFY_TIMEOUT_MS", in: 1...600_000)),
+            workerConcurrency: try reader.integer("WORKER_CONCURRENCY", in: 1...1_024),
+            adminToken: token.map(Secret.init),
+            maxBodyBytes: try reader.integer("MAX_BODY_BYTES", in: 1_024...(256 * 1_024 * 1_024)),
+            logLevel: try reader.logLevel("LOG_LEVEL"),
+            logFormat: try reader.choice("LOG_FORMAT", LogFormat.self),
+            schemaDirectory: reader.string("SUBSCRIPTIOND_SCHEMA_DIR"),
+            upstreamCABundle: reader.string("VERIFY_RECEIPT_CA_BUNDLE"),
+            databasePoolSize: try reader.integer("DATABASE_POOL_SIZE", in: 2...500)
+        )
+    }
+}

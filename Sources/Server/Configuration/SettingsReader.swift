@@ -1,0 +1,100 @@
+import Logging
+
+/// Reads typed settings from environment-style key/value pairs, with defaults, turning
+/// every malformed value into a `ConfigurationError` that names the variable.
+public struct SettingsReader: Sendable {
+    private let environment: [String: String]
+    private let defaults: [String: String]
+
+    /// Creates a reader over `environment`, falling back to `defaults` for absent or empty values.
+    public init(environment: [String: String], defaults: [(name: String, defaultValue: String?)]) {
+        self.environment = environment
+        var table: [String: String] = [:]
+        for (name, value) in defaults { if let value { table[name] = value } }
+        self.defaults = table
+    }
+
+    /// The value, or its default; nil when neither is set. Empty counts as unset.
+    public func string(_ name: String) -> String? {
+        if let value = environment[name], !value.isEmpty { return value }
+        return defaults[name]
+    }
+
+    /// The value, or an error when it is unset.
+    public func required(_ name: String) throws -> String {
+        guard let value = string(name) else { throw ConfigurationError(name, "is not set") }
+        return value
+    }
+
+    /// An integer within `range`.
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int {
+        let text = try required(name)
+        guard let value = Int(text), range.contains(value) else {
+            throw ConfigurationError(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return value
+    }
+
+    /// An `http://` or `https://` URL.
+    public func httpURL(_ name: String) throws -> String {
+        let text = try required(name)
+        guard text.hasPrefix("https://") || text.hasPrefix("http://"), text.count > 8 else {
+            throw ConfigurationError(name, "must be an http:// or https:// URL, got '\(text)'")
+        }
+        return text
+    }
+
+    /// One of an enumeration's raw values.
+    public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type) throws -> Choice
+    where Choice.RawValue == String {
+        let text = try required(name)
+        guard let value = Choice(rawValue: text.lowercased()) else {
+            let allowed = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError(name, "must be one of \(allowed), got '\(text)'")
+        }
+        return value
+    }
+
+    /// A swift-log level (`trace` … `critical`).
+    public func logLevel(_ name: String) throws -> Logger.Level {
+        let text = try required(name)
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw ConfigurationError(name, "must be one of trace, debug, info, notice, warning, error, critical, got '\(text)'")
+        }
+        return level
+    }
+}
+
+
+/// Builds the app registry from `SUBSCRIPTIOND_CONFIG` and/or the single-app shortcut.
+enum AppRegistryLoader {
+    static func load(_ reader: SettingsReader) throws -> AppRegistry {
+        var apps: [AppCredentials] = []
+        if let path = reader.string("SUBSCRIPTIOND_CONFIG") {
+            apps = try ConfigurationFile.load(path: path)
+        }
+        switch (reader.string("APPSTORE_BUNDLE_ID"), reader.string("APPSTORE_SHARED_SECRET")) {
+        case (let bundleID?, let secret?):
+            if let existing = apps.first(where: { $0.bundleID == bundleID }), !existing.sharedSecret.matches(secret) {
+                throw ConfigurationError("APPSTORE_SHARED_SECRET", "contradicts the shared secret SUBSCRIPTIOND_CONFIG gives for \(bundleID)")
+            }
+            apps.append(AppCredentials(bundleID: bundleID, sharedSecret: Secret(secret)))
+        case (_?, nil):
+            throw ConfigurationError("APPSTORE_SHARED_SECRET", "is not set, but APPSTORE_BUNDLE_ID is")
+        case (nil, _?):
+            throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set, but APPSTORE_SHARED_SECRET is")
+        case (nil, nil):
+            break
+        }
+        for (index, app) in apps.enumerated() {
+            if apps[..<index].contains(where: { $0.bundleID == app.bundleID && !$0.sharedSecret.matches(app.sharedSecret.revealed) }) {
+                throw ConfigurationError("SUBSCRIPTIOND_CONFIG", "gives two different shared secrets for \(app.bundleID)")
+            }
+        }
+        let registry = AppRegistry(apps)
+        guard !registry.isEmpty else {
+            throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set: configure at least one app (APPSTORE_BUNDLE_ID and APPSTORE_SHARED_SECRET, or SUBSCRIPTIOND_CONFIG)")
+        }
+        return registry
+    }
+}

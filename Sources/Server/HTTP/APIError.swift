@@ -1,0 +1,60 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// An error answered to an HTTP client as `{"error": "<code>", "message": "<sentence>"}`.
+///
+/// Every failure a route can report is one of these; `ErrorMappingMiddleware` turns any
+/// other error into one, so the contract's error shape holds everywhere.
+public struct APIError: HTTPResponseError, Sendable, Equatable {
+    /// The HTTP status.
+    public let status: HTTPResponse.Status
+    /// A stable machine-readable code, e.g. `unauthorized`.
+    public let code: String
+    /// A sentence for people; never contains secrets or receipts.
+    public let message: String
+
+    /// Creates an error with an explicit status, code and message.
+    public init(_ status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = try JSONEncoder().encode(["error": code, "message": message])
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: .init(bytes: body)))
+    }
+}
+
+extension APIError {
+    /// 400: the body or a parameter is malformed.
+    public static func malformed(_ message: String) -> APIError { .init(.badRequest, code: "malformed", message: message) }
+    /// 401: missing or wrong credentials.
+    public static func unauthorized(_ message: String) -> APIError { .init(.unauthorized, code: "unauthorized", message: message) }
+    /// 404: nothing with that id.
+    public static func notFound(_ message: String) -> APIError { .init(.notFound, code: "not_found", message: message) }
+    /// 413: the body is larger than allowed.
+    public static func tooLarge(_ limit: Int) -> APIError {
+        .init(.contentTooLarge, code: "too_large", message: "the body is larger than the \(limit)-byte limit")
+    }
+    /// 415: the body is not JSON.
+    public static func unsupportedMediaType(_ message: String) -> APIError {
+        .init(.unsupportedMediaType, code: "unsupported_media_type", message: message)
+    }
+    /// 422: the upstream rejected the receipt.
+    public static func receiptRejected(_ message: String) -> APIError {
+        .init(.unprocessableContent, code: "receipt_rejected", message: message)
+    }
+    /// 503: the database (or another dependency) is unavailable; retrying later can succeed.
+    public static func unavailable(_ message: String) -> APIError {
+        .init(.serviceUnavailable, code: "unavailable", message: message)
+    }
+    /// 500: a bug or an unexpected failure; details are in the log under the request id.
+    public static func internalError(requestID: String) -> APIError {
+        .init(.internalServerError, code: "internal", message: "internal error; see the server log for request \(requestID)")
+    }
+}

@@ -1,0 +1,38 @@
+import Hummingbird
+import Logging
+import Postgres
+
+/// Maps every error a route throws to the contract's `{"error","message"}` answer, in one place:
+/// `APIError` as is, Hummingbird's own errors (unknown route, wrong method) by status,
+/// an unreachable or broken database to 503, anything else to a logged 500.
+public struct ErrorMappingMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Creates the middleware.
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as HTTPError {
+            throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase.lowercased())
+        } catch let error as PostgresError where error.isTransient {
+            context.logger.warning("database unavailable", metadata: [LogKey.error: "\(error)"])
+            throw APIError.unavailable("the database is unavailable; retry later")
+        } catch {
+            context.logger.error("request failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
+            throw APIError.internalError(requestID: context.id)
+        }
+    }
+
+    private static func code(for status: HTTPResponse.Status) -> String {
+        switch status {
+        case .notFound: return "not_found"
+        case .methodNotAllowed: return "method_not_allowed"
+        case .badRequest: return "malformed"
+        case .contentTooLarge: return "too_large"
+        case .unauthorized: return "unauthorized"
+        default: return status.code >= 500 ? "internal" : "request_failed"
+        }
+    }
+}

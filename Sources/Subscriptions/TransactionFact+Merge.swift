@@ -1,0 +1,67 @@
+import AppStore
+import Foundation
+
+extension TransactionFact {
+    /// Combines two observations of the same transaction so that nothing learnt is lost.
+    ///
+    /// Present values win over absent ones, flags are OR-ed and a cancellation is only ever
+    /// added, never cleared. Two present values should agree; when they do not, the pick is
+    /// deterministic (the later `expiresDate`, since Apple only ever extends a period; the
+    /// earlier date or the smaller string otherwise) so that `a.merged(with: b) ==
+    /// b.merged(with: a)` and any arrival order ends in the same stored row.
+    ///
+    /// Facts of another transaction id or environment are not the same transaction: `self`
+    /// comes back unchanged.
+    public func merged(with other: TransactionFact) -> TransactionFact {
+        guard transactionID == other.transactionID, environment == other.environment else { return self }
+        var result = self
+        result.originalTransactionID = Self.pick(originalTransactionID, other.originalTransactionID)
+        result.productID = Self.pick(productID, other.productID)
+        result.bundleID = Self.pick(bundleID, other.bundleID)
+        result.subscriptionGroupID = Self.pick(subscriptionGroupID, other.subscriptionGroupID)
+        result.purchaseDate = min(purchaseDate, other.purchaseDate)
+        result.originalPurchaseDate = Self.pick(originalPurchaseDate, other.originalPurchaseDate, by: min)
+        result.expiresDate = Self.pick(expiresDate, other.expiresDate, by: max)
+        result.webOrderLineItemID = Self.pick(webOrderLineItemID, other.webOrderLineItemID)
+        result.isTrialPeriod = isTrialPeriod || other.isTrialPeriod
+        result.isInIntroOfferPeriod = isInIntroOfferPeriod || other.isInIntroOfferPeriod
+        result.isUpgraded = isUpgraded || other.isUpgraded
+        result.ownershipType = Self.pick(ownershipType, other.ownershipType)
+        result.offerCodeRefName = Self.pick(offerCodeRefName, other.offerCodeRefName)
+        result.promotionalOfferID = Self.pick(promotionalOfferID, other.promotionalOfferID)
+        // The reason travels with the date it explains.
+        let cancellation = Self.pickCancellation(
+            (cancellationDate, cancellationReason),
+            (other.cancellationDate, other.cancellationReason)
+        )
+        result.cancellationDate = cancellation.date
+        result.cancellationReason = cancellation.reason
+        return result
+    }
+
+    private static func pick(_ a: String, _ b: String) -> String {
+        if a.isEmpty { return b }
+        if b.isEmpty { return a }
+        return min(a, b)
+    }
+
+    private static func pick<T: Comparable>(_ a: T?, _ b: T?, by choose: (T, T) -> T = min) -> T? {
+        switch (a, b) {
+        case let (a?, b?): choose(a, b)
+        case let (a?, nil): a
+        case let (nil, b): b
+        }
+    }
+
+    /// The smaller of two (date, reason) pairs: a date beats none, the earlier date wins, then
+    /// a reason beats none. Taking a minimum keeps the merge associative and commutative.
+    private static func pickCancellation(
+        _ a: (date: Date?, reason: String?),
+        _ b: (date: Date?, reason: String?)
+    ) -> (date: Date?, reason: String?) {
+        func key(_ pair: (date: Date?, reason: String?)) -> (Date, Int, String) {
+            (pair.date ?? .distantFuture, pair.reason == nil ? 1 : 0, pair.reason ?? "")
+        }
+        return key(b) < key(a) ? b : a
+    }
+}

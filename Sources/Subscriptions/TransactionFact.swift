@@ -1,0 +1,116 @@
+import AppStore
+import Foundation
+
+/// One stored transaction, tagged with the app and environment it belongs to.
+///
+/// Facts only accumulate: see `merged(with:)`.
+public struct TransactionFact: Sendable, Hashable, Codable {
+    /// Unique per transaction; the row key together with `environment`.
+    public var transactionID: String
+    /// The subscription this transaction belongs to.
+    public var originalTransactionID: String
+    /// The product bought.
+    public var productID: String
+    /// The app's bundle id.
+    public var bundleID: String
+    /// Production or sandbox; never mixed.
+    public var environment: AppStoreEnvironment
+    /// The subscription group, when Apple reported it.
+    public var subscriptionGroupID: String?
+    /// Start of the transaction's period.
+    public var purchaseDate: Date
+    /// Purchase date of the original transaction.
+    public var originalPurchaseDate: Date?
+    /// End of the period; `nil` for purchases that are not auto-renewable subscriptions.
+    public var expiresDate: Date?
+    /// Apple's id of the subscription period.
+    public var webOrderLineItemID: String?
+    /// The period is a free trial.
+    public var isTrialPeriod: Bool
+    /// The period uses a paid introductory offer.
+    public var isInIntroOfferPeriod: Bool
+    /// The period was ended early by an upgrade.
+    public var isUpgraded: Bool
+    /// When Apple refunded or revoked the transaction.
+    public var cancellationDate: Date?
+    /// Apple's `cancellation_reason` (`"1"` app issue, `"0"` other).
+    public var cancellationReason: String?
+    /// `PURCHASED` or `FAMILY_SHARED`.
+    public var ownershipType: String?
+    /// The offer code's reference name, when one was redeemed.
+    public var offerCodeRefName: String?
+    /// The promotional offer's id, when one was used.
+    public var promotionalOfferID: String?
+
+    /// Builds a fact field by field.
+    public init(
+        transactionID: String,
+        originalTransactionID: String,
+        productID: String,
+        bundleID: String,
+        environment: AppStoreEnvironment,
+        subscriptionGroupID: String? = nil,
+        purchaseDate: Date,
+        originalPurchaseDate: Date? = nil,
+        expiresDate: Date? = nil,
+        webOrderLineItemID: String? = nil,
+        isTrialPeriod: Bool = false,
+        isInIntroOfferPeriod: Bool = false,
+        isUpgraded: Bool = false,
+        cancellationDate: Date? = nil,
+        cancellationReason: String? = nil,
+        ownershipType: String? = nil,
+        offerCodeRefName: String? = nil,
+        promotionalOfferID: String? = nil
+    ) {
+        self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.bundleID = bundleID
+        self.environment = environment
+        self.subscriptionGroupID = subscriptionGroupID
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.expiresDate = expiresDate
+        self.webOrderLineItemID = webOrderLineItemID
+        self.isTrialPeriod = isTrialPeriod
+        self.isInIntroOfferPeriod = isInIntroOfferPeriod
+        self.isUpgraded = isUpgraded
+        self.cancellationDate = cancellationDate
+        self.cancellationReason = cancellationReason
+        self.ownershipType = ownershipType
+        self.offerCodeRefName = offerCodeRefName
+        self.promotionalOfferID = promotionalOfferID
+    }
+
+    /// The fact a receipt entry states; `nil` without a purchase date (it cannot be placed in time).
+    public init?(receiptTransaction t: ReceiptTransaction, bundleID: String, environment: AppStoreEnvironment) {
+        guard let purchaseDate = t.purchaseDate else { return nil }
+        self.init(
+            transactionID: t.transactionID,
+            originalTransactionID: t.originalTransactionID,
+            productID: t.productID,
+            bundleID: bundleID,
+            environment: environment,
+            subscriptionGroupID: t.subscriptionGroupIdentifier,
+            purchaseDate: purchaseDate,
+            originalPurchaseDate: t.originalPurchaseDate,
+            expiresDate: t.expiresDate,
+            webOrderLineItemID: t.webOrderLineItemID,
+            isTrialPeriod: t.isTrialPeriod,
+            isInIntroOfferPeriod: t.isInIntroOfferPeriod,
+            isUpgraded: t.isUpgraded,
+            cancellationDate: t.cancellationDate,
+            cancellationReason: t.cancellationReason,
+            ownershipType: t.inAppOwnershipType,
+            offerCodeRefName: t.offerCodeRefName,
+            promotionalOfferID: t.promotionalOfferID
+        )
+    }
+
+    /// Refunded or revoked. An upgrade also sets `cancellation_date` in older receipts, but
+    /// it ends the period for the new product rather than taking the content away.
+    public var isRevoked: Bool {
+        cancellationDate != nil && !isUpgraded
+    }
+}

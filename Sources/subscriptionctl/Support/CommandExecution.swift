@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import Postgres
+import Server
+
+/// Runs a command body with a database client, turning any failure into one line on
+/// stderr and the contract's exit code.
+enum CommandExecution {
+    static func withDatabase(_ options: GlobalOptions, _ body: (PostgresClient) async throws -> Void) async throws {
+        let client = options.makeClient()
+        do {
+            try await body(client)
+            try? await client.shutdown()
+        } catch let exit as ExitCode {
+            try? await client.shutdown()
+            throw exit
+        } catch {
+            try? await client.shutdown()
+            let report = FailureReport(error)
+            Output.error("subscriptionctl: \(report.message)")
+            throw ExitCode(report.exitCode)
+        }
+    }
+}
+
+/// Where command output goes: results on stdout, diagnostics on stderr.
+enum Output {
+    /// One line on stdout.
+    static func line(_ text: String) {
+        print(text)
+    }
+
+    /// One line on stderr.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// A JSON document on stdout, keys sorted for stable output.
+    static func json(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}

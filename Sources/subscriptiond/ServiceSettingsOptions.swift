@@ -1,0 +1,51 @@
+import ArgumentParser
+
+/// One flag per configuration variable; a flag given on the command line overrides the
+/// environment variable of the same name.
+struct ServiceSettingsOptions: ParsableArguments {
+    @Option(help: "libpq connection string or URL (DATABASE_URL).")
+    var databaseURL: String?
+    @Option(help: "Listen address (SUBSCRIPTIOND_HOST, default 127.0.0.1).")
+    var host: String?
+    @Option(help: "Listen port (SUBSCRIPTIOND_PORT, default 8080).")
+    var port: String?
+    @Option(help: "JSON file with the apps and their shared secrets (SUBSCRIPTIOND_CONFIG).")
+    var config: String?
+    @Option(help: "Single-app shortcut: the app's bundle id (APPSTORE_BUNDLE_ID).")
+    var appstoreBundleID: String?
+    @Option(help: "Single-app shortcut: the shared secret (APPSTORE_SHARED_SECRET; prefer the variable, flags show in `ps`).")
+    var appstoreSharedSecret: String?
+    @Option(help: "Production verifyReceipt URL (VERIFY_RECEIPT_URL).")
+    var verifyReceiptURL: String?
+    @Option(help: "Sandbox verifyReceipt URL (VERIFY_RECEIPT_SANDBOX_URL).")
+    var verifyReceiptSandboxURL: String?
+    @Option(help: "Per upstream request, in milliseconds (VERIFY_TIMEOUT_MS, default 10000).")
+    var verifyTimeoutMs: String?
+    @Option(help: "Notifications processed at once (WORKER_CONCURRENCY, default 16).")
+    var workerConcurrency: String?
+    @Option(help: "Bearer token for /v1 routes; unset disables them (ADMIN_TOKEN; prefer the variable).")
+    var adminToken: String?
+    @Option(help: "Largest accepted intake body in bytes (MAX_BODY_BYTES, default 4194304).")
+    var maxBodyBytes: String?
+    @Option(help: "trace, debug, info, notice, warning, error or critical (LOG_LEVEL, default info).")
+    var logLevel: String?
+    @Option(help: "text or json (LOG_FORMAT, default text).")
+    var logFormat: String?
+    @Option(help: "Folder with the migration files (SUBSCRIPTIOND_SCHEMA_DIR; default: found next to the binary).")
+    var schemaDir: String?
+
+    /// The process environment with every given flag written over its variable.
+    func environment(merging base: [String: String]) -> [String: String] {
+        let flags: [String: String?] = [
+            "DATABASE_URL": databaseURL, "SUBSCRIPTIOND_HOST": host, "SUBSCRIPTIOND_PORT": port,
+            "SUBSCRIPTIOND_CONFIG": config, "APPSTORE_BUNDLE_ID": appstoreBundleID,
+            "APPSTORE_SHARED_SECRET": appstoreSharedSecret, "VERIFY_RECEIPT_URL": verifyReceiptURL,
+            "VERIFY_RECEIPT_SANDBOX_URL": verifyReceiptSandboxURL, "VERIFY_TIMEOUT_MS": verifyTimeoutMs,
+            "WORKER_CONCURRENCY": workerConcurrency, "ADMIN_TOKEN": adminToken, "MAX_BODY_BYTES": maxBodyBytes,
+            "LOG_LEVEL": logLevel, "LOG_FORMAT": logFormat, "SUBSCRIPTIOND_SCHEMA_DIR": schemaDir,
+        ]
+        var merged = base
+        for case let (name, value?) in flags { merged[name] = value }
+        return merged
+    }
+}

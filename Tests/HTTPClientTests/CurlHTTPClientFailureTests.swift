@@ -1,0 +1,71 @@
+import HTTPClient
+import Testing
+
+/// Failures, each mapped to the error kind a caller decides retries on.
+@Suite struct CurlHTTPClientFailureTests {
+    @Test func slowResponseTimesOut() async throws {
+        try await withServerAndClient { server, client in
+            let request = HTTPRequest.get(url: server.url("/slow/2000"), timeout: .milliseconds(200))
+            let error = await #expect(throws: HTTPClientError.self) { try await client.execute(request) }
+            #expect(error?.kind == .timeout)
+            #expect(error?.isRetryable == true)
+        }
+    }
+
+    @Test func closedPortIsConnectionRefused() async throws {
+        let server = try await TestHTTPServer.start()
+        let url = server.url("/status/200")
+        try await server.close()
+        try await withServerAndClient { _, client in
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.execute(.get(url: url, timeout: .seconds(5)))
+            }
+            #expect(error?.kind == .connectionRefused)
+        }
+    }
+
+    @Test func httpsAgainstPlainHTTPServerIsTLSError() async throws {
+        try await withServerAndClient { server, client in
+            let url = "https://127.0.0.1:\(server.port)/status/200"
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.execute(.get(url: url, timeout: .seconds(5)))
+            }
+            #expect(error?.kind == .tls)
+            #expect(error?.isRetryable == false)
+        }
+    }
+
+    @Test(arguments: ["/large", "/chunked"])
+    func bodyOverLimitIsResponseTooLarge(route: String) async throws {
+        let configuration = CurlHTTPClient.Configuration(maxResponseBytes: 1024 * 1024)
+        try await withServerAndClient(configuration: configuration) { server, client in
+            let request = HTTPRequest.get(url: server.url("\(route)/\(5 * 1024 * 1024)"), timeout: .seconds(30))
+            let error = await #expect(throws: HTTPClientError.self) { try await client.execute(request) }
+            #expect(error?.kind == .responseTooLarge)
+
+            // The aborted transfer must leave its pooled handle usable.
+            let small = try await client.execute(.get(url: server.url("\(route)/1000"), timeout: .seconds(5)))
+            #expect(small.body == TestPayload.bytes(1000))
+        }
+    }
+
+    @Test(arguments: ["ftp://127.0.0.1/file", "file:///etc/passwd", "http://[::1"])
+    func unsupportedOrMalformedURLIsInvalid(url: String) async throws {
+        try await withServerAndClient { _, client in
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.execute(.get(url: url, timeout: .seconds(5)))
+            }
+            #expect(error?.kind == .invalidURL)
+        }
+    }
+
+    @Test func headerWithLineBreakIsRejected() async throws {
+        try await withServerAndClient { server, client in
+            var request = HTTPRequest.get(url: server.url("/status/200"), timeout: .seconds(5))
+            request.headers.append(HTTPHeader(name: "X-Test", value: "a\r\nX-Injected: 1"))
+            let error = await #expect(throws: HTTPClientError.self) { try await client.execute(request) }
+            #expect(error?.kind == .invalidURL)
+            #expect(server.connectionCount == 0)
+        }
+    }
+}

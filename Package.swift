@@ -99,6 +99,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
@@ -141,9 +142,24 @@ let package = Package(
         .executableTarget(
             name: "appstore-sim",
             dependencies: [
-                "AppStore",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "AppStoreSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // A local stand-in for Apple: an independent oracle that writes Apple's JSON itself,
+        // so it deliberately depends on none of our App Store code.
+        .target(
+            name: "AppStoreSimulator",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
@@ -173,6 +189,23 @@ let package = Package(
         .testTarget(
             name: "SubscriptionsTests",
             dependencies: ["Subscriptions", "AppStore"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "Server",
+                "Store",
+                "Postgres",
+                "HTTPClient",
+                "AppStore",
+                "Subscriptions",
+                "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

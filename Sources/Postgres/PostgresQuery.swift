@@ -46,6 +46,12 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
             sql += "$\(bindings.count)"
         }
 
+        /// Binds an optional value as the next parameter; nil binds SQL NULL.
+        public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) {
+            bindings.append(value.postgresValue)
+            sql += "$\(bindings.count)"
+        }
+
         /// Appends fixed SQL text chosen by code (an ORDER BY column, a list of placeholders), never data.
         public mutating func appendInterpolation(unescaped fragment: StaticString) {
             sql += fragment.description

@@ -11,6 +11,9 @@ public struct PostgresRow: Sendable {
     /// The text value of each column, `nil` for SQL NULL.
     let values: [String?]
 
+    /// The names of the result's columns, in order.
+    public var columnNames: [String] { columns.names }
+
     /// The raw text value of a column, `nil` for NULL.
     public func text(_ column: String) throws -> String? {
         values[try columns.index(of: column)]

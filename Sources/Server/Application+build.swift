@@ -15,16 +15,28 @@ public struct ApplicationEnvironment: Sendable {
     public var metricsRegistry: PrometheusCollectorRegistry
     /// Called with the bound port once the server listens (tests use port 0).
     public var onServerRunning: @Sendable (Int) async -> Void
+    /// When failed notifications are tried again.
+    public var retryPolicy: RetryPolicy
+    /// How often the worker looks for due work when nothing signals it.
+    public var workerPollInterval: Duration
+    /// False to run intake and API only (tests of intake alone).
+    public var runsWorker: Bool
 
     /// Creates the environment.
     public init(
         logger: Logger,
         metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
-        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        workerPollInterval: Duration = .milliseconds(500),
+        runsWorker: Bool = true
     ) {
         self.logger = logger
         self.metricsRegistry = metricsRegistry
         self.onServerRunning = onServerRunning
+        self.retryPolicy = retryPolicy
+        self.workerPollInterval = workerPollInterval
+        self.runsWorker = runsWorker
     }
 }
 
@@ -52,21 +64,57 @@ public func buildApplication(
         throw error
     }
 
+    let http = CurlHTTPClient(
+        configuration: .init(numberOfThreads: max(4, configuration.workerConcurrency), caBundlePath: configuration.upstreamCABundle),
+        logger: logger
+    )
+    let inbox = NotificationInbox(client: database)
+    let workerSignal = WorkerSignal()
+    let verifier = ReceiptVerifier(
+        http: http, productionURL: configuration.verifyReceiptURL, sandboxURL: configuration.verifyReceiptSandboxURL,
+        timeout: configuration.verifyTimeout
+    )
+    let processor = NotificationProcessor(
+        database: database, verifier: verifier, apps: configuration.apps, retryPolicy: environment.retryPolicy
+    )
+    let worker = NotificationWorker(
+        inbox: inbox, processor: processor, signal: workerSignal,
+        configuration: .init(
+            concurrency: configuration.workerConcurrency,
+            // Longer than the slowest attempt: two upstream calls plus the database work.
+            lease: configuration.verifyTimeout * 2 + .seconds(30),
+            pollInterval: environment.workerPollInterval
+        ),
+        logger: logger
+    )
+
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMappingMiddleware())
     HealthController(database: database, migrations: migrations).addRoutes(to: router)
     MetricsController(registry: environment.metricsRegistry).addRoutes(to: router)
+    NotificationIntakeController(
+        parser: NotificationIntakeParser(apps: configuration.apps), inbox: inbox, workerSignal: workerSignal,
+        maxBodyBytes: configuration.maxBodyBytes
+    ).addRoutes(to: router)
 
-    if configuration.adminToken == nil {
+    if let token = configuration.adminToken {
+        let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
+        SubscriptionsController(reader: SubscriptionReader(client: database)).addRoutes(to: api)
+    } else {
         logger.notice("ADMIN_TOKEN is not set: the query API (/v1/...) is off and answers 404")
     }
 
+    var services: [any Service] = [
+        ShutdownService(name: "database") { try await database.shutdown() },
+        ShutdownService(name: "upstream-http") { try await http.shutdown() },
+    ]
+    if environment.runsWorker { services.append(worker) }
     let onServerRunning = environment.onServerRunning
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "subscriptiond"),
-        services: [ShutdownService(name: "database") { try await database.shutdown() }],
+        services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )

@@ -42,7 +42,7 @@ public enum TestEnvironment {
     }
 
     /// Runs one statement on a short-lived connection (CREATE/DROP DATABASE cannot run in a transaction).
-    static func runAdmin(_ sql: String, url: String) async throws {
+    public static func runAdmin(_ sql: String, url: String) async throws {
         let client = PostgresClient(
             configuration: .init(connectionString: url, maximumConnections: 1, applicationName: "subscriptiond-tests-admin"),
             logger: Logger(label: "test.admin")

@@ -1,0 +1,61 @@
+import Hummingbird
+import Logging
+import Store
+
+/// `POST /notifications/appstore`: authenticate, store durably, then answer.
+///
+/// Does no upstream call, so it stays fast while Apple's verify endpoint is slow or down.
+struct NotificationIntakeController<Context: RequestContext> {
+    let parser: NotificationIntakeParser
+    let inbox: NotificationInbox
+    let workerSignal: WorkerSignal
+    let maxBodyBytes: Int
+
+    func addRoutes(to router: Router<Context>) {
+        router.post("/notifications/appstore") { request, context in
+            try await accept(request, context: context)
+        }
+    }
+
+    func accept(_ request: Request, context: Context) async throws -> JSONResponse<IntakeAnswer> {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes {
+            throw APIError.tooLarge(maxBodyBytes)
+        }
+        try NotificationIntakeParser.checkContentType(request.headers[.contentType])
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodyBytes)
+        } catch {
+            throw APIError.tooLarge(maxBodyBytes)
+        }
+        let draft: InboxEntryDraft
+        do {
+            draft = try parser.parse(Array(buffer.readableBytesView))
+        } catch {
+            context.logger.info("notification rejected", metadata: [LogKey.error: "\(error.message)"])
+            throw error
+        }
+        let result = try await inbox.insert(InboxEntry(
+            source: .v1, dedupeKey: draft.dedupeKey, notificationType: draft.notificationType,
+            environment: draft.environment, bundleID: draft.bundleID,
+            originalTransactionID: draft.originalTransactionID, body: draft.storedBody
+        ))
+        switch result {
+        case .accepted(let id):
+            await workerSignal.signal()
+            context.logger.info("notification accepted", metadata: [
+                LogKey.notificationID: "\(id)", LogKey.notificationType: "\(draft.notificationType)", LogKey.bundleID: "\(draft.bundleID)",
+            ])
+            return JSONResponse(document: IntakeAnswer(status: "accepted", id: id))
+        case .duplicate(let id):
+            context.logger.info("notification redelivered", metadata: [LogKey.notificationID: "\(id)"])
+            return JSONResponse(document: IntakeAnswer(status: "duplicate", id: id))
+        }
+    }
+}
+
+/// `{"status":"accepted"|"duplicate","id":N}`.
+struct IntakeAnswer: Encodable, Sendable {
+    let status: String
+    let id: Int64
+}

@@ -1,0 +1,106 @@
+import AppStore
+import Crypto
+import Foundation
+
+/// Turns a raw intake body into an inbox entry, or into the contract's error, without I/O.
+///
+/// Order matters for security: the body is authenticated (bundle id known, `password`
+/// equal to its shared secret in constant time) before anything of it is stored, and
+/// the stored copy never contains `password`.
+public struct NotificationIntakeParser: Sendable {
+    private let apps: AppRegistry
+
+    /// Creates a parser for the configured apps.
+    public init(apps: AppRegistry) {
+        self.apps = apps
+    }
+
+    /// Checks the content type is JSON (`application/json`, any parameters).
+    public static func checkContentType(_ value: String?) throws(APIError) {
+        guard let value, value.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" else {
+            throw APIError.unsupportedMediaType("the body must be JSON (Content-Type: application/json)")
+        }
+    }
+
+    /// Parses, authenticates and prepares a body for the inbox.
+    public func parse(_ bytes: [UInt8]) throws(APIError) -> InboxEntryDraft {
+        guard !bytes.isEmpty else { throw APIError.malformed("the body is empty") }
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                throw APIError.malformed("the body must be a JSON object")
+            }
+            object = parsed
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.malformed("the body is not valid JSON")
+        }
+        if object["signedPayload"] != nil {
+            throw APIError.malformed("version 2 (signedPayload) notifications are not supported yet; configure version 1 notifications")
+        }
+        let notification: NotificationV1
+        do {
+            notification = try NotificationV1.decode(from: bytes)
+        } catch {
+            throw APIError.malformed("not a version 1 App Store notification: \(DecodingProblem.describe(error))")
+        }
+        guard let bundleID = notification.bundleID, !bundleID.isEmpty else {
+            throw APIError.malformed("the notification has no bid (bundle id)")
+        }
+        guard let app = apps.app(bundleID: bundleID), let password = notification.password, app.sharedSecret.matches(password) else {
+            throw APIError.unauthorized("unknown bundle id or wrong shared secret")
+        }
+        guard let environment = notification.environment ?? notification.unifiedReceipt?.environment else {
+            throw APIError.malformed("the notification names no environment (expected PROD or Sandbox)")
+        }
+        var stored = object
+        stored.removeValue(forKey: "password")
+        guard let storedData = try? JSONSerialization.data(withJSONObject: stored, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            throw APIError.malformed("the body cannot be re-encoded")
+        }
+        let digest = SHA256.hash(data: storedData).map { String(format: "%02x", $0) }.joined()
+        return InboxEntryDraft(
+            notificationType: notification.notificationTypeRaw,
+            environment: environment,
+            bundleID: bundleID,
+            originalTransactionID: notification.originalTransactionIDs.first,
+            storedBody: String(decoding: storedData, as: UTF8.self),
+            dedupeKey: "v1:" + digest
+        )
+    }
+}
+
+/// A parsed, authenticated notification ready for the inbox.
+public struct InboxEntryDraft: Sendable, Equatable {
+    /// Apple's `notification_type`, raw.
+    public let notificationType: String
+    /// Production or Sandbox.
+    public let environment: AppStoreEnvironment
+    /// The app.
+    public let bundleID: String
+    /// The subscription it concerns, when the body says.
+    public let originalTransactionID: String?
+    /// The body without `password`, keys sorted.
+    public let storedBody: String
+    /// `v1:` + SHA-256 of `storedBody`: equal for redeliveries of the same notification.
+    public let dedupeKey: String
+}
+
+/// Short, safe descriptions of JSON decoding failures (no values quoted).
+enum DecodingProblem {
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "unreadable" }
+        switch error {
+        case .keyNotFound(let key, _): return "\(key.stringValue) is missing"
+        case .typeMismatch(_, let context): return "\(path(context)) has the wrong type"
+        case .valueNotFound(_, let context): return "\(path(context)) is null"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "invalid JSON" : "\(path(context)) is invalid"
+        @unknown default: return "unreadable"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map(\.stringValue).joined(separator: ".")
+    }
+}

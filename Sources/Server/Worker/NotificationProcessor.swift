@@ -1,0 +1,150 @@
+import AppStore
+import Foundation
+import Logging
+import Postgres
+import Store
+import Subscriptions
+
+/// Processes one claimed inbox entry: verifies its receipt upstream, applies the facts in
+/// one database transaction, and records the outcome (processed, retry later, or dead).
+public struct NotificationProcessor: Sendable {
+    /// What one attempt came to.
+    public enum Outcome: Sendable, Equatable {
+        /// Facts applied; the entry is `processed`.
+        case processed
+        /// Scheduled for another attempt.
+        case retrying(reason: String)
+        /// Given up for good.
+        case dead(reason: String)
+    }
+
+    private let database: PostgresClient
+    private let inbox: NotificationInbox
+    private let verifier: ReceiptVerifier
+    private let apps: AppRegistry
+    private let retryPolicy: RetryPolicy
+
+    /// Creates a processor.
+    public init(database: PostgresClient, verifier: ReceiptVerifier, apps: AppRegistry, retryPolicy: RetryPolicy) {
+        self.database = database
+        self.inbox = NotificationInbox(client: database)
+        self.verifier = verifier
+        self.apps = apps
+        self.retryPolicy = retryPolicy
+    }
+
+    /// Runs one attempt and records its outcome. Database trouble while recording is
+    /// thrown: the claim's lease then expires and the entry is tried again.
+    @discardableResult
+    public func process(_ notification: ClaimedNotification, logger: Logger) async throws -> Outcome {
+        var logger = logger
+        logger[metadataKey: LogKey.notificationID] = "\(notification.id)"
+        logger[metadataKey: LogKey.attempt] = "\(notification.attempt)"
+        let plan: ApplyPlan
+        switch await prepare(notification, logger: logger) {
+        case .apply(let prepared):
+            plan = prepared
+        case .retry(let reason, let limited):
+            return try await retry(notification, reason: reason, limited: limited, logger: logger)
+        case .dead(let reason):
+            logger.warning("notification is dead", metadata: [LogKey.error: "\(reason)"])
+            try await inbox.markDead(notification, reason: reason)
+            return .dead(reason: reason)
+        }
+        do {
+            try await database.withTransaction { session in
+                for batch in plan.batches {
+                    try FactStore.apply(batch.facts, receiptObservedAt: batch.observedAt, notificationID: notification.id,
+                                        appUserID: notification.appUserID, in: session)
+                }
+                try NotificationInbox.markProcessed(notification, in: session)
+            }
+        } catch let error as PostgresError where error.isTransient {
+            return try await retry(notification, reason: "database: \(error.message)", limited: false, logger: logger)
+        }
+        logger.debug("notification processed")
+        return .processed
+    }
+
+    private func retry(_ notification: ClaimedNotification, reason: String, limited: Bool, logger: Logger) async throws -> Outcome {
+        guard let next = retryPolicy.nextAttempt(after: notification.attempt, limited: limited, now: Date()) else {
+            let final = "gave up after \(notification.attempt) attempts: \(reason)"
+            logger.warning("notification is dead", metadata: [LogKey.error: "\(final)"])
+            try await inbox.markDead(notification, reason: final)
+            return .dead(reason: final)
+        }
+        logger.info("notification will be retried", metadata: [LogKey.error: "\(reason)", "next_attempt_at": "\(next)"])
+        try await inbox.scheduleRetry(notification, at: next, reason: reason)
+        return .retrying(reason: reason)
+    }
+}
+
+/// The facts one attempt will apply, each batch with the time its information is from.
+struct ApplyPlan {
+    struct Batch {
+        let facts: ReceiptFacts
+        let observedAt: Date
+    }
+
+    var batches: [Batch] = []
+}
+
+/// The result of everything an attempt does before touching the database.
+enum Preparation {
+    case apply(ApplyPlan)
+    case retry(reason: String, limited: Bool)
+    case dead(reason: String)
+}
+
+extension NotificationProcessor {
+    /// Decodes the stored body, verifies its receipt upstream and gathers the facts.
+    func prepare(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
+        guard let app = apps.app(bundleID: notification.bundleID) else {
+            return .dead(reason: "no shared secret is configured for bundle id \(notification.bundleID)")
+        }
+        switch notification.source {
+        case .v1:
+            guard let body = try? NotificationV1.decode(from: Array(notification.body.utf8)) else {
+                return .dead(reason: "the stored body is not a version 1 notification")
+            }
+            let observedAt = body.contentTime ?? notification.receivedAt
+            var plan = ApplyPlan()
+            plan.batches.append(.init(
+                facts: ReceiptFacts(notification: body, observedAt: observedAt, bundleID: notification.bundleID,
+                                    environmentFallback: notification.environment),
+                observedAt: observedAt))
+            guard let receipt = body.receiptData else { return .apply(plan) }
+            return await verified(receipt: receipt, app: app, plan: plan, logger: logger)
+        case .receipt:
+            guard let receipt = QueuedReceipt.receiptData(fromStoredBody: notification.body) else {
+                return .dead(reason: "the stored body holds no receipt_data")
+            }
+            return await verified(receipt: receipt, app: app, plan: ApplyPlan(), logger: logger)
+        case .v2:
+            return .dead(reason: "version 2 notifications are not processed by this version")
+        }
+    }
+
+    private func verified(receipt: String, app: AppCredentials, plan: ApplyPlan, logger: Logger) async -> Preparation {
+        switch await verifier.verify(receiptData: receipt, sharedSecret: app.sharedSecret, logger: logger) {
+        case .verified(let response, let observedAt, let endpoint):
+            var plan = plan
+            plan.batches.append(.init(
+                facts: ReceiptFacts(verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint),
+                observedAt: observedAt))
+            return .apply(plan)
+        case .retry(let reason, let limited):
+            return .retry(reason: reason, limited: limited)
+        case .permanent(let reason):
+            return .dead(reason: reason)
+        }
+    }
+}
+
+/// The stored body of a receipt queued by `POST /v1/receipts`.
+enum QueuedReceipt {
+    static func receiptData(fromStoredBody body: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return nil }
+        return object["receipt_data"] as? String
+    }
+}

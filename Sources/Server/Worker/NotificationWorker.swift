@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Store
+
+/// The background service that drains the inbox: claims due notifications (several
+/// workers and processes share the inbox through `SKIP LOCKED`) and processes up to
+/// `concurrency` at once. On graceful shutdown it stops claiming and lets in-flight
+/// attempts finish; an attempt cut short is retried after its lease by any worker.
+public struct NotificationWorker: Service {
+    /// Tuning knobs.
+    public struct Configuration: Sendable {
+        /// Attempts in flight at once.
+        public var concurrency: Int
+        /// How long a claim keeps other workers away; longer than one attempt can take.
+        public var lease: Duration
+        /// How often to look for due work when nothing signals.
+        public var pollInterval: Duration
+
+        /// Creates a configuration.
+        public init(concurrency: Int, lease: Duration, pollInterval: Duration = .milliseconds(500)) {
+            self.concurrency = max(1, concurrency)
+            self.lease = lease
+            self.pollInterval = pollInterval
+        }
+    }
+
+    private let inbox: NotificationInbox
+    private let processor: NotificationProcessor
+    private let signal: WorkerSignal
+    private let configuration: Configuration
+    private let logger: Logger
+
+    /// Creates the worker.
+    public init(inbox: NotificationInbox, processor: NotificationProcessor, signal: WorkerSignal, configuration: Configuration, logger: Logger) {
+        self.inbox = inbox
+        self.processor = processor
+        self.signal = signal
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let slots = WorkerSlots(count: configuration.concurrency)
+        let signal = self.signal
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                var failures = 0
+                while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                    await slots.waitForFree()
+                    let free = await slots.free
+                    let claimed: [ClaimedNotification]
+                    do {
+                        claimed = try await inbox.claimDue(limit: free, lease: configuration.lease)
+                        failures = 0
+                    } catch {
+                        failures += 1
+                        if failures == 1 || failures % 20 == 0 {
+                            logger.warning("cannot claim notifications; will keep trying", metadata: [LogKey.error: "\(error)"])
+                        }
+                        await signal.wait(upTo: .milliseconds(min(5_000, 250 * failures)))
+                        continue
+                    }
+                    if claimed.isEmpty {
+                        await signal.wait(upTo: configuration.pollInterval)
+                        continue
+                    }
+                    await slots.take(claimed.count)
+                    for notification in claimed {
+                        group.addTask {
+                            await attempt(notification)
+                            await slots.release()
+                        }
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            Task { await signal.signal() }
+        }
+        logger.info("worker stopped")
+    }
+
+    private func attempt(_ notification: ClaimedNotification) async {
+        do {
+            try await processor.process(notification, logger: logger)
+        } catch {
+            // Recording the outcome failed (database trouble): the lease brings it back.
+            logger.warning("could not record the outcome; the notification will be retried after its lease",
+                           metadata: [LogKey.notificationID: "\(notification.id)", LogKey.error: "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import AppStore
+import Foundation
+import Postgres
+import Subscriptions
+
+/// A subscription whose status changed while facts were applied.
+public struct StatusChange: Sendable, Equatable {
+    /// The subscription.
+    public let originalTransactionID: String
+    /// Its environment.
+    public let environment: AppStoreEnvironment
+    /// The status before (nil for a new subscription).
+    public let oldStatus: SubscriptionStatus?
+    /// The status now.
+    public let newStatus: SubscriptionStatus
+}
+
+/// Writes facts from Apple into `transactions`, `renewal_info`, `subscriptions`,
+/// `subscribers` and `status_events`, so that the stored state depends only on the facts,
+/// never on the order or number of times they arrive.
+public enum FactStore {
+    /// Applies one batch of facts inside the caller's transaction.
+    ///
+    /// Subscriptions are locked per original transaction (advisory locks, taken in sorted
+    /// order so concurrent workers cannot deadlock); transactions are merged with what is
+    /// stored (facts never regress); renewal info is replaced only by newer information;
+    /// each touched subscription is recomputed from all its stored facts at `now`.
+    @discardableResult
+    public static func apply(
+        _ facts: ReceiptFacts,
+        receiptObservedAt: Date,
+        notificationID: Int64?,
+        appUserID: String? = nil,
+        now: Date = Date(),
+        in session: PostgresSession
+    ) throws -> [StatusChange] {
+        let environment = facts.environment.rawValue
+        let subscriptionIDs = facts.subscriptionIDs.sorted()
+        for id in subscriptionIDs {
+            try session.execute("SELECT pg_advisory_xact_lock(hashtextextended(\(environment + ":" + id), 0))")
+        }
+        try mergeTransactions(facts.transactions, environment: environment, in: session)
+        for id in subscriptionIDs {
+            if let renewal = facts.renewal(of: id) { try replaceRenewalIfNewer(renewal, in: session) }
+        }
+        var changes: [StatusChange] = []
+        for id in subscriptionIDs {
+            let receipt = facts.latestReceipt.map { (receipt: $0, observedAt: receiptObservedAt) }
+            if let change = try SubscriptionRecompute.run(
+                environment: facts.environment, originalTransactionID: id, receipt: receipt,
+                notificationID: notificationID, now: now, in: session
+            ) {
+                changes.append(change)
+            }
+            if let appUserID {
+                try session.execute("""
+                    INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
+                    VALUES (\(appUserID), \(environment), \(id), \(facts.bundleID))
+                    ON CONFLICT DO NOTHING
+                    """)
+            }
+        }
+        return changes
+    }
+
+    private static func mergeTransactions(_ incoming: [TransactionFact], environment: String, in session: PostgresSession) throws {
+        let coalesced = TransactionFact.coalesced(incoming)
+        guard !coalesced.isEmpty else { return }
+        let ids = coalesced.map(\.transactionID)
+        var stored: [String: TransactionFact] = [:]
+        for row in try session.query("""
+            SELECT \(unescaped: TransactionFact.columns) FROM transactions
+            WHERE environment = \(environment) AND transaction_id = ANY(\(ids)::text[])
+            FOR UPDATE
+            """) {
+            let fact = try TransactionFact(row: row)
+            stored[fact.transactionID] = fact
+        }
+        for fact in coalesced {
+            let merged = stored[fact.transactionID].map { $0.merged(with: fact) } ?? fact
+            if merged != stored[fact.transactionID] { try merged.upsert(in: session) }
+        }
+    }
+
+    private static func replaceRenewalIfNewer(_ renewal: RenewalFact, in session: PostgresSession) throws {
+        let row = try session.queryFirst("""
+            SELECT * FROM renewal_info
+            WHERE environment = \(renewal.environment.rawValue) AND original_transaction_id = \(renewal.originalTransactionID)
+            """)
+        if let row, try !renewal.isNewer(than: RenewalFact(row: row)) { return }
+        try renewal.upsert(in: session)
+    }
+}

@@ -1,0 +1,43 @@
+import AppStore
+import Foundation
+import Postgres
+import Subscriptions
+
+extension RenewalFact {
+    /// Reads one `renewal_info` row.
+    init(row: PostgresRow) throws {
+        let intent: String? = try row.decode("expiration_intent")
+        self.init(
+            originalTransactionID: try row.decode("original_transaction_id"),
+            bundleID: try row.decode("bundle_id"),
+            environment: try AppStoreEnvironment(row: row),
+            productID: try row.decode("product_id"),
+            autoRenewProductID: try row.decode("auto_renew_product_id"),
+            autoRenewStatus: try row.decode("auto_renew_status"),
+            expirationIntent: intent.flatMap(ExpirationIntent.init(rawValue:)),
+            isInBillingRetryPeriod: try row.decode("is_in_billing_retry_period"),
+            gracePeriodExpiresDate: try row.decode("grace_period_expires_date"),
+            priceConsentStatus: try row.decode("price_consent_status"),
+            observedAt: try row.decode("observed_at")
+        )
+    }
+
+    /// Replaces the stored renewal info of this original transaction.
+    func upsert(in session: PostgresSession) throws {
+        try session.execute("""
+            INSERT INTO renewal_info (
+                environment, original_transaction_id, bundle_id, product_id, auto_renew_product_id, auto_renew_status,
+                expiration_intent, is_in_billing_retry_period, grace_period_expires_date, price_consent_status, observed_at)
+            VALUES (\(environment.rawValue), \(originalTransactionID), \(bundleID), \(productID), \(autoRenewProductID),
+                \(autoRenewStatus), \(expirationIntent?.rawValue), \(isInBillingRetryPeriod), \(gracePeriodExpiresDate),
+                \(priceConsentStatus), \(observedAt))
+            ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
+                bundle_id = EXCLUDED.bundle_id, product_id = EXCLUDED.product_id,
+                auto_renew_product_id = EXCLUDED.auto_renew_product_id, auto_renew_status = EXCLUDED.auto_renew_status,
+                expiration_intent = EXCLUDED.expiration_intent,
+                is_in_billing_retry_period = EXCLUDED.is_in_billing_retry_period,
+                grace_period_expires_date = EXCLUDED.grace_period_expires_date,
+                price_consent_status = EXCLUDED.price_consent_status, observed_at = EXCLUDED.observed_at, updated_at = now()
+            """)
+    }
+}

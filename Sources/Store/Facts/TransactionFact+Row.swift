@@ -1,0 +1,74 @@
+import AppStore
+import Foundation
+import Postgres
+import Subscriptions
+
+extension TransactionFact {
+    /// The columns of `transactions` this type reads, for SELECT lists.
+    static let columns: StaticString = """
+        environment, transaction_id, original_transaction_id, bundle_id, product_id, subscription_group_id,
+        purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
+        is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
+        offer_code_ref_name, promotional_offer_id
+        """
+
+    /// Reads one `transactions` row.
+    init(row: PostgresRow) throws {
+        self.init(
+            transactionID: try row.decode("transaction_id"),
+            originalTransactionID: try row.decode("original_transaction_id"),
+            productID: try row.decode("product_id"),
+            bundleID: try row.decode("bundle_id"),
+            environment: try AppStoreEnvironment(row: row),
+            subscriptionGroupID: try row.decode("subscription_group_id"),
+            purchaseDate: try row.decode("purchase_date"),
+            originalPurchaseDate: try row.decode("original_purchase_date"),
+            expiresDate: try row.decode("expires_date"),
+            webOrderLineItemID: try row.decode("web_order_line_item_id"),
+            isTrialPeriod: try row.decode("is_trial_period"),
+            isInIntroOfferPeriod: try row.decode("is_in_intro_offer_period"),
+            isUpgraded: try row.decode("is_upgraded"),
+            cancellationDate: try row.decode("cancellation_date"),
+            cancellationReason: try row.decode("cancellation_reason"),
+            ownershipType: try row.decode("ownership_type"),
+            offerCodeRefName: try row.decode("offer_code_ref_name"),
+            promotionalOfferID: try row.decode("promotional_offer_id")
+        )
+    }
+
+    /// Writes the fact, replacing the stored row: callers merge with the stored fact first.
+    func upsert(in session: PostgresSession) throws {
+        try session.execute("""
+            INSERT INTO transactions (
+                environment, transaction_id, original_transaction_id, bundle_id, product_id, subscription_group_id,
+                purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
+                is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
+                offer_code_ref_name, promotional_offer_id)
+            VALUES (\(environment.rawValue), \(transactionID), \(originalTransactionID), \(bundleID), \(productID),
+                \(subscriptionGroupID), \(purchaseDate), \(originalPurchaseDate), \(expiresDate), \(webOrderLineItemID),
+                \(isTrialPeriod), \(isInIntroOfferPeriod), \(isUpgraded), \(cancellationDate), \(cancellationReason),
+                \(ownershipType), \(offerCodeRefName), \(promotionalOfferID))
+            ON CONFLICT (environment, transaction_id) DO UPDATE SET
+                original_transaction_id = EXCLUDED.original_transaction_id, bundle_id = EXCLUDED.bundle_id,
+                product_id = EXCLUDED.product_id, subscription_group_id = EXCLUDED.subscription_group_id,
+                purchase_date = EXCLUDED.purchase_date, original_purchase_date = EXCLUDED.original_purchase_date,
+                expires_date = EXCLUDED.expires_date, web_order_line_item_id = EXCLUDED.web_order_line_item_id,
+                is_trial_period = EXCLUDED.is_trial_period, is_in_intro_offer_period = EXCLUDED.is_in_intro_offer_period,
+                is_upgraded = EXCLUDED.is_upgraded, cancellation_date = EXCLUDED.cancellation_date,
+                cancellation_reason = EXCLUDED.cancellation_reason, ownership_type = EXCLUDED.ownership_type,
+                offer_code_ref_name = EXCLUDED.offer_code_ref_name, promotional_offer_id = EXCLUDED.promotional_offer_id,
+                updated_at = now()
+            """)
+    }
+}
+
+extension AppStoreEnvironment {
+    /// Reads the `environment` column.
+    init(row: PostgresRow, column: String = "environment") throws {
+        let text: String = try row.decode(column)
+        guard let environment = AppStoreEnvironment(rawValue: text) else {
+            throw StoreError("unknown environment '\(text)' in column \(column)")
+        }
+        self = environment
+    }
+}

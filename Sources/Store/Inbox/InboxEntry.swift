@@ -1,0 +1,89 @@
+import AppStore
+import Foundation
+
+/// Where an inbox entry came from.
+public enum InboxSource: String, Sendable, Codable {
+    /// A version 1 server-to-server notification.
+    case v1
+    /// A version 2 (signed) notification.
+    case v2
+    /// A receipt posted to `/v1/receipts` while the upstream was unavailable.
+    case receipt
+}
+
+/// Processing state of an inbox entry.
+public enum InboxState: String, Sendable, Codable, CaseIterable {
+    /// Waiting for its first attempt.
+    case pending
+    /// Failed in a way that can heal; tried again at `next_attempt_at`.
+    case retrying
+    /// Applied.
+    case processed
+    /// Failed permanently; `notifications replay` brings it back.
+    case dead
+}
+
+/// A notification about to be stored: its body already stripped of the shared secret.
+public struct InboxEntry: Sendable {
+    /// Where it came from.
+    public var source: InboxSource
+    /// Identifies redeliveries of the same notification.
+    public var dedupeKey: String
+    /// Apple's `notification_type` (raw, unknown values kept).
+    public var notificationType: String?
+    /// Production or Sandbox.
+    public var environment: AppStoreEnvironment
+    /// The app's bundle id.
+    public var bundleID: String
+    /// The subscription it concerns, when the body says.
+    public var originalTransactionID: String?
+    /// For queued receipts: the app's user to link.
+    public var appUserID: String?
+    /// The JSON body to store (never containing `password`).
+    public var body: String
+
+    /// Creates an entry.
+    public init(
+        source: InboxSource, dedupeKey: String, notificationType: String?, environment: AppStoreEnvironment,
+        bundleID: String, originalTransactionID: String?, appUserID: String? = nil, body: String
+    ) {
+        self.source = source
+        self.dedupeKey = dedupeKey
+        self.notificationType = notificationType
+        self.environment = environment
+        self.bundleID = bundleID
+        self.originalTransactionID = originalTransactionID
+        self.appUserID = appUserID
+        self.body = body
+    }
+}
+
+/// An inbox entry claimed by a worker for one processing attempt.
+public struct ClaimedNotification: Sendable {
+    /// Inbox id.
+    public let id: Int64
+    /// Where it came from.
+    public let source: InboxSource
+    /// The stored JSON body.
+    public let body: String
+    /// The app's bundle id.
+    public let bundleID: String
+    /// Production or Sandbox, as stored.
+    public let environment: AppStoreEnvironment
+    /// The app user to link (receipts).
+    public let appUserID: String?
+    /// This attempt's number, starting at 1.
+    public let attempt: Int
+    /// When this attempt was claimed.
+    public let claimedAt: Date
+    /// When the entry was first stored.
+    public let receivedAt: Date
+}
+
+/// What storing a notification did.
+public enum InboxInsertResult: Sendable, Equatable {
+    /// Stored now, with its new id.
+    case accepted(id: Int64)
+    /// Already stored earlier (a redelivery), with the existing id.
+    case duplicate(id: Int64)
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HTTPClient
+import Hummingbird
+import Logging
+import Postgres
+import Server
+import ServiceLifecycle
+import TestSupport
+import Testing
+
+/// The real `subscriptiond` application, started in-process on 127.0.0.1:0 against a
+/// throwaway database, reached over loopback through the production libcurl client.
+struct RunningService: Sendable {
+    static let bundleID = "com.example.app"
+    static let sharedSecret = "test-shared-secret-0123456789"
+    static let adminToken = "test-admin-token-0123456789abcdef"
+
+    let baseURL: String
+    let database: PostgresClient
+    let http: CurlHTTPClient
+
+    /// Starts the service with `settings` over the defaults and runs `body` against it.
+    static func with<T: Sendable>(
+        verifyServer: ScriptedVerifyServer? = nil,
+        settings: [String: String] = [:],
+        runsWorker: Bool = true,
+        retryPolicy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(50), maximumDelay: .milliseconds(400), maximumAttempts: 30),
+        _ body: (RunningService) async throws -> T
+    ) async throws -> T {
+        try await TestDatabase.withClient { database, testDatabase in
+            var environment: [String: String] = [
+                "DATABASE_URL": testDatabase.url,
+                "SUBSCRIPTIOND_PORT": "0",
+                "APPSTORE_BUNDLE_ID": bundleID,
+                "APPSTORE_SHARED_SECRET": sharedSecret,
+                "ADMIN_TOKEN": adminToken,
+                "VERIFY_TIMEOUT_MS": "1000",
+                "WORKER_CONCURRENCY": "8",
+                "DATABASE_POOL_SIZE": "12",
+                "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path,
+            ]
+            if let verifyServer {
+                environment["VERIFY_RECEIPT_URL"] = verifyServer.productionURL
+                environment["VERIFY_RECEIPT_SANDBOX_URL"] = verifyServer.sandboxURL
+            }
+            environment.merge(settings) { _, new in new }
+            let configuration = try ServiceConfiguration.load(environment: environment)
+            var logger = Logger(label: "test.subscriptiond")
+            logger.logLevel = .warning
+            let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+            let application = try await buildApplication(
+                configuration: configuration,
+                environment: ApplicationEnvironment(
+                    logger: logger,
+                    onServerRunning: { port in portContinuation.yield(port) },
+                    retryPolicy: retryPolicy,
+                    workerPollInterval: .milliseconds(50),
+                    runsWorker: runsWorker
+                )
+            )
+            let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
+            let running = Task { try await group.run() }
+            var port = 0
+            for await bound in ports {
+                port = bound
+                break
+            }
+            let http = CurlHTTPClient(logger: logger)
+            let service = RunningService(baseURL: "http://127.0.0.1:\(port)", database: database, http: http)
+            do {
+                let result = try await body(service)
+                await group.triggerGracefulShutdown()
+                try await running.value
+                try await http.shutdown()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                _ = try? await running.value
+                try? await http.shutdown()
+                throw error
+            }
+        }
+    }
+
+    /// POSTs raw bytes to the intake.
+    func postNotification(_ body: [UInt8], contentType: String? = "application/json") async throws -> HTTPClient.HTTPResponse {
+        var headers: [HTTPHeader] = []
+        if let contentType { headers.append(HTTPHeader(name: "Content-Type", value: contentType)) }
+        return try await http.execute(HTTPClient.HTTPRequest(method: .post, url: baseURL + "/notifications/appstore", headers: headers, body: body, timeout: .seconds(10)))
+    }
+
+    /// GETs a path with the admin token (or another).
+    func get(_ path: String, token: String? = RunningService.adminToken) async throws -> HTTPClient.HTTPResponse {
+        var headers: [HTTPHeader] = []
+        if let token { headers.append(HTTPHeader(name: "Authorization", value: "Bearer \(token)")) }
+        return try await http.execute(HTTPClient.HTTPRequest(method: .get, url: baseURL + path, headers: headers, timeout: .seconds(10)))
+    }
+
+    /// Waits until no notification is pending or retrying (or the deadline passes).
+    func waitUntilSettled(timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let open = try await database.query("SELECT count(*) AS n FROM notifications WHERE state IN ('pending', 'retrying')")
+            if try open[0].decode("n", as: Int.self) == 0 { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("notifications did not settle within \(timeout)")
+    }
+
+    /// Notification counts by state.
+    func stateCounts() async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in try await database.query("SELECT state, count(*) AS n FROM notifications GROUP BY state") {
+            counts[try row.decode("state")] = try row.decode("n")
+        }
+        return counts
+    }
+}
+
+/// Decodes a JSON object from a response body.
+func jsonObject(_ response: HTTPClient.HTTPResponse) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+}

@@ -160,6 +160,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
@@ -206,6 +207,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "AppStoreSimulatorTests",
+            dependencies: ["AppStoreSimulator"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

@@ -65,7 +65,7 @@ public func buildApplication(
     }
 
     let http = CurlHTTPClient(
-        configuration: .init(numberOfThreads: max(4, configuration.workerConcurrency), caBundlePath: configuration.upstreamCABundle),
+        configuration: .init(numberOfThreads: max(2, min(64, configuration.workerConcurrency)), caBundlePath: configuration.upstreamCABundle),
         logger: logger
     )
     let inbox = NotificationInbox(client: database)
@@ -82,7 +82,7 @@ public func buildApplication(
         configuration: .init(
             concurrency: configuration.workerConcurrency,
             // Longer than the slowest attempt: two upstream calls plus the database work.
-            lease: configuration.verifyTimeout * 2 + .seconds(30),
+            lease: configuration.workerLease ?? configuration.verifyTimeout * 2 + .seconds(30),
             pollInterval: environment.workerPollInterval
         ),
         logger: logger
@@ -109,7 +109,11 @@ public func buildApplication(
         ShutdownService(name: "database") { try await database.shutdown() },
         ShutdownService(name: "upstream-http") { try await http.shutdown() },
     ]
-    if environment.runsWorker { services.append(worker) }
+    if environment.runsWorker && configuration.workerConcurrency > 0 {
+        services.append(worker)
+    } else if configuration.workerConcurrency == 0 {
+        logger.notice("WORKER_CONCURRENCY is 0: this process takes notifications but does not process them")
+    }
     let onServerRunning = environment.onServerRunning
     return Application(
         router: router,

@@ -21,7 +21,7 @@ struct ServiceSettingsOptions: ParsableArguments {
     var verifyReceiptSandboxURL: String?
     @Option(help: "Per upstream request, in milliseconds (VERIFY_TIMEOUT_MS, default 10000).")
     var verifyTimeoutMs: String?
-    @Option(help: "Notifications processed at once (WORKER_CONCURRENCY, default 16).")
+    @Option(help: "Notifications processed at once; 0 takes notifications without processing them (WORKER_CONCURRENCY, default 16).")
     var workerConcurrency: String?
     @Option(help: "Bearer token for /v1 routes; unset disables them (ADMIN_TOKEN; prefer the variable).")
     var adminToken: String?
@@ -31,6 +31,12 @@ struct ServiceSettingsOptions: ParsableArguments {
     var logLevel: String?
     @Option(help: "text or json (LOG_FORMAT, default text).")
     var logFormat: String?
+    @Option(help: "Milliseconds a worker's claim keeps other workers away (WORKER_LEASE_MS; default twice the upstream timeout + 30 s).")
+    var workerLeaseMs: String?
+    @Option(help: "Database connections this process keeps (DATABASE_POOL_SIZE, default 20).")
+    var databasePoolSize: String?
+    @Option(help: "Extra CA bundle for the verify endpoint; TLS verification stays on (VERIFY_RECEIPT_CA_BUNDLE).")
+    var verifyReceiptCaBundle: String?
     @Option(help: "Folder with the migration files (SUBSCRIPTIOND_SCHEMA_DIR; default: found next to the binary).")
     var schemaDir: String?
 
@@ -43,6 +49,8 @@ struct ServiceSettingsOptions: ParsableArguments {
             "VERIFY_RECEIPT_SANDBOX_URL": verifyReceiptSandboxURL, "VERIFY_TIMEOUT_MS": verifyTimeoutMs,
             "WORKER_CONCURRENCY": workerConcurrency, "ADMIN_TOKEN": adminToken, "MAX_BODY_BYTES": maxBodyBytes,
             "LOG_LEVEL": logLevel, "LOG_FORMAT": logFormat, "SUBSCRIPTIOND_SCHEMA_DIR": schemaDir,
+            "WORKER_LEASE_MS": workerLeaseMs, "DATABASE_POOL_SIZE": databasePoolSize,
+            "VERIFY_RECEIPT_CA_BUNDLE": verifyReceiptCaBundle,
         ]
         var merged = base
         for case let (name, value?) in flags { merged[name] = value }

@@ -20,8 +20,10 @@ public struct ServiceConfiguration: Sendable {
     public var verifyReceiptSandboxURL: String
     /// Per upstream request.
     public var verifyTimeout: Duration
-    /// Notifications processed at once.
+    /// Notifications processed at once; 0 runs intake and the query API only.
     public var workerConcurrency: Int
+    /// How long a worker's claim keeps others away (nil: twice the upstream timeout plus 30 s).
+    public var workerLease: Duration?
     /// Bearer token for `/v1/...`; nil disables the query API.
     public var adminToken: Secret?
     /// Larger intake bodies get 413.
@@ -56,6 +58,7 @@ public struct ServiceConfiguration: Sendable {
         ("SUBSCRIPTIOND_SCHEMA_DIR", nil),
         ("VERIFY_RECEIPT_CA_BUNDLE", nil),
         ("DATABASE_POOL_SIZE", "20"),
+        ("WORKER_LEASE_MS", nil),
     ]
 
     /// Reads and validates the configuration; throws one `ConfigurationError` naming the first bad setting.
@@ -74,7 +77,8 @@ public struct ServiceConfiguration: Sendable {
             verifyReceiptURL: try reader.httpURL("VERIFY_RECEIPT_URL"),
             verifyReceiptSandboxURL: try reader.httpURL("VERIFY_RECEIPT_SANDBOX_URL"),
             verifyTimeout: .milliseconds(try reader.integer("VERIFY_TIMEOUT_MS", in: 1...600_000)),
-            workerConcurrency: try reader.integer("WORKER_CONCURRENCY", in: 1...1_024),
+            workerConcurrency: try reader.integer("WORKER_CONCURRENCY", in: 0...1_024),
+            workerLease: try reader.string("WORKER_LEASE_MS").map { _ in .milliseconds(try reader.integer("WORKER_LEASE_MS", in: 100...3_600_000)) },
             adminToken: token.map(Secret.init),
             maxBodyBytes: try reader.integer("MAX_BODY_BYTES", in: 1_024...(256 * 1_024 * 1_024)),
             logLevel: try reader.logLevel("LOG_LEVEL"),

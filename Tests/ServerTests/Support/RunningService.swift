@@ -34,7 +34,7 @@ struct RunningService: Sendable {
                 "APPSTORE_BUNDLE_ID": bundleID,
                 "APPSTORE_SHARED_SECRET": sharedSecret,
                 "ADMIN_TOKEN": adminToken,
-                "VERIFY_TIMEOUT_MS": "1000",
+                "VERIFY_TIMEOUT_MS": "3000",
                 "WORKER_CONCURRENCY": "8",
                 "DATABASE_POOL_SIZE": "12",
                 "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path,
@@ -54,7 +54,7 @@ struct RunningService: Sendable {
                     logger: logger,
                     onServerRunning: { port in portContinuation.yield(port) },
                     retryPolicy: retryPolicy,
-                    workerPollInterval: .milliseconds(50),
+                    workerPollInterval: .milliseconds(250),
                     runsWorker: runsWorker
                 )
             )
@@ -102,7 +102,7 @@ struct RunningService: Sendable {
         while ContinuousClock.now < deadline {
             let open = try await database.query("SELECT count(*) AS n FROM notifications WHERE state IN ('pending', 'retrying')")
             if try open[0].decode("n", as: Int.self) == 0 { return }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("notifications did not settle within \(timeout)")
     }

@@ -1,0 +1,69 @@
+/// An auto-renewable subscription product the simulator sells.
+///
+/// Decodes from the product catalog format of DESIGN.md; `level` is an extension (Apple's
+/// "level of service" inside the group: 1 is the highest) that decides upgrade versus downgrade.
+public struct SimProduct: Sendable, Hashable, Codable {
+    /// The product id, e.g. `com.example.pro.monthly`.
+    public var productID: String
+    /// The app that sells it.
+    public var bundleID: String
+    /// The subscription group id (numeric string, like Apple's).
+    public var groupID: String
+    /// The renewal period.
+    public var period: ISODuration
+    /// Level of service in the group: a smaller number is a higher level.
+    public var level: Int
+    /// The introductory offer, if any.
+    public var introOffer: IntroOffer?
+
+    /// A product from its parts.
+    public init(
+        productID: String,
+        bundleID: String,
+        groupID: String,
+        period: ISODuration,
+        level: Int = 1,
+        introOffer: IntroOffer? = nil
+    ) {
+        self.productID = productID
+        self.bundleID = bundleID
+        self.groupID = groupID
+        self.period = period
+        self.level = level
+        self.introOffer = introOffer
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case productID = "product_id"
+        case bundleID = "bundle_id"
+        case groupID = "subscription_group_id"
+        case period, level
+        case introOffer = "intro_offer"
+        case type
+    }
+
+    /// Decodes one catalog entry; `level` defaults to 1.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            productID: try container.decode(String.self, forKey: .productID),
+            bundleID: try container.decode(String.self, forKey: .bundleID),
+            groupID: try container.decode(String.self, forKey: .groupID),
+            period: try container.decode(ISODuration.self, forKey: .period),
+            level: try container.decodeIfPresent(Int.self, forKey: .level) ?? 1,
+            introOffer: try container.decodeIfPresent(IntroOffer.self, forKey: .introOffer)
+        )
+    }
+
+    /// Encodes in the catalog format, as an `auto_renewable` product.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(productID, forKey: .productID)
+        try container.encode(bundleID, forKey: .bundleID)
+        try container.encode("auto_renewable", forKey: .type)
+        try container.encode(groupID, forKey: .groupID)
+        try container.encode(period, forKey: .period)
+        try container.encode(level, forKey: .level)
+        try container.encodeIfPresent(introOffer, forKey: .introOffer)
+    }
+}

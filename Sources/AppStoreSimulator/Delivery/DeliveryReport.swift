@@ -1,0 +1,28 @@
+/// What happened to a batch of deliveries.
+public struct DeliveryReport: Sendable, Hashable {
+    /// Notifications handed to the sender (copies count).
+    public var sent = 0
+    /// Those that got a 2xx in the end.
+    public var delivered = 0
+    /// HTTP requests made, retries included.
+    public var attempts = 0
+    /// Answers per HTTP status, over all attempts.
+    public var statuses: [Int: Int] = [:]
+    /// Attempts that got no HTTP answer (refused, reset, timeout).
+    public var transportErrors = 0
+    /// The notifications that never got a 2xx.
+    public var failed: [SimNotification] = []
+
+    /// An empty report.
+    public init() {}
+
+    /// Adds another report's counts.
+    mutating func merge(_ other: DeliveryReport) {
+        sent += other.sent
+        delivered += other.delivered
+        attempts += other.attempts
+        statuses.merge(other.statuses, uniquingKeysWith: +)
+        transportErrors += other.transportErrors
+        failed += other.failed
+    }
+}

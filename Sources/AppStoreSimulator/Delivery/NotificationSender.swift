@@ -1,0 +1,69 @@
+import Foundation
+
+/// Posts v1 notifications to a subscriptiond URL like Apple does: `Content-Type:
+/// application/json`, success on any 2xx, retries on anything else per `RetryPolicy`.
+public struct NotificationSender: Sendable {
+    /// Where notifications go, e.g. `http://127.0.0.1:8080/notifications/appstore`.
+    public var target: URL
+    /// When to retry.
+    public var retry: RetryPolicy
+    /// How long one attempt may take.
+    public var timeout: Duration
+    /// Notifications in flight at once (1 keeps the given order exactly).
+    public var concurrency: Int
+
+    /// A sender from its parts.
+    public init(target: URL, retry: RetryPolicy = .quick, timeout: Duration = .seconds(10), concurrency: Int = 1) {
+        self.target = target
+        self.retry = retry
+        self.timeout = timeout
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// Delivers `notifications` in order, at most `concurrency` at a time.
+    public func deliver(_ notifications: [SimNotification]) async -> DeliveryReport {
+        await withTaskGroup(of: DeliveryReport.self) { group in
+            var report = DeliveryReport()
+            var pending = notifications.makeIterator()
+            for _ in 0..<concurrency {
+                guard let next = pending.next() else { break }
+                group.addTask { await deliver(next) }
+            }
+            while let done = await group.next() {
+                report.merge(done)
+                if let next = pending.next() {
+                    group.addTask { await deliver(next) }
+                }
+            }
+            return report
+        }
+    }
+
+    /// Delivers one notification, retrying as the policy says.
+    public func deliver(_ notification: SimNotification) async -> DeliveryReport {
+        var report = DeliveryReport()
+        report.sent = 1
+        let delays = retry.delays(for: notification.environment)
+        for attempt in 0...delays.count {
+            if attempt > 0 {
+                try? await Task.sleep(for: delays[attempt - 1])
+            }
+            report.attempts += 1
+            do {
+                let answer = try await SimHTTPClient.send(
+                    to: target, headers: [("Content-Type", "application/json")],
+                    body: notification.body, timeout: timeout
+                )
+                report.statuses[answer.status, default: 0] += 1
+                if (200..<300).contains(answer.status) {
+                    report.delivered = 1
+                    return report
+                }
+            } catch {
+                report.transportErrors += 1
+            }
+        }
+        report.failed = [notification]
+        return report
+    }
+}

@@ -1,0 +1,27 @@
+/// When a notification that got no 2xx is sent again.
+public struct RetryPolicy: Sendable, Hashable {
+    /// The waits before each retry; their count is the number of retries.
+    public var delays: [Duration]
+    /// Whether sandbox notifications are retried too (Apple: no).
+    public var retrySandbox: Bool
+
+    /// A policy from its parts.
+    public init(delays: [Duration], retrySandbox: Bool = false) {
+        self.delays = delays
+        self.retrySandbox = retrySandbox
+    }
+
+    /// Apple's v1 schedule: 3 retries about 6, 24 and 48 hours later; none in sandbox.
+    public static let apple = RetryPolicy(delays: [.seconds(6 * 3_600), .seconds(24 * 3_600), .seconds(48 * 3_600)])
+
+    /// Apple's shape, at test speed: 3 retries after 100 ms, 500 ms and 2 s; none in sandbox.
+    public static let quick = RetryPolicy(delays: [.milliseconds(100), .milliseconds(500), .seconds(2)])
+
+    /// Never retry.
+    public static let none = RetryPolicy(delays: [])
+
+    /// The waits that apply to a notification of `environment`.
+    func delays(for environment: SimEnvironment) -> [Duration] {
+        environment == .sandbox && !retrySandbox ? [] : delays
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Draws random customers from the scenarios, reproducibly: the same seed, count and
+/// configuration always give the same specs.
+public enum CustomerGenerator {
+    /// `count` customers named `<prefix>-00001-<scenario>`, …; a share of them in sandbox.
+    public static func random(
+        count: Int,
+        seed: UInt64,
+        configuration: SimulatorConfiguration,
+        sandboxShare: Double = 0.2,
+        namePrefix: String = "cust"
+    ) -> [CustomerSpec] {
+        (0..<max(0, count)).compactMap { index in
+            var random = SeededRandom(seed: seed, name: "customer-\(index)")
+            guard let app = configuration.apps.randomElement(using: &random) else { return nil }
+            let catalog = configuration.catalog
+            let products = catalog.products(of: app.bundleID)
+            let options = ScenarioKind.allCases.map { ($0, $0.candidates(in: products, catalog: catalog)) }
+                .filter { !$0.1.isEmpty }
+            guard let (kind, candidates) = options.randomElement(using: &random),
+                  let choice = candidates.randomElement(using: &random)
+            else { return nil }
+            var target = choice.targets.randomElement(using: &random)
+            if kind == .resubscribe {
+                target = catalog.products(inGroup: choice.start.groupID).randomElement(using: &random)
+            }
+            let sandbox = Double.random(in: 0..<1, using: &random) < sandboxShare
+            let number = String(index + 1)
+            return CustomerSpec(
+                name: "\(namePrefix)-\(String(repeating: "0", count: max(0, 5 - number.count)))\(number)-\(kind.rawValue)",
+                scenario: kind,
+                environment: sandbox ? .sandbox : .production,
+                bundleID: app.bundleID,
+                productID: choice.start.productID,
+                targetProductID: target?.productID,
+                renewals: Int.random(in: 0...3, using: &random)
+            )
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Who a simulated customer is and which lifecycle they live through.
+public struct CustomerSpec: Sendable, Hashable {
+    /// Unique name; also the customer id and the `app_user_id` to link in subscriptiond.
+    public var name: String
+    /// The lifecycle.
+    public var scenario: ScenarioKind
+    /// Production or sandbox.
+    public var environment: SimEnvironment
+    /// The app; `nil` means the configuration's first app.
+    public var bundleID: String?
+    /// The first product bought; `nil` picks one that fits the scenario.
+    public var productID: String?
+    /// The product switched to (upgrade, downgrade, crossgrade) or bought again (resubscribe).
+    public var targetProductID: String?
+    /// Automatic renewals before the scenario's distinctive events.
+    public var renewals: Int
+
+    /// A customer from its parts.
+    public init(
+        name: String,
+        scenario: ScenarioKind,
+        environment: SimEnvironment = .production,
+        bundleID: String? = nil,
+        productID: String? = nil,
+        targetProductID: String? = nil,
+        renewals: Int = 2
+    ) {
+        self.name = name
+        self.scenario = scenario
+        self.environment = environment
+        self.bundleID = bundleID
+        self.productID = productID
+        self.targetProductID = targetProductID
+        self.renewals = renewals
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Builds customers: plays their scenario so that its last event falls just before `end`.
+enum ScenarioRunner {
+    /// The customer `spec` of `app`, as the simulator's `number`-th customer.
+    static func build(
+        _ spec: CustomerSpec,
+        app: SimApp,
+        configuration: SimulatorConfiguration,
+        number: Int,
+        end: Date
+    ) throws -> SimCustomer {
+        let catalog = configuration.catalog
+        let plan = try spec.scenario.plan(for: spec, products: catalog.products(of: app.bundleID), catalog: catalog)
+        let clock = PeriodClock(environment: spec.environment, timing: configuration.timing)
+        var renewals = max(0, spec.renewals)
+        if spec.environment == .sandbox {
+            // Sandbox stops renewing after its limit: only plain renewals may run into it, the
+            // other scenarios keep room for the renewal events they still need.
+            let room = spec.scenario == .trialRenews ? 0 : 1 + spec.scenario.extraRenewals
+            renewals = min(renewals, max(0, configuration.timing.sandboxMaxRenewals - room))
+        }
+        var jitterRandom = SeededRandom(seed: configuration.seed, name: "end-" + spec.name)
+        let target = Date(timeIntervalSince1970: end.timeIntervalSince1970.rounded(.down) - Double(Int.random(in: 5...90, using: &jitterRandom)))
+
+        // Calendar months differ in length, so shift the start until the last event fits.
+        var start = target
+        var events: [LifecycleEvent] = []
+        for _ in 0..<8 {
+            var builder = LifecycleBuilder(
+                catalog: catalog, clock: clock,
+                ids: IDAllocator(seed: configuration.seed, customerNumber: number), start: start
+            )
+            var random = SeededRandom(seed: configuration.seed, name: spec.name)
+            spec.scenario.play(plan, renewals: renewals, on: &builder, random: &random)
+            events = builder.events
+            let overshoot = events.last!.date.timeIntervalSince(target)
+            if overshoot <= 0 { break }
+            start = start.addingTimeInterval(-overshoot)
+        }
+        return assemble(spec, app: app, number: number, events: events)
+    }
+
+    /// Renders the notifications of `events` and wraps everything up.
+    private static func assemble(_ spec: CustomerSpec, app: SimApp, number: Int, events: [LifecycleEvent]) -> SimCustomer {
+        var notifications: [SimNotification] = []
+        for (index, event) in events.enumerated() {
+            guard let type = event.notification else { continue }
+            let receipt = ReceiptToken(customer: spec.name, environment: spec.environment, nonce: index + 1).encoded
+            let body = NotificationRenderer.body(event, type: type, app: app, environment: spec.environment, receipt: receipt)
+            notifications.append(SimNotification(
+                customerID: spec.name, sequence: notifications.count, type: type,
+                environment: spec.environment, date: event.date, body: body
+            ))
+        }
+        return SimCustomer(
+            id: spec.name,
+            spec: spec,
+            bundleID: app.bundleID,
+            number: number,
+            receipt: ReceiptToken(customer: spec.name, environment: spec.environment, nonce: 0).encoded,
+            installDate: events[0].date.addingTimeInterval(-86_400),
+            notifications: notifications,
+            events: events
+        )
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Writes transactions and renewal info in Apple's exact verifyReceipt formats: ids and
+/// `_ms` dates as strings, `"true"`/`"false"` flags, `"1"`/`"0"` renewal flags, `_pst` twins.
+enum ReceiptRenderer {
+    /// One `latest_receipt_info` / `in_app` entry.
+    static func transaction(_ t: SimTransaction) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("quantity", .string("1")),
+            ("product_id", .string(t.productID)),
+            ("transaction_id", .string(t.transactionID)),
+            ("original_transaction_id", .string(t.originalTransactionID)),
+        ]
+        members += AppleDate.members("purchase_date", t.purchaseDate)
+        members += AppleDate.members("original_purchase_date", t.originalPurchaseDate)
+        members += AppleDate.members("expires_date", t.expiresDate)
+        members += [
+            ("web_order_line_item_id", .string(t.webOrderLineItemID)),
+            ("is_trial_period", .string(t.isTrialPeriod ? "true" : "false")),
+            ("is_in_intro_offer_period", .string(t.isInIntroOfferPeriod ? "true" : "false")),
+        ]
+        if let cancelled = t.cancellationDate {
+            members += AppleDate.members("cancellation_date", cancelled)
+        }
+        if let reason = t.cancellationReason {
+            members.append(("cancellation_reason", .string(reason)))
+        }
+        if t.isUpgraded {
+            members.append(("is_upgraded", .string("true")))
+        }
+        members += [
+            ("in_app_ownership_type", .string("PURCHASED")),
+            ("subscription_group_identifier", .string(t.groupID)),
+        ]
+        return .object(members)
+    }
+
+    /// One `pending_renewal_info` entry. `expiration_intent` and `is_in_billing_retry_period`
+    /// appear once the period has ended, the grace date only while Apple retries inside it.
+    static func renewal(_ r: SimRenewalInfo) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("auto_renew_product_id", .string(r.autoRenewProductID)),
+            ("product_id", .string(r.productID)),
+            ("original_transaction_id", .string(r.originalTransactionID)),
+            ("auto_renew_status", .string(r.autoRenewStatus ? "1" : "0")),
+        ]
+        if let intent = r.expirationIntent {
+            members.append(("expiration_intent", .string(String(intent.rawValue))))
+        }
+        if r.expirationIntent != nil || r.isInBillingRetryPeriod {
+            members.append(("is_in_billing_retry_period", .string(r.isInBillingRetryPeriod ? "1" : "0")))
+        }
+        if let graceEnd = r.gracePeriodExpiresDate, r.isInBillingRetryPeriod {
+            members += AppleDate.members("grace_period_expires_date", graceEnd)
+        }
+        return .object(members)
+    }
+
+    /// Every transaction, newest first; with `excludeOld`, only each subscription's newest.
+    static func latestReceiptInfo(_ state: CustomerState, excludeOld: Bool = false) -> JSONValue {
+        let transactions = excludeOld ? state.subscriptions.map(\.latest) : state.transactions
+        return .array(newestFirst(transactions).map(transaction))
+    }
+
+    /// One entry per subscription.
+    static func pendingRenewalInfo(_ state: CustomerState) -> JSONValue {
+        .array(state.subscriptions.map { renewal($0.renewal) })
+    }
+
+    /// A v1 notification's `unified_receipt`.
+    static func unifiedReceipt(_ state: CustomerState, environment: SimEnvironment, latestReceipt: String) -> JSONValue {
+        .object([
+            ("environment", .string(environment.rawValue)),
+            ("latest_receipt", .string(latestReceipt)),
+            ("latest_receipt_info", latestReceiptInfo(state)),
+            ("pending_renewal_info", pendingRenewalInfo(state)),
+            ("status", .int(0)),
+        ])
+    }
+
+    /// Newest purchase first; ties by transaction id.
+    static func newestFirst(_ transactions: [SimTransaction]) -> [SimTransaction] {
+        transactions.sorted {
+            ($0.purchaseDate, $0.transactionID) > ($1.purchaseDate, $1.transactionID)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// One subscription (one original transaction): its periods and its renewal info.
+public struct SimSubscription: Sendable, Hashable {
+    /// The subscription group; Apple keeps one original transaction per customer and group.
+    public var groupID: String
+    /// Every period, oldest first.
+    public var transactions: [SimTransaction]
+    /// The renewal info.
+    public var renewal: SimRenewalInfo
+
+    /// The subscription's key.
+    public var originalTransactionID: String {
+        renewal.originalTransactionID
+    }
+
+    /// The newest period.
+    public var latest: SimTransaction {
+        transactions[transactions.count - 1]
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// One subscription period the customer bought: a `latest_receipt_info` entry.
+public struct SimTransaction: Sendable, Hashable {
+    /// `transaction_id`.
+    public var transactionID: String
+    /// `original_transaction_id`: the same for every period of the subscription.
+    public var originalTransactionID: String
+    /// `product_id`.
+    public var productID: String
+    /// `subscription_group_identifier`.
+    public var groupID: String
+    /// `purchase_date`: when this period was bought or renewed.
+    public var purchaseDate: Date
+    /// `original_purchase_date`: when the subscription was first bought.
+    public var originalPurchaseDate: Date
+    /// `expires_date`.
+    public var expiresDate: Date
+    /// `web_order_line_item_id`.
+    public var webOrderLineItemID: String
+    /// `is_trial_period`.
+    public var isTrialPeriod: Bool
+    /// `is_in_intro_offer_period`.
+    public var isInIntroOfferPeriod: Bool
+    /// `is_upgraded`: an upgrade ended this period early.
+    public var isUpgraded: Bool = false
+    /// `cancellation_date`: a refund, or (with `isUpgraded`) the moment of the upgrade.
+    public var cancellationDate: Date?
+    /// `cancellation_reason`: `"1"` app issue, `"0"` other; refunds only.
+    public var cancellationReason: String?
+
+    /// Refunded or revoked by Apple (an upgrade's cancellation date does not count).
+    public var isRefunded: Bool {
+        cancellationDate != nil && !isUpgraded
+    }
+}

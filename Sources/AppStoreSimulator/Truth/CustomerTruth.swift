@@ -1,0 +1,38 @@
+import Foundation
+
+/// What subscriptiond should say about one customer at one moment.
+public struct CustomerTruth: Sendable, Hashable {
+    /// The customer id, to use as `app_user_id`.
+    public var appUserID: String
+    /// The app.
+    public var bundleID: String
+    /// `Production` or `Sandbox`.
+    public var environment: SimEnvironment
+    /// The lifecycle the customer lived.
+    public var scenario: ScenarioKind
+    /// The receipt to post to `POST /v1/receipts` to link the customer.
+    public var receiptData: String
+    /// One entry per subscription group the customer subscribed in.
+    public var subscriptions: [SubscriptionTruth]
+    /// Intro-offer eligibility of every product the app sells, under Apple's rule.
+    public var eligibility: [String: Eligibility]
+
+    /// Groups where the customer is entitled now, sorted.
+    public var entitledGroups: [String] {
+        subscriptions.filter(\.entitled).map(\.subscriptionGroupID).sorted()
+    }
+
+    /// DESIGN.md's subscriber JSON plus the eligibility answer and what the test needs.
+    var json: JSONValue {
+        .object([
+            ("app_user_id", .string(appUserID)),
+            ("bundle_id", .string(bundleID)),
+            ("environment", .string(environment.rawValue)),
+            ("scenario", .string(scenario.rawValue)),
+            ("receipt_data", .string(receiptData)),
+            ("subscriptions", .array(subscriptions.map(\.json))),
+            ("entitled_groups", .array(entitledGroups.map(JSONValue.string))),
+            ("eligibility", .object(eligibility.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.rawValue)) })),
+        ])
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// `appstore-sim`: a local stand-in for Apple's App Store servers.
+@main
+struct AppStoreSim: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "appstore-sim",
+        abstract: "A local stand-in for Apple: verifyReceipt, v1 notifications and the truth they imply.",
+        discussion: """
+        Simulated customers live through scripted subscription lifecycles on an accelerated, \
+        seeded clock that ends at the real now. The simulator serves verifyReceipt for them \
+        (POST /verifyReceipt and POST /sandbox/verifyReceipt), sends the matching v1 \
+        notifications to a subscriptiond URL, and prints what subscriptiond should then say.
+
+        Control endpoints while serving: GET /control/stats, POST /control/stats/reset, \
+        GET|POST|DELETE /control/faults, GET /control/truth[?at_ms=N].
+
+        Per-request faults: header X-Sim-Fault: 21005|21100|500|503|hang|reset, and X-Sim-Latency-Ms: N.
+        """,
+        subcommands: [
+            ServeCommand.self, RunCommand.self, TruthCommand.self,
+            NotificationsCommand.self, ScenariosCommand.self, CatalogCommand.self,
+        ]
+    )
+}

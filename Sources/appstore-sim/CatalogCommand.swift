@@ -1,0 +1,24 @@
+import AppStoreSimulator
+import ArgumentParser
+import Foundation
+
+/// `appstore-sim catalog`: the product catalog in DESIGN.md's format.
+struct CatalogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog",
+        abstract: "Print the product catalog (the demo one, or --catalog) in DESIGN.md's format.",
+        discussion: "Feed it to `subscriptionctl products import` so subscriptiond and the simulator share one catalog. Each product carries an extra \"level\" (1 = highest level of service in its group)."
+    )
+
+    @OptionGroup var customers: CustomerOptions
+
+    func run() async throws {
+        struct File: Encodable {
+            var products: [SimProduct]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let products = try customers.makeSimulator().configuration.catalog.products
+        print(String(decoding: try encoder.encode(File(products: products)), as: UTF8.self))
+    }
+}

@@ -1,0 +1,58 @@
+import AppStoreSimulator
+import ArgumentParser
+import Foundation
+
+/// Which apps, products and customers the simulator holds.
+struct CustomerOptions: ParsableArguments {
+    @Option(help: "Product catalog JSON (DESIGN.md format; optional \"level\" per product). Default: the demo catalog.")
+    var catalog: String?
+
+    @Option(name: .customLong("secret"), help: "An app's shared secret, BUNDLE_ID=SECRET (repeatable). Default: $APPSTORE_SHARED_SECRET, or demo-shared-secret for the demo app.")
+    var secrets: [String] = []
+
+    @Option(help: "Seed for ids, random customers, scenario details and faults.")
+    var seed: UInt64 = 42
+
+    @Option(help: "Random customers drawn from every scenario.")
+    var customers: Int = 0
+
+    @Flag(help: "Add the named demo customers (alice-trial-renews, bob-billing-grace, ...).")
+    var demo = false
+
+    @Option(help: "Share of random customers in sandbox (0...1).")
+    var sandboxShare: Double = 0.2
+
+    @Option(help: "Name prefix of random customers.")
+    var namePrefix = "cust"
+
+    @Option(help: "Scenario end as milliseconds since 1970 (default: now); fixes every date for reproducible output.")
+    var endMs: Int64?
+
+    /// The end of every scenario.
+    var end: Date {
+        endMs.map { Date(timeIntervalSince1970: Double($0) / 1_000) } ?? Date()
+    }
+
+    /// A simulator with the requested customers.
+    func makeSimulator() throws -> AppStoreSimulator {
+        let secrets = try SimulatorConfiguration.parseSecrets(self.secrets)
+        let envSecret = ProcessInfo.processInfo.environment["APPSTORE_SHARED_SECRET"]
+        let configuration: SimulatorConfiguration
+        if let catalog {
+            let products = try ProductCatalog(json: Array(try Data(contentsOf: URL(fileURLWithPath: catalog))))
+            configuration = try SimulatorConfiguration(catalog: products, secrets: secrets, defaultSecret: envSecret, seed: seed)
+        } else {
+            let bundle = SimulatorConfiguration.demoBundleID
+            let secret = secrets[bundle] ?? envSecret ?? SimulatorConfiguration.demoSharedSecret
+            configuration = .demo(seed: seed, sharedSecret: secret)
+        }
+        let simulator = AppStoreSimulator(configuration: configuration)
+        if demo {
+            try simulator.addDemoCustomers(endingAt: end)
+        }
+        if customers > 0 {
+            try simulator.addRandomCustomers(customers, sandboxShare: sandboxShare, namePrefix: namePrefix, endingAt: end)
+        }
+        return simulator
+    }
+}

@@ -1,0 +1,89 @@
+import AppStoreSimulator
+import ArgumentParser
+import Foundation
+
+/// `appstore-sim run`: serve verifyReceipt, send the customers' notifications, write the truth.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Serve verifyReceipt, send every customer's v1 notifications to --target, then print the truth.",
+        discussion: """
+        Example: appstore-sim run --target http://127.0.0.1:8080/notifications/appstore --customers 200 --seed 42 --duplicates 3 --shuffle --port 9000 --truth-out truth.json
+
+        The truth is printed (or written to --truth-out) once everything is sent. The server keeps \
+        answering verifyReceipt afterwards, so subscriptiond can finish its work: until SIGINT/SIGTERM, \
+        or for --linger seconds. GET /control/truth gives the truth at the moment you ask. \
+        Exits 1 when a notification never got a 2xx.
+        """
+    )
+
+    @OptionGroup var customers: CustomerOptions
+    @OptionGroup var server: ServerOptions
+    @OptionGroup var faults: FaultOptions
+
+    @Option(help: "subscriptiond's notification URL.")
+    var target: String
+
+    @Option(help: "Deliver every notification this many times.")
+    var duplicates = 1
+
+    @Flag(help: "Shuffle the deliveries (seeded by --delivery-seed).")
+    var shuffle = false
+
+    @Option(help: "Seed of the shuffle (default: --seed).")
+    var deliverySeed: UInt64?
+
+    @Option(help: "Notifications in flight at once.")
+    var concurrency = 1
+
+    @Option(help: "Waits before retries of a non-2xx delivery, comma-separated milliseconds (Apple: 6 h, 24 h, 48 h).")
+    var retryDelaysMs = "100,500,2000"
+
+    @Flag(help: "Retry sandbox notifications too (Apple does not).")
+    var retrySandbox = false
+
+    @Option(help: "Timeout of one delivery attempt, in milliseconds.")
+    var timeoutMs = 10_000
+
+    @Option(help: "Write the truth JSON here instead of stdout.")
+    var truthOut: String?
+
+    @Option(help: "Keep serving this many seconds after sending, then exit (default: until SIGINT/SIGTERM).")
+    var linger: Double?
+
+    func run() async throws {
+        guard let url = URL(string: target), url.scheme == "http" else {
+            throw ValidationError("--target must be an http:// URL")
+        }
+        let simulator = try customers.makeSimulator()
+        simulator.setFaults(try faults.settings())
+        let running = try await server.start(simulator)
+        let delays = retryDelaysMs.split(separator: ",").compactMap { Int($0) }.map { Duration.milliseconds($0) }
+        let sender = NotificationSender(
+            target: url, retry: RetryPolicy(delays: delays, retrySandbox: retrySandbox),
+            timeout: .milliseconds(timeoutMs), concurrency: concurrency
+        )
+        let plan = DeliveryPlan.order(
+            simulator.notifications(), duplicates: duplicates, shuffle: shuffle, seed: deliverySeed ?? customers.seed
+        )
+        Console.log("sending \(plan.count) notifications of \(simulator.customers.count) customers to \(target)")
+        let report = await sender.deliver(plan)
+        let statuses = report.statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
+        Console.log("delivered \(report.delivered)/\(report.sent) in \(report.attempts) attempts (HTTP \(statuses); transport errors \(report.transportErrors))")
+        let truth = simulator.truth().jsonText(pretty: true) + "\n"
+        if let truthOut {
+            try truth.write(toFile: truthOut, atomically: true, encoding: .utf8)
+        } else {
+            print(truth, terminator: "")
+        }
+        if let linger {
+            try await Task.sleep(for: .seconds(linger))
+        } else {
+            await SignalWaiter.wait()
+        }
+        await running.shutdown()
+        if !report.failed.isEmpty {
+            throw ExitCode(1)
+        }
+    }
+}

@@ -7,7 +7,7 @@ BUILD_FLAGS  ?=
 PG           := Deploy/local/postgres.sh
 BIN          := .build/debug
 
-.PHONY: all deps build run test demo db-start db-stop clean help
+.PHONY: all deps build run test bench db-start db-stop clean help
 
 all: build
 
@@ -15,6 +15,7 @@ help:
 	@echo "make run    local PostgreSQL + migrate + subscriptiond in the foreground (Ctrl-C stops it)"
 	@echo "make test   local PostgreSQL + every test suite, then stops that cluster"
 	@echo "make build  build all executables"
+	@echo "make bench  intake rate (wrk) next to PostgreSQL's insert rate (pgbench), release build"
 	@echo "make db-stop / make clean   stop the local database / remove .local and .build"
 
 deps:
@@ -31,10 +32,7 @@ db-stop:
 	@LOCAL_POSTGRES_NAME=postgres-test $(PG) stop
 
 run: build db-start
-	@set -a; . Deploy/local/dev.env; . .local/postgres/env; set +a; \
-	$(BIN)/subscriptionctl migrate && \
-	echo "subscriptiond: http://$$SUBSCRIPTIOND_HOST:$$SUBSCRIPTIOND_PORT (app $$APPSTORE_BUNDLE_ID, ADMIN_TOKEN=$$ADMIN_TOKEN)" && \
-	exec $(BIN)/subscriptiond
+	@Deploy/local/run.sh
 
 test: deps
 	@LOCAL_POSTGRES_NAME=postgres-test $(PG) start
@@ -42,7 +40,11 @@ test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) && $(SWIFT) test --skip-build $(BUILD_FLAGS); \
 	status=$$?; LOCAL_POSTGRES_NAME=postgres-test $(PG) stop; exit $$status
 
+bench: deps
+	Benchmarks/intake-vs-pgbench.sh release
+
 clean:
 	-@$(PG) stop
 	-@LOCAL_POSTGRES_NAME=postgres-test $(PG) stop
+	-@LOCAL_POSTGRES_NAME=postgres-bench $(PG) stop
 	rm -rf .local .build

@@ -11,7 +11,7 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/n
 command -v psql >/dev/null 2>&1 || needed+=(postgresql-client)
 if [ "${INSTALL_BENCH_TOOLS:-0}" = 1 ]; then
     command -v wrk >/dev/null 2>&1 || needed+=(wrk)
-    command -v pgbench >/dev/null 2>&1 || needed+=(postgresql-contrib)
+    command -v pgbench >/dev/null 2>&1 || needed+=(postgresql)
 fi
 
 [ ${#needed[@]} -eq 0 ] && exit 0

@@ -1,0 +1,32 @@
+-- wrk script: POSTs distinct v1 notifications (each a new inbox row, never a duplicate).
+-- Every thread numbers its own requests; the thread id keeps bodies unique across threads.
+local counter = 0
+local thread_id = 0
+local threads = {}
+
+function setup(thread)
+    thread:set("thread_id", #threads + 1)
+    table.insert(threads, thread)
+end
+
+function init(args)
+    thread_id = tonumber(wrk.thread:get("thread_id")) or 0
+end
+
+request = function()
+    counter = counter + 1
+    local id = string.format("%d%09d", 7000 + thread_id, counter)
+    local now = os.time() * 1000
+    local body = string.format([[{"notification_type":"DID_RENEW","password":"%s","environment":"PROD","bid":"%s","bvrs":"1","auto_renew_status":"true","auto_renew_product_id":"com.example.pro.monthly","unified_receipt":{"environment":"Production","status":0,"latest_receipt":"cmVjZWlwdA==","latest_receipt_info":[{"transaction_id":"%s","original_transaction_id":"%s","product_id":"com.example.pro.monthly","quantity":"1","purchase_date_ms":"%d","expires_date_ms":"%d","is_trial_period":"false","is_in_intro_offer_period":"false","subscription_group_identifier":"20500000"}],"pending_renewal_info":[{"original_transaction_id":"%s","auto_renew_status":"1","product_id":"com.example.pro.monthly","auto_renew_product_id":"com.example.pro.monthly"}]}}]],
+        os.getenv("BENCH_SECRET") or "bench-shared-secret", os.getenv("BENCH_BUNDLE") or "com.example.app",
+        id, id, now, now + 2592000000, id)
+    return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, body)
+end
+
+done = function(summary, latency, requests)
+    local non2xx = summary.errors.status
+    io.write(string.format("BENCH intake_requests=%d intake_seconds=%.2f intake_rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d socket_errors=%d\n",
+        summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
+        latency:percentile(50) / 1000, latency:percentile(99) / 1000, non2xx,
+        summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end

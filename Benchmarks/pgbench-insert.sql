@@ -1,0 +1,4 @@
+-- One single-row insert of a notification-sized JSON body with a unique key, like intake's.
+INSERT INTO bench_inbox (dedupe_key, body)
+VALUES (md5(random()::text || clock_timestamp()::text),
+        '{"notification_type":"DID_RENEW","environment":"PROD","bid":"com.example.app","bvrs":"1","auto_renew_status":"true","auto_renew_product_id":"com.example.pro.monthly","unified_receipt":{"environment":"Production","status":0,"latest_receipt":"cmVjZWlwdA==","latest_receipt_info":[{"transaction_id":"1","original_transaction_id":"1","product_id":"com.example.pro.monthly","quantity":"1","purchase_date_ms":"1763800000000","expires_date_ms":"1766400000000","is_trial_period":"false","is_in_intro_offer_period":"false","subscription_group_identifier":"20500000"}],"pending_renewal_info":[{"original_transaction_id":"1","auto_renew_status":"1","product_id":"com.example.pro.monthly","auto_renew_product_id":"com.example.pro.monthly"}]}}'::jsonb);

@@ -1,0 +1,22 @@
+/// One product as a file states it, before any rule is checked.
+///
+/// Both file formats read into this shape so that JSON and CSV are held to the same rules
+/// (`CatalogValidator`). Values are trimmed text; empty text counts as absent.
+struct CatalogEntry: Sendable {
+    /// Where the entry is (`products[2]`, `line 4`): names it when the id is missing.
+    var position: String
+    var productID: String?
+    var bundleID: String?
+    var type: String?
+    var subscriptionGroupID: String?
+    var period: String?
+    /// Every intro offer stated; the rules allow at most one.
+    var introOffers: [RawIntroOffer] = []
+    /// Shape problems met while reading (a field of the wrong JSON type), without the prefix.
+    var readProblems: [String] = []
+    /// The entry could not be read into fields at all; only `readProblems` apply.
+    var isUnreadable = false
+
+    /// The prefix of this entry's problem lines: the product id when known.
+    var name: String { productID ?? position }
+}

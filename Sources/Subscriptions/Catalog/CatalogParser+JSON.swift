@@ -1,0 +1,79 @@
+import Foundation
+
+extension CatalogParser {
+    /// The entries of a JSON catalog, or the one problem that stops reading it at all.
+    static func entries(json: [UInt8]) -> Result<[CatalogEntry], CatalogProblems> {
+        guard let root = try? JSONDecoder().decode(CatalogJSONValue.self, from: Data(json)) else {
+            return .failure(CatalogProblems(lines: ["catalog: not valid JSON"]))
+        }
+        guard case .object(let top) = root, case .array(let items)? = top["products"] else {
+            return .failure(CatalogProblems(lines: ["catalog: expected an object with a \"products\" array"]))
+        }
+        return .success(items.enumerated().map { index, item in entry(item, position: "products[\(index)]") })
+    }
+
+    private static func entry(_ item: CatalogJSONValue, position: String) -> CatalogEntry {
+        var entry = CatalogEntry(position: position)
+        guard case .object(let fields) = item else {
+            entry.readProblems.append("expected an object")
+            entry.isUnreadable = true
+            return entry
+        }
+        var reader = FieldReader(fields: fields)
+        entry.productID = reader.text("product_id")
+        entry.bundleID = reader.text("bundle_id")
+        entry.type = reader.text("type")
+        // Apple's group ids are numeric strings; people write them as numbers too.
+        entry.subscriptionGroupID = reader.text("subscription_group_id", allowNumber: true)
+        entry.period = reader.text("period")
+        entry.readProblems = reader.problems
+
+        switch fields["intro_offer"] {
+        case nil, .null?: break
+        case .object(let offer)?: entry.introOffers = [introOffer(offer, field: "intro_offer", into: &entry)]
+        case .array(let offers)?:
+            for (index, offer) in offers.enumerated() {
+                if case .object(let fields) = offer {
+                    entry.introOffers.append(introOffer(fields, field: "intro_offer[\(index)]", into: &entry))
+                } else {
+                    entry.readProblems.append("intro_offer[\(index)] must be an object")
+                }
+            }
+        default: entry.readProblems.append("intro_offer must be an object")
+        }
+        return entry
+    }
+
+    private static func introOffer(_ fields: [String: CatalogJSONValue], field: String, into entry: inout CatalogEntry) -> RawIntroOffer {
+        var reader = FieldReader(fields: fields, prefix: field + ".")
+        let offer = RawIntroOffer(
+            paymentMode: reader.text("payment_mode"),
+            period: reader.text("period"),
+            periods: reader.text("periods", allowNumber: true),
+            price: reader.text("price", allowNumber: true)
+        )
+        entry.readProblems += reader.problems
+        return offer
+    }
+}
+
+/// Reads text fields of one JSON object, noting fields of the wrong type.
+private struct FieldReader {
+    let fields: [String: CatalogJSONValue]
+    var prefix = ""
+    var problems: [String] = []
+
+    /// Trimmed text, `nil` when absent, null or empty; a number only when `allowNumber`.
+    mutating func text(_ key: String, allowNumber: Bool = false) -> String? {
+        switch fields[key] {
+        case nil, .null?: return nil
+        case .string(let value)?:
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : trimmed
+        case .number(let value)? where allowNumber: return CatalogJSONValue.text(of: value)
+        default:
+            problems.append("\(prefix)\(key) must be a \(allowNumber ? "string or number" : "string")")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// Apple's catalog rules (APPSTORE.md, "Introductory offers") applied to one entry.
+///
+/// Every rule is checked even after one fails, so a file's problems all show at once.
+enum CatalogValidator {
+    /// The product the entry describes, or `nil`, with every problem (without the name prefix).
+    static func check(_ entry: CatalogEntry) -> (product: Product?, problems: [String]) {
+        var problems = entry.readProblems
+        // Rules about fields that could not be read would only repeat the read problem.
+        if entry.isUnreadable { return (nil, problems) }
+        if entry.productID == nil { problems.append("missing product_id") }
+        if entry.bundleID == nil { problems.append("missing bundle_id") }
+
+        let type = entry.type.flatMap(ProductType.init(rawValue:))
+        switch entry.type {
+        case nil: problems.append("missing type")
+        case let text? where type == nil:
+            problems.append("unknown type \"\(text)\" (expected auto_renewable, non_renewing, consumable or non_consumable)")
+        default: break
+        }
+
+        if type == .autoRenewable, entry.subscriptionGroupID == nil {
+            problems.append("auto_renewable product has no subscription_group_id")
+        }
+        if let type, type != .autoRenewable, entry.subscriptionGroupID != nil {
+            // A group on a one-off purchase would pull it into the group's eligibility.
+            problems.append("subscription_group_id given for a \(type.rawValue) product (only auto_renewable products have a group)")
+        }
+
+        let period = entry.period.flatMap(ISO8601Duration.init)
+        if let text = entry.period, period == nil {
+            problems.append("bad ISO 8601 duration \"\(text)\" for period")
+        } else if type == .autoRenewable, entry.period == nil {
+            problems.append("auto_renewable product has no period")
+        }
+
+        var offer: IntroOffer?
+        if entry.introOffers.count > 1 {
+            problems.append("more than one intro offer (\(entry.introOffers.count))")
+        } else if let raw = entry.introOffers.first {
+            if let type, type != .autoRenewable {
+                problems.append("intro offer on a \(type.rawValue) product (only auto_renewable products have one)")
+            }
+            let checked = checkOffer(raw, basePeriod: period)
+            offer = checked.offer
+            problems += checked.problems
+        }
+
+        guard problems.isEmpty, let productID = entry.productID, let bundleID = entry.bundleID, let type else {
+            return (nil, problems)
+        }
+        let product = Product(
+            productID: productID,
+            bundleID: bundleID,
+            type: type,
+            subscriptionGroupID: entry.subscriptionGroupID,
+            period: period,
+            introOffer: offer
+        )
+        return (product, [])
+    }
+}

@@ -1,0 +1,45 @@
+/// One in-app purchase product of the catalog (DESIGN.md, "Product catalog file").
+///
+/// Encodes with the catalog file's field names, so `products list --json` prints what
+/// `products import` reads. Decoding checks types only: files go through `CatalogParser`,
+/// which checks Apple's rules.
+public struct Product: Sendable, Hashable, Codable {
+    /// The App Store product id, unique in the catalog.
+    public var productID: String
+    /// The app the product belongs to.
+    public var bundleID: String
+    /// The kind of product.
+    public var type: ProductType
+    /// The subscription group (auto-renewable products only).
+    public var subscriptionGroupID: String?
+    /// The renewal period (auto-renewable products only).
+    public var period: ISO8601Duration?
+    /// The introductory offer, when one is configured (auto-renewable products only).
+    public var introOffer: IntroOffer?
+
+    /// Builds a product field by field; `CatalogParser` is where the rules are checked.
+    public init(
+        productID: String,
+        bundleID: String,
+        type: ProductType,
+        subscriptionGroupID: String? = nil,
+        period: ISO8601Duration? = nil,
+        introOffer: IntroOffer? = nil
+    ) {
+        self.productID = productID
+        self.bundleID = bundleID
+        self.type = type
+        self.subscriptionGroupID = subscriptionGroupID
+        self.period = period
+        self.introOffer = introOffer
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case productID = "product_id"
+        case bundleID = "bundle_id"
+        case type
+        case subscriptionGroupID = "subscription_group_id"
+        case period
+        case introOffer = "intro_offer"
+    }
+}

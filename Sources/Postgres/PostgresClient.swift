@@ -41,6 +41,7 @@ public final class PostgresClient: Sendable {
     ///
     /// An idle connection is health-checked first and replaced when the server dropped it;
     /// a connection that breaks during `body` is closed rather than handed out again.
+    @discardableResult
     public func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
         let idleConnection = try await pool.lease()
         let configuration = self.configuration
@@ -69,6 +70,7 @@ public final class PostgresClient: Sendable {
     }
 
     /// Runs `body` inside `BEGIN … COMMIT`; any error thrown rolls everything back.
+    @discardableResult
     public func withTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
         try await withConnection { session in
             try session.execute("BEGIN")

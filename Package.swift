@@ -134,6 +134,7 @@ let package = Package(
                 "Store",
                 "Server",
                 "Postgres",
+                "Subscriptions",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

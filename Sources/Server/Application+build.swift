@@ -101,6 +101,11 @@ public func buildApplication(
     if let token = configuration.adminToken {
         let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
         SubscriptionsController(reader: SubscriptionReader(client: database)).addRoutes(to: api)
+        SubscribersController(
+            database: database, reader: SubscriptionReader(client: database), verifier: verifier, apps: configuration.apps,
+            eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy),
+            inbox: inbox, workerSignal: workerSignal, maxBodyBytes: configuration.maxBodyBytes
+        ).addRoutes(to: api)
     } else {
         logger.notice("ADMIN_TOKEN is not set: the query API (/v1/...) is off and answers 404")
     }

@@ -11,6 +11,6 @@ struct SubscriptionCtl: AsyncParsableCommand {
             Exit codes: 0 success, 1 not found or rule violated, 2 usage or configuration error, \
             3 database unreachable.
             """,
-        subcommands: [MigrateCommand.self]
+        subcommands: [MigrateCommand.self, ProductsCommand.self, EligibilityCommand.self]
     )
 }

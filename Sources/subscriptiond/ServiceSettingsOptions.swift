@@ -37,6 +37,8 @@ struct ServiceSettingsOptions: ParsableArguments {
     var databasePoolSize: String?
     @Option(help: "Extra CA bundle for the verify endpoint; TLS verification stays on (VERIFY_RECEIPT_CA_BUNDLE).")
     var verifyReceiptCaBundle: String?
+    @Option(help: "apple (Apple's documented rule) or strict (ELIGIBILITY_POLICY, default apple).")
+    var eligibilityPolicy: String?
     @Option(help: "Folder with the migration files (SUBSCRIPTIOND_SCHEMA_DIR; default: found next to the binary).")
     var schemaDir: String?
 
@@ -50,7 +52,7 @@ struct ServiceSettingsOptions: ParsableArguments {
             "WORKER_CONCURRENCY": workerConcurrency, "ADMIN_TOKEN": adminToken, "MAX_BODY_BYTES": maxBodyBytes,
             "LOG_LEVEL": logLevel, "LOG_FORMAT": logFormat, "SUBSCRIPTIOND_SCHEMA_DIR": schemaDir,
             "WORKER_LEASE_MS": workerLeaseMs, "DATABASE_POOL_SIZE": databasePoolSize,
-            "VERIFY_RECEIPT_CA_BUNDLE": verifyReceiptCaBundle,
+            "VERIFY_RECEIPT_CA_BUNDLE": verifyReceiptCaBundle, "ELIGIBILITY_POLICY": eligibilityPolicy,
         ]
         var merged = base
         for case let (name, value?) in flags { merged[name] = value }

@@ -1,4 +1,5 @@
 import Logging
+import Subscriptions
 
 /// Everything `subscriptiond` is configured with, read from the environment (and the
 /// executables' flags, which are merged over it under the same variable names).
@@ -38,6 +39,8 @@ public struct ServiceConfiguration: Sendable {
     public var upstreamCABundle: String?
     /// Database connections kept by this process.
     public var databasePoolSize: Int
+    /// `apple` (Apple's documented rule) or `strict` (anyone who ever subscribed in the group is ineligible).
+    public var eligibilityPolicy: EligibilityPolicy
 
     /// The variables read, with their defaults (nil: no default), in the order of DESIGN.md.
     public static let variables: [(name: String, defaultValue: String?)] = [
@@ -59,6 +62,7 @@ public struct ServiceConfiguration: Sendable {
         ("VERIFY_RECEIPT_CA_BUNDLE", nil),
         ("DATABASE_POOL_SIZE", "20"),
         ("WORKER_LEASE_MS", nil),
+        ("ELIGIBILITY_POLICY", "apple"),
     ]
 
     /// Reads and validates the configuration; throws one `ConfigurationError` naming the first bad setting.
@@ -85,7 +89,8 @@ public struct ServiceConfiguration: Sendable {
             logFormat: try reader.choice("LOG_FORMAT", LogFormat.self),
             schemaDirectory: reader.string("SUBSCRIPTIOND_SCHEMA_DIR"),
             upstreamCABundle: reader.string("VERIFY_RECEIPT_CA_BUNDLE"),
-            databasePoolSize: try reader.integer("DATABASE_POOL_SIZE", in: 2...500)
+            databasePoolSize: try reader.integer("DATABASE_POOL_SIZE", in: 2...500),
+            eligibilityPolicy: try reader.choice("ELIGIBILITY_POLICY", EligibilityPolicy.self)
         )
     }
 }

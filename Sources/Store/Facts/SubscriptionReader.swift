@@ -57,7 +57,7 @@ public struct SubscriptionReader: Sendable {
         }
     }
 
-    /// Builds views for several subscriptions of one environment with three indexed queries.
+    /// Builds views for several subscriptions of one environment with four indexed queries.
     static func views(environment: AppStoreEnvironment, ids: [String], now: Date, in session: PostgresSession) throws -> [SubscriptionView] {
         let facts = try StoredFacts.load(environment: environment, originalTransactionIDs: ids, in: session)
         var updatedAt: [String: Date] = [:]
@@ -67,11 +67,21 @@ public struct SubscriptionReader: Sendable {
             """) {
             updatedAt[try row.decode("original_transaction_id")] = try row.decode("updated_at")
         }
+        let productIDs = Array(Set(facts.transactions.values.flatMap { $0.map(\.productID) }))
+        var catalogGroups: [String: String] = [:]
+        for row in try session.query("""
+            SELECT product_id, subscription_group_id FROM products
+            WHERE product_id = ANY(\(productIDs)::text[]) AND subscription_group_id IS NOT NULL
+            """) {
+            catalogGroups[try row.decode("product_id")] = try row.decode("subscription_group_id")
+        }
         return ids.compactMap { id in
             let transactions = TransactionFact.coalesced(facts.transactions[id] ?? [])
-            guard let snapshot = SubscriptionStatusRule.snapshot(
+            guard var snapshot = SubscriptionStatusRule.snapshot(
                 originalTransactionID: id, transactions: transactions, renewal: facts.renewals[id], at: now
             ) else { return nil }
+            // The catalog's group wins; products it does not list keep the receipt's group.
+            snapshot.subscriptionGroupID = catalogGroups[snapshot.productID] ?? snapshot.subscriptionGroupID
             return SubscriptionView(snapshot: snapshot, updatedAt: updatedAt[id] ?? now, transactions: transactions, renewal: facts.renewals[id])
         }
     }

@@ -17,6 +17,7 @@ struct RunningService: Sendable {
 
     let baseURL: String
     let database: PostgresClient
+    let databaseURL: String
     let http: CurlHTTPClient
 
     /// Starts the service with `settings` over the defaults and runs `body` against it.
@@ -66,7 +67,7 @@ struct RunningService: Sendable {
                 break
             }
             let http = CurlHTTPClient(logger: logger)
-            let service = RunningService(baseURL: "http://127.0.0.1:\(port)", database: database, http: http)
+            let service = RunningService(baseURL: "http://127.0.0.1:\(port)", database: database, databaseURL: testDatabase.url, http: http)
             do {
                 let result = try await body(service)
                 await group.triggerGracefulShutdown()

@@ -1,0 +1,32 @@
+import Foundation
+import Postgres
+import Store
+import Subscriptions
+
+/// Answers "may this customer see the intro offer of these products?" — the same answer
+/// for `POST /v1/eligibility` and `subscriptionctl eligibility`.
+public struct EligibilityService: Sendable {
+    /// At most this many products per question.
+    public static let maximumProducts = 100
+
+    private let database: PostgresClient
+    private let policy: EligibilityPolicy
+
+    /// Creates the service.
+    public init(database: PostgresClient, policy: EligibilityPolicy) {
+        self.database = database
+        self.policy = policy
+    }
+
+    /// Answers for a user known by `app_user_id` (an unknown user is a new customer).
+    public func answers(appUserID: String, productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
+        let facts = try await CustomerFacts.load(appUserID: appUserID, client: database)
+        return EligibilityRule.answers(for: productIDs, catalog: facts.catalog, history: facts.history, now: now, policy: policy)
+    }
+
+    /// Answers for the facts of a receipt verified just now.
+    public func answers(receipt: ReceiptFacts, productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
+        let catalog = try await ProductStore(client: database).catalog()
+        return EligibilityRule.answers(for: productIDs, catalog: catalog, history: CustomerHistory(receipts: [receipt]), now: now, policy: policy)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import Logging
+import Postgres
+import Store
+import Subscriptions
+
+/// `POST /v1/receipts`, `GET /v1/subscribers/{app_user_id}`, `POST /v1/eligibility`.
+struct SubscribersController<Context: RequestContext> {
+    let database: PostgresClient
+    let reader: SubscriptionReader
+    let verifier: ReceiptVerifier
+    let apps: AppRegistry
+    let eligibility: EligibilityService
+    let inbox: NotificationInbox
+    let workerSignal: WorkerSignal
+    let maxBodyBytes: Int
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("subscribers/:app_user_id") { _, context in
+            let appUserID = try context.parameters.require("app_user_id")
+            guard let views = try await reader.subscriber(appUserID: appUserID) else {
+                throw APIError.notFound("no subscriber with app_user_id \(appUserID)")
+            }
+            return JSONResponse(document: SubscriberDocument(appUserID: appUserID, views: views))
+        }
+        group.post("receipts") { request, context in
+            try await postReceipt(request, context: context)
+        }
+        group.post("eligibility") { request, context in
+            try await postEligibility(request, context: context)
+        }
+    }
+
+    /// Verifies now and links the user; queues (202) when the upstream is unavailable.
+    private func postReceipt(_ request: Request, context: Context) async throws -> Response {
+        let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
+        let appUserID = try QueryRequest.string(body, "app_user_id")
+        let submission = try ReceiptSubmission(
+            receiptData: try QueryRequest.string(body, "receipt_data", maxLength: maxBodyBytes),
+            bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
+        switch await verifier.verify(receiptData: submission.receiptData, sharedSecret: submission.app.sharedSecret, logger: context.logger) {
+        case .verified(let response, let observedAt, let endpoint):
+            let facts = ReceiptFacts(verifyResponse: response, bundleID: submission.app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
+            try await database.withTransaction { session in
+                try FactStore.apply(facts, receiptObservedAt: observedAt, notificationID: nil, appUserID: appUserID, in: session)
+            }
+            let views = try await reader.subscriber(appUserID: appUserID) ?? []
+            return try JSONResponse(document: SubscriberDocument(appUserID: appUserID, views: views)).response(from: request, context: context)
+        case .retry(let reason, _):
+            let result = try await inbox.insert(try submission.queuedEntry(appUserID: appUserID))
+            await workerSignal.signal()
+            context.logger.info("receipt queued: upstream unavailable", metadata: [LogKey.error: "\(reason)", LogKey.notificationID: "\(result)"])
+            return try JSONResponse(status: .accepted, document: ["status": "pending"]).response(from: request, context: context)
+        case .permanent(let reason):
+            throw APIError.receiptRejected("the App Store rejected the receipt: \(reason)")
+        }
+    }
+
+    private func postEligibility(_ request: Request, context: Context) async throws -> JSONResponse<EligibilityDocument> {
+        let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
+        guard let productIDs = body["product_ids"] as? [String], !productIDs.isEmpty,
+              productIDs.count <= EligibilityService.maximumProducts, productIDs.allSatisfy({ !$0.isEmpty })
+        else {
+            throw APIError.malformed("product_ids must be a list of 1 to \(EligibilityService.maximumProducts) product ids")
+        }
+        let appUserID = try QueryRequest.optionalString(body, "app_user_id")
+        let receiptData = try QueryRequest.optionalString(body, "receipt_data", maxLength: maxBodyBytes)
+        let answers: [String: EligibilityAnswer]
+        switch (appUserID, receiptData) {
+        case (let appUserID?, nil):
+            answers = try await eligibility.answers(appUserID: appUserID, productIDs: productIDs)
+        case (nil, let receiptData?):
+            let submission = try ReceiptSubmission(receiptData: receiptData, bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
+            switch await verifier.verify(receiptData: receiptData, sharedSecret: submission.app.sharedSecret, logger: context.logger) {
+            case .verified(let response, let observedAt, let endpoint):
+                let facts = ReceiptFacts(verifyResponse: response, bundleID: submission.app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
+                answers = try await eligibility.answers(receipt: facts, productIDs: productIDs)
+            case .retry:
+                throw APIError.unavailable("the App Store cannot verify the receipt right now; retry later")
+            case .permanent(let reason):
+                throw APIError.receiptRejected("the App Store rejected the receipt: \(reason)")
+            }
+        default:
+            throw APIError.malformed("give exactly one of app_user_id and receipt_data")
+        }
+        return JSONResponse(document: EligibilityDocument(eligibility: answers.mapValues(\.rawValue)))
+    }
+}

@@ -1,0 +1,39 @@
+import AppStore
+import Crypto
+import Foundation
+import Store
+import Subscriptions
+
+/// A receipt to verify for the app's backend, resolved to its app.
+struct ReceiptSubmission: Sendable {
+    let receiptData: String
+    let app: AppCredentials
+
+    /// Picks the app: the body's `bundle_id`, or the only configured one.
+    init(receiptData: String, bundleID: String?, apps: AppRegistry) throws {
+        self.receiptData = receiptData
+        if let bundleID {
+            guard let app = apps.app(bundleID: bundleID) else { throw APIError.malformed("bundle_id \(bundleID) is not a configured app") }
+            self.app = app
+        } else {
+            let ids = apps.bundleIDs
+            guard ids.count == 1, let app = apps.app(bundleID: ids[0]) else {
+                throw APIError.malformed("bundle_id is required when several apps are configured")
+            }
+            self.app = app
+        }
+    }
+
+    /// The inbox entry that queues this receipt for the worker when the upstream is down.
+    func queuedEntry(appUserID: String) throws -> InboxEntry {
+        let body: [String: String] = ["app_user_id": appUserID, "receipt_data": receiptData, "bundle_id": app.bundleID]
+        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        return InboxEntry(
+            source: .receipt, dedupeKey: "receipt:" + digest, notificationType: nil,
+            // Unknown until Apple answers; verification starts at production.
+            environment: .production, bundleID: app.bundleID, originalTransactionID: nil, appUserID: appUserID,
+            body: String(decoding: data, as: UTF8.self)
+        )
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import Store
+import Subscriptions
+
+/// `subscriptionctl products import FILE` / `products list`.
+struct ProductsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "products",
+        abstract: "Load or show the product catalog.",
+        subcommands: [ProductsImportCommand.self, ProductsListCommand.self]
+    )
+}
+
+/// `subscriptionctl products import FILE`.
+struct ProductsImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Load a catalog file (JSON, or CSV with the same columns) atomically.",
+        discussion: """
+            The file replaces the catalog of every app (bundle id) it names; other apps' products stay.
+            A file that breaks Apple's rules changes nothing: each problem is printed on its own
+            line with the product id, and the command exits 1.
+
+            JSON format (DESIGN.md):
+              {"products":[{"product_id":"com.example.pro.monthly","bundle_id":"com.example.app",
+                "type":"auto_renewable","subscription_group_id":"20500000","period":"P1M",
+                "intro_offer":{"payment_mode":"free_trial","period":"P1W","periods":1,"price":"0.00"}}]}
+            CSV header: product_id,bundle_id,type,subscription_group_id,period,intro_payment_mode,intro_period,intro_periods,intro_price
+
+            Example:
+              subscriptionctl products import catalog.json
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The catalog file (.json or .csv).")
+    var file: String
+
+    func run() async throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            Output.error("subscriptionctl: cannot read \(file)")
+            throw ExitCode(2)
+        }
+        let products: [Product]
+        switch CatalogParser.parse(Array(data), fileName: file) {
+        case .success(let parsed):
+            products = parsed
+        case .failure(let problems):
+            problems.lines.forEach { Output.error($0) }
+            Output.error("subscriptionctl: \(file) has \(problems.lines.count) problem\(problems.lines.count == 1 ? "" : "s"); nothing was imported")
+            throw ExitCode(1)
+        }
+        try await CommandExecution.withDatabase(options) { client in
+            let result = try await ProductStore(client: client).replace(with: products)
+            if options.json {
+                try Output.json(["imported": result.written, "removed": result.removed])
+            } else {
+                Output.line("imported \(result.written) product\(result.written == 1 ? "" : "s") (\(result.removed) removed)")
+            }
+        }
+    }
+}
+
+/// `subscriptionctl products list`.
+struct ProductsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Show the product catalog.",
+        discussion: """
+            Example:
+              subscriptionctl products list
+              subscriptionctl products list --json > catalog.json   # re-importable
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await CommandExecution.withDatabase(options) { client in
+            let catalog = try await ProductStore(client: client).catalog()
+            if options.json {
+                try Output.json(["products": catalog.products])
+                return
+            }
+            guard !catalog.products.isEmpty else {
+                Output.line("no products: load a catalog with `subscriptionctl products import FILE`")
+                return
+            }
+            var table = Table("PRODUCT", "GROUP", "TYPE", "PERIOD", "INTRO OFFER", "APP")
+            for product in catalog.products {
+                table.append([product.productID, product.subscriptionGroupID ?? "-", product.type.rawValue,
+                              product.period?.description ?? "-", product.introOffer.map(Self.describe) ?? "-", product.bundleID])
+            }
+            Output.line(table.render())
+        }
+    }
+
+    static func describe(_ offer: IntroOffer) -> String {
+        switch offer.paymentMode {
+        case .freeTrial: return "free trial \(offer.period)"
+        case .payUpFront: return "\(offer.price) up front for \(offer.period)"
+        case .payAsYouGo: return "\(offer.price) × \(offer.periods) \(offer.period)"
+        }
+    }
+}

@@ -7,15 +7,17 @@ BUILD_FLAGS  ?=
 PG           := Deploy/local/postgres.sh
 BIN          := .build/debug
 
-.PHONY: all deps build run test bench db-start db-stop clean help
+.PHONY: all deps build run test bench bench-eligibility db-start db-stop clean help
 
 all: build
 
 help:
 	@echo "make run    local PostgreSQL + migrate + subscriptiond in the foreground (Ctrl-C stops it)"
+	@echo "make demo   subscriptiond against appstore-sim with named customers; prints who is entitled and the check"
 	@echo "make test   local PostgreSQL + every test suite, then stops that cluster"
 	@echo "make build  build all executables"
 	@echo "make bench  intake rate (wrk) next to PostgreSQL's insert rate (pgbench), release build"
+	@echo "make bench-eligibility  p99 of POST /v1/eligibility with 100,000 subscribers loaded"
 	@echo "make db-stop / make clean   stop the local database / remove .local and .build"
 
 deps:
@@ -34,6 +36,9 @@ db-stop:
 run: build db-start
 	@Deploy/local/run.sh
 
+demo: build db-start
+	@Deploy/local/demo.sh
+
 test: deps
 	@LOCAL_POSTGRES_NAME=postgres-test $(PG) start
 	@set -a; . .local/postgres-test/env; set +a; \
@@ -42,6 +47,9 @@ test: deps
 
 bench: deps
 	Benchmarks/intake-vs-pgbench.sh release
+
+bench-eligibility: deps
+	Benchmarks/eligibility-latency.sh release
 
 clean:
 	-@$(PG) stop

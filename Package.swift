@@ -203,6 +203,7 @@ let package = Package(
                 "AppStore",
                 "Subscriptions",
                 "TestSupport",
+                "AppStoreSimulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -35,19 +35,6 @@ as_owner() {
     fi
 }
 
-port_in_use() {
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-free_port() {
-    local port
-    for port in $(seq 54320 54420); do
-        port_in_use "$port" || { echo "$port"; return 0; }
-    done
-    echo "postgres.sh: no free port between 54320 and 54420" >&2
-    return 1
-}
-
 is_running() {
     [ -f "$data/postmaster.pid" ] && as_owner "$(pg_bin pg_ctl)" -D "$data" status >/dev/null 2>&1
 }
@@ -79,7 +66,7 @@ start() {
         return 0
     fi
     local port
-    port="$(free_port)"
+    port="$("$root/Deploy/local/free-port.sh" 54320 54420)"
     as_owner "$(pg_bin pg_ctl)" -D "$data" -l "$log" -w -t 60 \
         -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=200 -c fsync=${LOCAL_POSTGRES_FSYNC:-on}" \
         start >/dev/null || { echo "postgres.sh: server did not start; see $log" >&2; tail -n 20 "$log" >&2; exit 1; }

@@ -51,6 +51,15 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Keep serving this many seconds after sending, then exit (default: until SIGINT/SIGTERM).")
     var linger: Double?
 
+    @Option(help: "After sending, compare subscriptiond at this base URL (e.g. http://127.0.0.1:8080) with the truth, print the table and exit (1 when they disagree).")
+    var checkURL: String?
+
+    @Option(help: "subscriptiond's ADMIN_TOKEN, for --check-url (default: $ADMIN_TOKEN).")
+    var checkToken: String?
+
+    @Option(help: "Seconds --check-url waits for subscriptiond to catch up before judging.")
+    var checkTimeout: Double = 120
+
     func run() async throws {
         guard let url = URL(string: target), url.scheme == "http" else {
             throw ValidationError("--target must be an http:// URL")
@@ -76,6 +85,12 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             print(truth, terminator: "")
         }
+        if let checkURL {
+            let agrees = try await check(simulator, baseURL: checkURL)
+            await running.shutdown()
+            if !agrees || !report.failed.isEmpty { throw ExitCode(1) }
+            return
+        }
         if let linger {
             try await Task.sleep(for: .seconds(linger))
         } else {
@@ -85,5 +100,32 @@ struct RunCommand: AsyncParsableCommand {
         if !report.failed.isEmpty {
             throw ExitCode(1)
         }
+    }
+
+    /// Waits until subscriptiond's statuses match (its worker may still be busy), links every
+    /// customer through `POST /v1/receipts`, then prints the comparison table.
+    private func check(_ simulator: AppStoreSimulator, baseURL: String) async throws -> Bool {
+        guard let url = URL(string: baseURL), url.scheme == "http" else { throw ValidationError("--check-url must be an http:// URL") }
+        guard let token = checkToken ?? ProcessInfo.processInfo.environment["ADMIN_TOKEN"], !token.isEmpty else {
+            throw ValidationError("--check-url needs --check-token or $ADMIN_TOKEN")
+        }
+        let check = SubscriptiondCheck(baseURL: url, adminToken: token, simulator: simulator)
+        let deadline = Date().addingTimeInterval(checkTimeout)
+        var waiting = try await check.statusMismatches()
+        while !waiting.isEmpty && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(500))
+            waiting = try await check.statusMismatches()
+        }
+        Console.log("subscriptiond processed the notifications; linking \(simulator.customers.count) app users through POST /v1/receipts")
+        let unlinked = try await check.linkCustomers()
+        if !unlinked.isEmpty { Console.log("receipts not accepted for: \(unlinked.joined(separator: ", "))") }
+        let products = simulator.configuration.catalog.products.map(\.productID)
+        var results = try await check.compare(productIDs: products)
+        while results.contains(where: { !$0.agrees }) && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(500))
+            results = try await check.compare(productIDs: products)
+        }
+        print(CheckTable.render(results, productIDs: products))
+        return results.allSatisfy(\.agrees) && unlinked.isEmpty
     }
 }

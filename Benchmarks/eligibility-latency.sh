@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# p99 latency of POST /v1/eligibility with BENCH_USERS (default 100,000) subscribers loaded.
+#
+#   make bench-eligibility     # or: Benchmarks/eligibility-latency.sh [debug|release]
+#
+# Loads the subscribers with Benchmarks/load-subscribers.sql (straight into the tables the
+# pipeline writes), imports the demo catalog, runs subscriptiond (intake/API only), then wrk
+# with 16 connections asking about four products for random users.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+config="${1:-release}"
+seconds="${BENCH_SECONDS:-15}"
+users="${BENCH_USERS:-100000}"
+export LOCAL_POSTGRES_NAME=postgres-bench BENCH_USERS="$users" BENCH_TOKEN="bench-admin-token-0123456789"
+INSTALL_BENCH_TOOLS=1 Deploy/local/install-deps.sh
+Deploy/local/postgres.sh start
+. .local/postgres-bench/env
+admin="${DATABASE_URL%/*}/postgres"
+psql -q "$admin" -c "DROP DATABASE IF EXISTS bench_eligibility WITH (FORCE)" -c "CREATE DATABASE bench_eligibility"
+export DATABASE_URL="${DATABASE_URL%/*}/bench_eligibility"
+
+scratch="${BENCH_SCRATCH:-.build-bench}"
+swift build -c "$config" --scratch-path "$scratch" --product subscriptiond >/dev/null
+swift build -c "$config" --scratch-path "$scratch" --product subscriptionctl >/dev/null
+bin="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)"
+"$bin/subscriptionctl" migrate >/dev/null
+"$bin/subscriptionctl" products import Deploy/local/demo-catalog.json
+start=$(date +%s)
+psql -q "$DATABASE_URL" -v count="$users" -f Benchmarks/load-subscribers.sql
+echo "loaded $users subscribers ($(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM transactions") transactions) in $(( $(date +%s) - start ))s"
+
+port=$(( 19080 + RANDOM % 1000 ))
+APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret ADMIN_TOKEN="$BENCH_TOKEN" WORKER_CONCURRENCY=0 \
+    SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=16 "$bin/subscriptiond" &
+server=$!
+trap 'kill $server 2>/dev/null || true; Deploy/local/postgres.sh stop' EXIT
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null && break; sleep 0.1; done
+
+echo "== sample answers"
+for user in 3 4 5; do
+    curl -s -H "Authorization: Bearer $BENCH_TOKEN" -H 'Content-Type: application/json' "http://127.0.0.1:$port/v1/eligibility" \
+        -d "{\"app_user_id\":\"bench-user-$user\",\"product_ids\":[\"com.example.pro.monthly\",\"com.example.news.weekly\"]}"
+    echo
+done
+echo "== wrk -t2 -c16 -d${seconds}s POST /v1/eligibility ($config build, $users subscribers)"
+wrk -t2 -c16 -d"${seconds}s" --latency -s Benchmarks/eligibility.lua "http://127.0.0.1:$port/v1/eligibility"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `make demo`: the whole system on this machine. A fresh demo database on the local cluster,
+# the demo catalog, subscriptiond pointed at appstore-sim, the named demo customers run
+# through their lifecycles (every notification delivered twice, shuffled), then a table of
+# what subscriptiond says about each customer and whether it agrees with the simulator.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+bin="${BIN:-.build/debug}"
+set -a
+. Deploy/local/dev.env
+. .local/postgres/env
+set +a
+admin="${DATABASE_URL%/*}/postgres"
+psql -q "$admin" -c "DROP DATABASE IF EXISTS subscriptiond_demo WITH (FORCE)" -c "CREATE DATABASE subscriptiond_demo"
+export DATABASE_URL="${DATABASE_URL%/*}/subscriptiond_demo"
+
+"$bin/subscriptionctl" migrate >/dev/null
+"$bin/appstore-sim" catalog > .local/demo-catalog.json
+"$bin/subscriptionctl" products import .local/demo-catalog.json
+"$bin/subscriptionctl" products list
+echo
+
+simport="$(Deploy/local/free-port.sh 19100 19199)"
+sdport="$(Deploy/local/free-port.sh 19200 19299)"
+SUBSCRIPTIOND_PORT="$sdport" VERIFY_RECEIPT_URL="http://127.0.0.1:$simport/verifyReceipt" \
+    VERIFY_RECEIPT_SANDBOX_URL="http://127.0.0.1:$simport/sandbox/verifyReceipt" WORKER_LEASE_MS=5000 \
+    "$bin/subscriptiond" 2> .local/demo-subscriptiond.log &
+server=$!
+trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$sdport/health/ready" >/dev/null && break; sleep 0.1; done
+curl -sf "http://127.0.0.1:$sdport/health/ready" >/dev/null || { echo "demo: subscriptiond did not start; see .local/demo-subscriptiond.log" >&2; exit 1; }
+
+echo "subscriptiond on 127.0.0.1:$sdport, appstore-sim (verifyReceipt) on 127.0.0.1:$simport"
+status=0
+"$bin/appstore-sim" run --demo --secret "$APPSTORE_BUNDLE_ID=$APPSTORE_SHARED_SECRET" --port "$simport" \
+    --target "http://127.0.0.1:$sdport/notifications/appstore" --duplicates 2 --shuffle --concurrency 4 \
+    --truth-out .local/demo-truth.json --check-url "http://127.0.0.1:$sdport" --check-token "$ADMIN_TOKEN" \
+    2> .local/demo-appstore-sim.log || status=$?
+echo
+echo "logs: .local/demo-subscriptiond.log, .local/demo-appstore-sim.log; the simulator's truth: .local/demo-truth.json"
+echo "inspect: DATABASE_URL=$DATABASE_URL $bin/subscriptionctl stats"
+exit $status

@@ -1,0 +1,29 @@
+/// The `make demo` table: one row per customer, then the verdict line.
+public enum CheckTable {
+    /// Renders results; `productIDs` are the eligibility columns.
+    public static func render(_ results: [CustomerCheck], productIDs: [String]) -> String {
+        let short = productIDs.map { $0.split(separator: ".").suffix(2).joined(separator: ".") }
+        var rows = [["CUSTOMER", "SCENARIO", "STATUS", "ENTITLED"] + short + ["AGREES"]]
+        for result in results {
+            let status = result.actualStatuses.joined(separator: ",")
+            let entitled = result.actualEntitledGroups.isEmpty ? "no" : "yes (\(result.actualEntitledGroups.joined(separator: ",")))"
+            let eligibility = productIDs.map { result.actualEligibility[$0] ?? "-" }
+            rows.append([result.truth.appUserID, result.truth.scenario.rawValue, status.isEmpty ? "-" : status, entitled]
+                + eligibility + [result.agrees ? "yes" : "NO"])
+        }
+        var widths = rows[0].map(\.count)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        var lines = rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }
+        for result in results where !result.agrees {
+            lines.append("  \(result.truth.appUserID): " + result.mismatches.joined(separator: "; "))
+        }
+        let agreeing = results.filter(\.agrees).count
+        lines.append("")
+        lines.append("subscriptiond agrees with the simulator: \(agreeing)/\(results.count) customers")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -17,7 +17,7 @@ INSTALL_BENCH_TOOLS=1 Deploy/local/install-deps.sh
 Deploy/local/postgres.sh start
 . .local/postgres-bench/env
 admin="${DATABASE_URL%/*}/postgres"
-psql -q "$admin" -c "DROP DATABASE IF EXISTS bench_eligibility WITH (FORCE)" -c "CREATE DATABASE bench_eligibility"
+PGOPTIONS="-c client_min_messages=warning" psql -q "$admin" -c "DROP DATABASE IF EXISTS bench_eligibility WITH (FORCE)" -c "CREATE DATABASE bench_eligibility"
 export DATABASE_URL="${DATABASE_URL%/*}/bench_eligibility"
 
 scratch="${BENCH_SCRATCH:-.build-bench}"

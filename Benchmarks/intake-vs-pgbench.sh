@@ -17,7 +17,7 @@ INSTALL_BENCH_TOOLS=1 Deploy/local/install-deps.sh
 Deploy/local/postgres.sh start
 . .local/postgres-bench/env
 admin="${DATABASE_URL%/*}/postgres"
-psql -q "$admin" -c "DROP DATABASE IF EXISTS bench WITH (FORCE)" -c "CREATE DATABASE bench"
+PGOPTIONS="-c client_min_messages=warning" psql -q "$admin" -c "DROP DATABASE IF EXISTS bench WITH (FORCE)" -c "CREATE DATABASE bench"
 export DATABASE_URL="${DATABASE_URL%/*}/bench"
 
 # A scratch folder of its own, so a benchmark build never waits on (or evicts) the debug build.

@@ -12,7 +12,7 @@ set -a
 . .local/postgres/env
 set +a
 admin="${DATABASE_URL%/*}/postgres"
-psql -q "$admin" -c "DROP DATABASE IF EXISTS subscriptiond_demo WITH (FORCE)" -c "CREATE DATABASE subscriptiond_demo"
+PGOPTIONS="-c client_min_messages=warning" psql -q "$admin" -c "DROP DATABASE IF EXISTS subscriptiond_demo WITH (FORCE)" -c "CREATE DATABASE subscriptiond_demo"
 export DATABASE_URL="${DATABASE_URL%/*}/subscriptiond_demo"
 
 "$bin/subscriptionctl" migrate >/dev/null

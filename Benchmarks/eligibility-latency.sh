@@ -38,6 +38,7 @@ trap 'kill $server 2>/dev/null || true; Deploy/local/postgres.sh stop' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null && break; sleep 0.1; done
 
 echo "== sample answers"
+# bench-user-3 used a trial (ineligible), -4 lapsed without one (eligible), -5 is subscribed now (ineligible).
 for user in 3 4 5; do
     curl -s -H "Authorization: Bearer $BENCH_TOKEN" -H 'Content-Type: application/json' "http://127.0.0.1:$port/v1/eligibility" \
         -d "{\"app_user_id\":\"bench-user-$user\",\"product_ids\":[\"com.example.pro.monthly\",\"com.example.news.weekly\"]}"

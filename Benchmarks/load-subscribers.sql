@@ -1,8 +1,8 @@
 -- Loads :count synthetic subscribers straight into the tables the pipeline writes, for the
 -- eligibility latency benchmark (going through verifyReceipt for 100,000 users would
 -- measure the simulator, not the read path). Every user has one subscription in group
--- 20500000 with three transactions; a third used a free trial, a third is lapsed, and
--- every fifth is in production's sandbox twin.
+-- 20500000 with three monthly transactions; a third used a free trial, a third is lapsed
+-- (the rest are active now), and every fifth is in the Sandbox environment.
 --   psql "$DATABASE_URL" -v count=100000 -f Benchmarks/load-subscribers.sql
 BEGIN;
 CREATE TEMP TABLE bench_users AS
@@ -17,9 +17,10 @@ FROM generate_series(1, :count) AS n;
 INSERT INTO transactions (environment, transaction_id, original_transaction_id, bundle_id, product_id,
     subscription_group_id, purchase_date, original_purchase_date, expires_date, is_trial_period)
 SELECT u.environment, (u.otid::bigint * 10 + p)::text, u.otid, 'com.example.app', 'com.example.pro.monthly', '20500000',
-       now() - make_interval(days => 90 - 30 * p) - CASE WHEN u.lapsed THEN interval '60 days' ELSE interval '0' END,
-       now() - interval '90 days',
-       now() - make_interval(days => 60 - 30 * p) - CASE WHEN u.lapsed THEN interval '60 days' ELSE interval '0' END,
+       -- periods of 30 days: [-80, -50], [-50, -20], [-20, +10] days (lapsed: 60 days earlier)
+       now() - make_interval(days => 80 - 30 * p) - CASE WHEN u.lapsed THEN interval '60 days' ELSE interval '0' END,
+       now() - interval '80 days',
+       now() - make_interval(days => 50 - 30 * p) - CASE WHEN u.lapsed THEN interval '60 days' ELSE interval '0' END,
        u.used_trial AND p = 0
 FROM bench_users u CROSS JOIN generate_series(0, 2) AS p;
 
@@ -33,7 +34,7 @@ INSERT INTO subscriptions (environment, original_transaction_id, bundle_id, prod
     expires_at, auto_renew, latest_transaction_id)
 SELECT environment, otid, 'com.example.app', 'com.example.pro.monthly', '20500000',
        CASE WHEN lapsed THEN 'expired' ELSE 'active' END,
-       now() + CASE WHEN lapsed THEN interval '-60 days' ELSE interval '30 days' END, NOT lapsed, (otid::bigint * 10 + 2)::text
+       now() + CASE WHEN lapsed THEN interval '-50 days' ELSE interval '10 days' END, NOT lapsed, (otid::bigint * 10 + 2)::text
 FROM bench_users;
 
 INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)

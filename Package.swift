@@ -135,6 +135,8 @@ let package = Package(
                 "Server",
                 "Postgres",
                 "Subscriptions",
+                "AppStore",
+                "HTTPClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -22,6 +22,7 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Opens a connection and sets the session up the way our decoders expect (UTC, ISO dates).
     static func connect(_ configuration: PostgresConfiguration) throws -> PostgresConnection {
+        try validate(configuration.connectionString)
         // Keywords listed before "dbname" are defaults: values inside the URL override them.
         let keywords = ["connect_timeout", "application_name", "dbname"]
         let values = [String(configuration.connectTimeoutSeconds), configuration.applicationName, configuration.connectionString]
@@ -36,13 +37,27 @@ final class PostgresConnection: @unchecked Sendable {
         let connection = PostgresConnection(handle: handle)
         guard PQstatus(handle) == CONNECTION_OK else {
             let reason = connection.lastErrorMessage
-            if reason.contains("invalid URI") || reason.contains("invalid connection option") || reason.contains("missing \"=\"") {
+            // libpq checks option values (port, sslmode, …) only when connecting; those
+            // messages start with "invalid", while network failures never do.
+            if reason.hasPrefix("invalid ") {
                 throw PostgresError(.invalidConfiguration, message: "invalid DATABASE_URL: \(reason)")
             }
             throw PostgresError(.unreachable, message: "database unreachable: \(reason)")
         }
         _ = try connection.runScript("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'; SET client_min_messages = 'warning'")
         return connection
+    }
+
+    /// Parses the connection string without connecting, so a malformed one is reported as
+    /// a configuration error, not as an unreachable server.
+    static func validate(_ connectionString: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(connectionString, &errorMessage) else {
+            let reason = errorMessage.map { String(cString: $0).trimmingTrailingWhitespace() } ?? "cannot be parsed"
+            if let errorMessage { PQfreemem(errorMessage) }
+            throw PostgresError(.invalidConfiguration, message: "invalid DATABASE_URL: \(reason)")
+        }
+        PQconninfoFree(options)
     }
 
     /// True when the connection is still usable. An idle connection of ours is sent nothing

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Logging
 
 /// The operator's admin CLI: migrations, catalog, inspection, replay, eligibility, stats.
 @main
@@ -9,8 +11,30 @@ struct SubscriptionCtl: AsyncParsableCommand {
         discussion: """
             Every command takes --database-url (default: $DATABASE_URL) and --json.
             Exit codes: 0 success, 1 not found or rule violated, 2 usage or configuration error, \
-            3 database unreachable.
+            3 database unreachable (130 when Ctrl-C stopped a revalidation).
             """,
-        subcommands: [MigrateCommand.self, ProductsCommand.self, EligibilityCommand.self]
+        subcommands: [
+            MigrateCommand.self, ProductsCommand.self, SubscriberCommand.self, SubscriptionCommand.self,
+            NotificationsCommand.self, EligibilityCommand.self, RevalidateCommand.self, StatsCommand.self,
+        ]
     )
+
+    /// Parses and runs like ArgumentParser's own `main`, except that usage errors exit 2 as
+    /// the contract says (ArgumentParser's default is 64) with one line on stderr, and that
+    /// logs go to stderr, keeping stdout for results.
+    static func main() async {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            Output.error("subscriptionctl: \(message(for: error)) (see --help)")
+            Foundation.exit(2)
+        }
+    }
 }

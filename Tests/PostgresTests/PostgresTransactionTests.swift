@@ -96,10 +96,18 @@ struct PostgresTransactionTests {
         try await client.shutdown()
     }
 
-    @Test("a malformed connection string is a configuration error")
-    func malformedURL() async throws {
-        let client = PostgresClient(configuration: .init(connectionString: "postgresql://[::1"), logger: .init(label: "test"))
-        await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }
+    @Test("a malformed connection string is a configuration error, not an unreachable server", arguments: [
+        "postgresql://[::1", "postgresql://%zz", "host=127.0.0.1 port=abc", "postgresql://u@127.0.0.1/db?sslmode=sometimes",
+    ])
+    func malformedURL(_ connectionString: String) async throws {
+        let client = PostgresClient(configuration: .init(connectionString: connectionString), logger: .init(label: "test"))
+        do {
+            try await client.query("SELECT 1")
+            Issue.record("a malformed connection string must throw")
+        } catch let error as PostgresError {
+            #expect(error.code == .invalidConfiguration, "\(error)")
+            #expect(!error.isTransient)
+        }
         try await client.shutdown()
     }
 

@@ -1,4 +1,5 @@
 import Store
+import Subscriptions
 
 /// The contract's subscriber JSON: `{"app_user_id", "subscriptions": [...], "entitled_groups": [...]}`.
 public struct SubscriberDocument: Encodable, Sendable {

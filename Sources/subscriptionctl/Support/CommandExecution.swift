@@ -37,9 +37,14 @@ enum Output {
 
     /// A JSON document on stdout, keys sorted for stable output.
     static func json(_ value: some Encodable) throws {
+        print(try prettyJSON(value))
+    }
+
+    /// A value as indented JSON text, keys sorted, dates in RFC 3339 UTC.
+    static func prettyJSON(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

@@ -11,6 +11,16 @@ enum TimeText {
         return formatter.string(from: date)
     }
 
+    /// `2026-12-01 10:00Z (in 8 days)`.
+    static func withAge(_ date: Date, now: Date = Date()) -> String {
+        "\(utc(date)) (\(relative(date, now: now)))"
+    }
+
+    /// `withAge`, or `-` when there is no date.
+    static func withAge(_ date: Date?, now: Date = Date()) -> String {
+        date.map { withAge($0, now: now) } ?? "-"
+    }
+
     /// `in 8 days`, `3 hours ago`, `just now`.
     static func relative(_ date: Date, now: Date = Date()) -> String {
         let seconds = date.timeIntervalSince(now)
@@ -23,6 +33,30 @@ enum TimeText {
         default: amount = plural(Int(magnitude / 86_400), "day")
         }
         return seconds > 0 ? "in \(amount)" : "\(amount) ago"
+    }
+
+    /// A compact duration: `42s`, `3m 05s`, `2h 10m`, `4d 3h`.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(max(0, seconds).rounded())
+        switch total {
+        case ..<60: return "\(total)s"
+        case ..<3600: return "\(total / 60)m \(String(format: "%02d", total % 60))s"
+        case ..<86_400: return "\(total / 3600)h \(String(format: "%02d", total / 60 % 60))m"
+        default: return "\(total / 86_400)d \(total / 3600 % 24)h"
+        }
+    }
+
+    /// Reads an RFC 3339 time (`2026-10-03T10:00:00Z`, fractional seconds allowed) or a
+    /// UTC date (`2026-10-03`); nil for anything else.
+    static func parse(_ text: String) -> Date? {
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: text) { return date }
+        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = full.date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        day.timeZone = TimeZone(identifier: "UTC")
+        return day.date(from: text)
     }
 
     private static func plural(_ count: Int, _ unit: String) -> String {

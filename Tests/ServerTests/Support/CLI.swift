@@ -9,6 +9,14 @@ enum CLI {
         let stderr: String
     }
 
+    /// The binary under test: `$SUBSCRIPTIONCTL_BINARY` (absolute, or relative to the
+    /// repository root) when set, else `.build/debug/subscriptionctl`.
+    static var binary: URL {
+        let path = ProcessInfo.processInfo.environment["SUBSCRIPTIONCTL_BINARY"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ".build/debug/subscriptionctl"
+        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : TestEnvironment.repositoryRoot().appendingPathComponent(path)
+    }
+
     /// Runs on a thread of its own: waiting for a child process must not hold one of the
     /// few cooperative threads every other test needs.
     static func run(_ arguments: [String], databaseURL: String, environment: [String: String] = [:]) async throws -> Result {
@@ -21,7 +29,7 @@ enum CLI {
 
     private static func runBlocking(_ arguments: [String], databaseURL: String, environment: [String: String]) throws -> Result {
         let process = Process()
-        process.executableURL = TestEnvironment.repositoryRoot().appendingPathComponent(".build/debug/subscriptionctl")
+        process.executableURL = binary
         process.arguments = arguments
         var env = ["DATABASE_URL": databaseURL, "PATH": "/usr/bin:/bin"]
         env.merge(environment) { _, new in new }

@@ -37,7 +37,7 @@ struct RunningService: Sendable {
                 "ADMIN_TOKEN": adminToken,
                 "VERIFY_TIMEOUT_MS": "3000",
                 "WORKER_CONCURRENCY": "8",
-                "DATABASE_POOL_SIZE": "12",
+                "DATABASE_POOL_SIZE": "6",
                 "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path,
             ]
             if let verifyServer {

@@ -1,0 +1,89 @@
+import Foundation
+import Postgres
+
+/// Operator queries over the inbox: list, show, replay.
+public struct InboxQueries: Sendable {
+    private let client: PostgresClient
+
+    /// Creates the repository.
+    public init(client: PostgresClient) {
+        self.client = client
+    }
+
+    /// Notifications matching `filter`, newest first.
+    public func list(_ filter: NotificationFilter) async throws -> [NotificationSummary] {
+        try await client.query("""
+            SELECT \(unescaped: NotificationSummary.columns) FROM notifications
+            WHERE (\(filter.state?.rawValue)::text IS NULL OR state = \(filter.state?.rawValue))
+              AND (\(filter.notificationType)::text IS NULL OR notification_type = \(filter.notificationType))
+              AND (\(filter.bundleID)::text IS NULL OR bundle_id = \(filter.bundleID))
+              AND (\(filter.receivedSince)::timestamptz IS NULL OR received_at >= \(filter.receivedSince))
+            ORDER BY received_at DESC, id DESC
+            LIMIT \(filter.limit)
+            """).map(NotificationSummary.init(row:))
+    }
+
+    /// One notification with its body and attempts, or nil when there is none with this id.
+    public func detail(id: Int64) async throws -> NotificationDetail? {
+        try await client.withConnection { session in
+            guard let row = try session.queryFirst("""
+                SELECT \(unescaped: NotificationSummary.columns), body::text AS body FROM notifications WHERE id = \(id)
+                """) else { return nil }
+            let attempts = try session.query("""
+                SELECT attempt, started_at, finished_at, outcome, error FROM notification_attempts
+                WHERE notification_id = \(id) ORDER BY attempt
+                """).map { row in
+                NotificationAttempt(attempt: try row.decode("attempt"), startedAt: try row.decode("started_at"),
+                                    finishedAt: try row.decode("finished_at"), outcome: try row.decode("outcome"),
+                                    error: try row.decode("error"))
+            }
+            return NotificationDetail(summary: try NotificationSummary(row: row), body: try row.decode("body"), attempts: attempts)
+        }
+    }
+
+    /// The notifications that concern one subscription, oldest first.
+    public func touching(originalTransactionID id: String, environment: String) async throws -> [NotificationSummary] {
+        try await client.query("""
+            SELECT \(unescaped: NotificationSummary.columns) FROM notifications
+            WHERE original_transaction_id = \(id) AND environment = \(environment)
+            ORDER BY received_at, id
+            """).map(NotificationSummary.init(row:))
+    }
+
+    /// What a replay did.
+    public enum ReplayResult: Sendable, Equatable {
+        /// These ids were put back to `pending`.
+        case requeued([Int64])
+        /// These ids do not exist; nothing was changed.
+        case unknown([Int64])
+    }
+
+    /// Puts the given notifications back to `pending`, due now, attempts kept: all of them
+    /// or, when any id is unknown, none (one transaction).
+    public func replay(ids: [Int64]) async throws -> ReplayResult {
+        let wanted = Array(Set(ids)).sorted()
+        let texts = wanted.map(String.init)
+        return try await client.withTransaction { session in
+            // Locks the rows too, so a concurrent replay or claim waits instead of interleaving.
+            let found = Set(try session.query("""
+                SELECT id FROM notifications WHERE id = ANY(\(texts)::bigint[]) ORDER BY id FOR UPDATE
+                """).map { try $0.decode("id", as: Int64.self) })
+            let missing = wanted.filter { !found.contains($0) }
+            guard missing.isEmpty else { return .unknown(missing) }
+            try session.execute("""
+                UPDATE notifications SET state = 'pending', next_attempt_at = now(), updated_at = now()
+                WHERE id = ANY(\(texts)::bigint[])
+                """)
+            return .requeued(wanted)
+        }
+    }
+
+    /// Puts every `dead` notification back to `pending` in one statement; returns their ids.
+    public func replayDead() async throws -> [Int64] {
+        try await client.query("""
+            UPDATE notifications SET state = 'pending', next_attempt_at = now(), updated_at = now()
+            WHERE state = 'dead'
+            RETURNING id
+            """).map { try $0.decode("id", as: Int64.self) }.sorted()
+    }
+}

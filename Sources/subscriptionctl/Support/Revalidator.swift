@@ -1,0 +1,156 @@
+import AppStore
+import Foundation
+import Logging
+import Postgres
+import Server
+import Store
+import Subscriptions
+
+/// Re-verifies stored receipts upstream and applies the answers the way the worker does,
+/// at most `concurrency` at a time, stopping early (after the ones in flight) on request.
+struct Revalidator: Sendable {
+    /// Where the subscriptions to revalidate come from.
+    enum Source: Sendable {
+        /// These, once each.
+        case items([RevalidationItem])
+        /// The candidates of a `--all` run, read in pages so any table size fits in memory.
+        case run(RevalidationRun)
+    }
+
+    /// What revalidating one subscription came to.
+    enum Outcome: Sendable {
+        /// Apple vouched for the receipt and its facts were applied; `change` when the status moved.
+        case verified(change: StatusChange?)
+        /// Upstream trouble that can heal: not recorded, so a rerun tries it again.
+        case retryLater(String)
+        /// Apple rejected the receipt for good: recorded.
+        case rejected(String)
+        /// Nothing to verify with: no stored receipt, or no shared secret for the app.
+        case skipped(String)
+    }
+
+    let client: PostgresClient
+    let verifier: ReceiptVerifier
+    let apps: AppRegistry
+    let concurrency: Int
+    let logger: Logger
+
+    private static let pageSize = 200
+
+    /// Revalidates every item of `source`; `shouldStop` is checked before each new one starts.
+    func run(
+        _ source: Source,
+        shouldStop: @escaping @Sendable () -> Bool,
+        onOutcome: @escaping @Sendable (RevalidationItem, Outcome) -> Void
+    ) async throws -> (completed: Bool, summary: RevalidationSummary) {
+        let store = RevalidationStore(client: client)
+        var summary = RevalidationSummary()
+        var completed = false
+        try await withThrowingTaskGroup(of: (RevalidationItem, Outcome).self) { group in
+            var queue: [RevalidationItem] = []
+            var next = 0
+            var exhausted = false
+            var cursor: RevalidationItem?
+            var inFlight = 0
+            while !shouldStop() {
+                if next == queue.count {
+                    if exhausted { break }
+                    switch source {
+                    case .items(let items):
+                        queue = items
+                        exhausted = true
+                    case .run(let run):
+                        queue = try await store.nextBatch(of: run, after: cursor, limit: Self.pageSize)
+                        cursor = queue.last
+                        exhausted = queue.count < Self.pageSize
+                    }
+                    next = 0
+                    if queue.isEmpty { break }
+                }
+                if inFlight >= concurrency, case let (item, outcome)? = try await group.next() {
+                    inFlight -= 1
+                    summary.add(item, outcome)
+                    onOutcome(item, outcome)
+                    continue
+                }
+                let item = queue[next]
+                next += 1
+                inFlight += 1
+                group.addTask { (item, try await revalidate(item)) }
+            }
+            completed = exhausted && next == queue.count
+            while case let (item, outcome)? = try await group.next() {
+                summary.add(item, outcome)
+                onOutcome(item, outcome)
+            }
+        }
+        return (completed, summary)
+    }
+
+    /// Verifies one stored receipt and applies the facts in one transaction, recording the
+    /// final answer with them.
+    func revalidate(_ item: RevalidationItem) async throws -> Outcome {
+        guard let receipt = item.receipt else { return .skipped("no stored receipt") }
+        guard let app = apps.app(bundleID: item.bundleID) else {
+            return .skipped("no shared secret is configured for bundle id \(item.bundleID)")
+        }
+        switch await verifier.verify(receiptData: receipt, sharedSecret: app.sharedSecret, logger: logger) {
+        case .verified(let response, let observedAt, let endpoint):
+            let facts = ReceiptFacts(verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
+            do {
+                let changes = try await client.withTransaction { session in
+                    let changes = try FactStore.apply(facts, receiptObservedAt: observedAt, notificationID: nil, in: session)
+                    try RevalidationStore.record(item, outcome: "verified", in: session)
+                    return changes
+                }
+                let change = changes.first {
+                    $0.originalTransactionID == item.originalTransactionID && $0.environment == item.environment && $0.oldStatus != nil
+                }
+                return .verified(change: change)
+            } catch let error as PostgresError where error.code == .server && error.isTransient {
+                // A deadlock or serialization failure against the worker: nothing was applied.
+                return .retryLater("database: \(error.message)")
+            }
+        case .retry(let reason, _):
+            return .retryLater(reason)
+        case .permanent(let reason):
+            try await RevalidationStore(client: client).record(item, outcome: "rejected: \(reason)")
+            return .rejected(reason)
+        }
+    }
+}
+
+/// Counts and details of one revalidation.
+struct RevalidationSummary: Sendable {
+    struct Problem: Sendable {
+        let item: RevalidationItem
+        let outcome: String
+        let reason: String
+    }
+
+    var verified = 0
+    var retryLater = 0
+    var rejected = 0
+    var skipped = 0
+    var changes: [StatusChange] = []
+    var problems: [Problem] = []
+
+    var total: Int { verified + retryLater + rejected + skipped }
+
+    mutating func add(_ item: RevalidationItem, _ outcome: Revalidator.Outcome) {
+        switch outcome {
+        case .verified(let change):
+            verified += 1
+            if let change { changes.append(change) }
+        case .retryLater(let reason):
+            retryLater += 1
+            problems.append(Problem(item: item, outcome: "retry_later", reason: reason))
+        case .rejected(let reason):
+            rejected += 1
+            problems.append(Problem(item: item, outcome: "rejected", reason: reason))
+        case .skipped(let reason):
+            skipped += 1
+            problems.append(Problem(item: item, outcome: "skipped", reason: reason))
+        }
+    }
+}

@@ -12,30 +12,20 @@ cd "$root"
 config="${1:-release}"
 seconds="${BENCH_SECONDS:-15}"
 users="${BENCH_USERS:-100000}"
-export LOCAL_POSTGRES_NAME=postgres-bench BENCH_USERS="$users" BENCH_TOKEN="bench-admin-token-0123456789"
-INSTALL_BENCH_TOOLS=1 Deploy/local/install-deps.sh
-Deploy/local/postgres.sh start
-. .local/postgres-bench/env
-admin="${DATABASE_URL%/*}/postgres"
-PGOPTIONS="-c client_min_messages=warning" psql -q "$admin" -c "DROP DATABASE IF EXISTS bench_eligibility WITH (FORCE)" -c "CREATE DATABASE bench_eligibility"
-export DATABASE_URL="${DATABASE_URL%/*}/bench_eligibility"
-
-scratch="${BENCH_SCRATCH:-.build-bench}"
-swift build -c "$config" --scratch-path "$scratch" --product subscriptiond >/dev/null
-swift build -c "$config" --scratch-path "$scratch" --product subscriptionctl >/dev/null
-bin="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)"
-"$bin/subscriptionctl" migrate >/dev/null
+export BENCH_USERS="$users" BENCH_TOKEN="bench-admin-token-0123456789"
+. Benchmarks/lib.sh
+bench_setup bench_eligibility "$config"
 "$bin/subscriptionctl" products import Deploy/local/demo-catalog.json
 start=$(date +%s)
 psql -q "$DATABASE_URL" -v count="$users" -f Benchmarks/load-subscribers.sql
 echo "loaded $users subscribers ($(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM transactions") transactions) in $(( $(date +%s) - start ))s"
 
-port=$(( 19080 + RANDOM % 1000 ))
+port="$(Deploy/local/free-port.sh 19080 19999)"
 APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret ADMIN_TOKEN="$BENCH_TOKEN" WORKER_CONCURRENCY=0 \
     SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=16 "$bin/subscriptiond" &
 server=$!
 trap 'kill $server 2>/dev/null || true; Deploy/local/postgres.sh stop' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null && break; sleep 0.1; done
+bench_wait_ready "$port"
 
 echo "== sample answers"
 # bench-user-3 used a trial (ineligible), -4 lapsed without one (eligible), -5 is subscribed now (ineligible).

@@ -12,27 +12,15 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 config="${1:-release}"
 seconds="${BENCH_SECONDS:-10}"
-export LOCAL_POSTGRES_NAME=postgres-bench
-INSTALL_BENCH_TOOLS=1 Deploy/local/install-deps.sh
-Deploy/local/postgres.sh start
-. .local/postgres-bench/env
-admin="${DATABASE_URL%/*}/postgres"
-PGOPTIONS="-c client_min_messages=warning" psql -q "$admin" -c "DROP DATABASE IF EXISTS bench WITH (FORCE)" -c "CREATE DATABASE bench"
-export DATABASE_URL="${DATABASE_URL%/*}/bench"
+. Benchmarks/lib.sh
+bench_setup bench "$config"
 
-# A scratch folder of its own, so a benchmark build never waits on (or evicts) the debug build.
-scratch="${BENCH_SCRATCH:-.build-bench}"
-swift build -c "$config" --scratch-path "$scratch" --product subscriptiond >/dev/null
-swift build -c "$config" --scratch-path "$scratch" --product subscriptionctl >/dev/null
-bin="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)"
-"$bin/subscriptionctl" migrate >/dev/null
-
-port=$(( 18080 + RANDOM % 1000 ))
+port="$(Deploy/local/free-port.sh 18080 18999)"
 APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret WORKER_CONCURRENCY=0 \
     SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=32 "$bin/subscriptiond" &
 server=$!
 trap 'kill $server 2>/dev/null || true; Deploy/local/postgres.sh stop' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null && break; sleep 0.1; done
+bench_wait_ready "$port"
 
 echo "== intake: wrk -t2 -c32 -d${seconds}s ($config build)"
 wrk -t2 -c32 -d"${seconds}s" --latency -s Benchmarks/intake.lua "http://127.0.0.1:$port/notifications/appstore" | tee /tmp/bench-wrk.txt

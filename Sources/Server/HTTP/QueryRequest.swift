@@ -9,7 +9,7 @@ enum QueryRequest {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxBytes)
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw APIError.tooLarge(maxBytes)
         }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] else {

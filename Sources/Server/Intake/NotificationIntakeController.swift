@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import Logging
 import Store
 
@@ -25,7 +26,7 @@ struct NotificationIntakeController<Context: RequestContext> {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxBodyBytes)
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw APIError.tooLarge(maxBodyBytes)
         }
         let draft: InboxEntryDraft

@@ -56,7 +56,7 @@ public struct NotificationIntakeParser: Sendable {
         }
         var stored = object
         stored.removeValue(forKey: "password")
-        guard let storedData = try? JSONSerialization.data(withJSONObject: stored, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        guard let storedData = try? CanonicalJSON.data(stored) else {
             throw APIError.malformed("the body cannot be re-encoded")
         }
         let digest = SHA256.hash(data: storedData).map { String(format: "%02x", $0) }.joined()

@@ -80,6 +80,14 @@ struct FixtureNotificationTests {
                         "grace_period_expires_at", "revoked_at", "revocation_reason", "updated_at"] {
                 #expect(subscription.keys.contains(key), "missing \(key)")
             }
+            // The change was recorded (and announced with NOTIFY in the same transaction).
+            let events = try await service.database.query("""
+                SELECT old_status, new_status, notification_id FROM status_events WHERE original_transaction_id = \(fixture.originalTransactionID)
+                """)
+            #expect(events.count == 1)
+            #expect(try events.first?.decode("new_status", as: String.self) == fixture.status)
+            #expect(try events.first?.decode("old_status", as: String?.self) == nil)
+            #expect(try events.first?.decode("notification_id", as: Int64?.self) != nil)
             if fixture.status == "revoked" {
                 #expect(subscription["revoked_at"] is String)
                 #expect(subscription["revocation_reason"] as? String == "0")

@@ -45,6 +45,41 @@ struct RunningService: Sendable {
                 environment["VERIFY_RECEIPT_SANDBOX_URL"] = verifyServer.sandboxURL
             }
             environment.merge(settings) { _, new in new }
+            let instance = try await Instance.start(environment: environment, retryPolicy: retryPolicy, runsWorker: runsWorker)
+            let group = instance.group
+            let running = instance.task
+            let port = instance.port
+            var logger = Logger(label: "test.subscriptiond")
+            logger.logLevel = .warning
+            let http = CurlHTTPClient(logger: logger)
+            let service = RunningService(
+                baseURL: "http://127.0.0.1:\(port)", database: database, databaseURL: testDatabase.url, http: http,
+                environment: environment)
+            do {
+                let result = try await body(service)
+                await group.triggerGracefulShutdown()
+                try await running.value
+                try await http.shutdown()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                _ = try? await running.value
+                try? await http.shutdown()
+                throw error
+            }
+        }
+    }
+
+    /// One running application: its port and how to stop it.
+    struct Instance: Sendable {
+        let port: Int
+        let group: ServiceGroup
+        let task: Task<Void, any Error>
+        /// The settings it was started with (to start a twin against the same database).
+        let environment: [String: String]
+
+        /// Builds and starts the real application with these settings; returns once it listens.
+        static func start(environment: [String: String], retryPolicy: RetryPolicy, runsWorker: Bool) async throws -> Instance {
             let configuration = try ServiceConfiguration.load(environment: environment)
             var logger = Logger(label: "test.subscriptiond")
             logger.logLevel = .warning
@@ -60,28 +95,24 @@ struct RunningService: Sendable {
                 )
             )
             let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
-            let running = Task { try await group.run() }
+            let task = Task { try await group.run() }
             var port = 0
             for await bound in ports {
                 port = bound
                 break
             }
-            let http = CurlHTTPClient(logger: logger)
-            let service = RunningService(baseURL: "http://127.0.0.1:\(port)", database: database, databaseURL: testDatabase.url, http: http)
-            do {
-                let result = try await body(service)
-                await group.triggerGracefulShutdown()
-                try await running.value
-                try await http.shutdown()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                _ = try? await running.value
-                try? await http.shutdown()
-                throw error
-            }
+            return Instance(port: port, group: group, task: task, environment: environment)
+        }
+
+        /// Graceful shutdown, then waits for it to finish.
+        func stop() async throws {
+            await group.triggerGracefulShutdown()
+            try await task.value
         }
     }
+
+    /// The settings this service runs with.
+    let environment: [String: String]
 
     /// POSTs raw bytes to the intake.
     func postNotification(_ body: [UInt8], contentType: String? = "application/json") async throws -> HTTPClient.HTTPResponse {

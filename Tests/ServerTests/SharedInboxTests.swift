@@ -1,0 +1,57 @@
+import Foundation
+import HTTPClient
+import Postgres
+import Server
+import Testing
+
+@Suite("Several subscriptiond processes share one inbox")
+struct SharedInboxTests {
+    static let notifications = 300
+
+    @Test("two instances take notifications and process each exactly once")
+    func twoInstances() async throws {
+        let verify = ScriptedVerifyServer()
+        try await verify.start()
+        defer { Task { await verify.stop() } }
+        verify.respond { _, request in
+            let id = (request["receipt-data"] as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? "0"
+            return [
+                "status": 0, "environment": "Production",
+                "latest_receipt_info": [[
+                    "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
+                    "purchase_date_ms": NotificationBodies.ms(daysAgo(1)), "expires_date_ms": NotificationBodies.ms(daysAgo(-29)),
+                ]],
+            ]
+        }
+        try await RunningService.with(verifyServer: verify) { first in
+            let second = try await RunningService.Instance.start(
+                environment: first.environment, retryPolicy: RetryPolicy(baseDelay: .milliseconds(50)), runsWorker: true)
+            let urls = [first.baseURL, "http://127.0.0.1:\(second.port)"]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for lane in 0..<8 {
+                    group.addTask {
+                        for index in stride(from: lane, to: Self.notifications, by: 8) {
+                            let id = String(8_100_000_000_000_000 + index)
+                            let body = NotificationBodies.bytes(NotificationBodies.v1(
+                                type: "DID_RENEW", originalTransactionID: id, transactionID: id, receipt: Data(id.utf8).base64EncodedString()))
+                            let response = try await first.http.execute(.postJSON(
+                                url: urls[index % 2] + "/notifications/appstore", body: body, timeout: .seconds(10)))
+                            #expect(response.status == 200)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await first.waitUntilSettled()
+            try await second.stop()
+            #expect(try await first.stateCounts() == ["processed": Self.notifications])
+            // Every notification was claimed once: SKIP LOCKED never handed one to both.
+            let attemptRows = try await first.database.query("SELECT count(*) AS n FROM notification_attempts")[0].decode("n", as: Int.self)
+            #expect(attemptRows == Self.notifications)
+            let most = try await first.database.query("SELECT max(attempts) AS most FROM notifications")[0].decode("most", as: Int.self)
+            #expect(most == 1)
+            let active = try await first.database.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'active'")[0].decode("n", as: Int.self)
+            #expect(active == Self.notifications)
+        }
+    }
+}

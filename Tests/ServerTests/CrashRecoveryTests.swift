@@ -15,19 +15,7 @@ struct CrashRecoveryTests {
         let verify = ScriptedVerifyServer()
         try await verify.start()
         defer { Task { await verify.stop() } }
-        // Apple's answer for any receipt: one active period of the receipt's subscription.
-        verify.respond { _, request in
-            let id = (request["receipt-data"] as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? "0"
-            return [
-                "status": 0, "environment": "Production",
-                "latest_receipt_info": [[
-                    "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
-                    "purchase_date_ms": NotificationBodies.ms(daysAgo(1)), "expires_date_ms": NotificationBodies.ms(daysAgo(-29)),
-                    "is_trial_period": "false",
-                ]],
-                "pending_renewal_info": [["original_transaction_id": id, "auto_renew_status": "1"]],
-            ]
-        }
+        verify.answerOneActivePeriodPerReceipt()
         try await TestDatabase.withClient { database, testDatabase in
             let process = ServiceProcess(environment: [
                 "DATABASE_URL": testDatabase.url, "SUBSCRIPTIOND_PORT": "0",
@@ -39,11 +27,7 @@ struct CrashRecoveryTests {
             var logger = Logger(label: "test.crash")
             logger.logLevel = .critical
             let http = CurlHTTPClient(configuration: .init(numberOfThreads: 32), logger: logger)
-            let bodies = (0..<Self.burst).map { index -> [UInt8] in
-                let id = String(6_000_000_000_000_000 + index)
-                return NotificationBodies.bytes(NotificationBodies.v1(
-                    type: "DID_RENEW", originalTransactionID: id, transactionID: id, receipt: Data(id.utf8).base64EncodedString()))
-            }
+            let bodies = (0..<Self.burst).map { NotificationBodies.renewal(originalTransactionID: String(6_000_000_000_000_000 + $0)) }
 
             let firstPort = try await process.start()
             let progress = BurstProgress()

@@ -13,16 +13,7 @@ struct SharedInboxTests {
         let verify = ScriptedVerifyServer()
         try await verify.start()
         defer { Task { await verify.stop() } }
-        verify.respond { _, request in
-            let id = (request["receipt-data"] as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? "0"
-            return [
-                "status": 0, "environment": "Production",
-                "latest_receipt_info": [[
-                    "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
-                    "purchase_date_ms": NotificationBodies.ms(daysAgo(1)), "expires_date_ms": NotificationBodies.ms(daysAgo(-29)),
-                ]],
-            ]
-        }
+        verify.answerOneActivePeriodPerReceipt()
         try await RunningService.with(verifyServer: verify) { first in
             let second = try await RunningService.Instance.start(
                 environment: first.environment, retryPolicy: RetryPolicy(baseDelay: .milliseconds(50)), runsWorker: true)
@@ -31,9 +22,7 @@ struct SharedInboxTests {
                 for lane in 0..<8 {
                     group.addTask {
                         for index in stride(from: lane, to: Self.notifications, by: 8) {
-                            let id = String(8_100_000_000_000_000 + index)
-                            let body = NotificationBodies.bytes(NotificationBodies.v1(
-                                type: "DID_RENEW", originalTransactionID: id, transactionID: id, receipt: Data(id.utf8).base64EncodedString()))
+                            let body = NotificationBodies.renewal(originalTransactionID: String(8_100_000_000_000_000 + index))
                             let response = try await first.http.execute(.postJSON(
                                 url: urls[index % 2] + "/notifications/appstore", body: body, timeout: .seconds(10)))
                             #expect(response.status == 200)

@@ -40,6 +40,12 @@ enum NotificationBodies {
         return body
     }
 
+    /// A DID_RENEW body whose receipt names its own subscription (see
+    /// `ScriptedVerifyServer.answerOneActivePeriodPerReceipt`).
+    static func renewal(originalTransactionID id: String) -> [UInt8] {
+        bytes(v1(type: "DID_RENEW", originalTransactionID: id, transactionID: id, receipt: Data(id.utf8).base64EncodedString()))
+    }
+
     /// JSON bytes of a body.
     static func bytes(_ object: Any) -> [UInt8] {
         Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())

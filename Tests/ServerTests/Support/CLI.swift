@@ -17,33 +17,55 @@ enum CLI {
         return path.hasPrefix("/") ? URL(fileURLWithPath: path) : TestEnvironment.repositoryRoot().appendingPathComponent(path)
     }
 
-    /// Runs on a thread of its own: waiting for a child process must not hold one of the
-    /// few cooperative threads every other test needs.
+    /// Runs the binary with stdout and stderr in pipes.
     static func run(_ arguments: [String], databaseURL: String, environment: [String: String] = [:]) async throws -> Result {
+        try await spawn(binary.path, arguments, databaseURL: databaseURL, environment: environment, interruptWhen: nil)
+    }
+
+    /// Runs `executable` with `DATABASE_URL` set, on a thread of its own (waiting for a child
+    /// must not hold one of the few cooperative threads every other test needs); sends it
+    /// SIGINT once `interruptWhen` returns true, polled every 20 ms while it runs.
+    static func spawn(_ executable: String, _ arguments: [String], databaseURL: String, environment: [String: String],
+                      interruptWhen: (@Sendable () -> Bool)?) async throws -> CLI.Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Swift.Result { try runBlocking(arguments, databaseURL: databaseURL, environment: environment) })
+                continuation.resume(with: Swift.Result {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: executable)
+                    process.arguments = arguments
+                    var env = ["DATABASE_URL": databaseURL, "PATH": "/usr/bin:/bin"]
+                    env.merge(environment) { _, new in new }
+                    process.environment = env
+                    let out = Pipe()
+                    let err = Pipe()
+                    process.standardOutput = out
+                    process.standardError = err
+                    process.standardInput = FileHandle.nullDevice
+                    try process.run()
+                    if let interruptWhen {
+                        while process.isRunning && !interruptWhen() { Thread.sleep(forTimeInterval: 0.02) }
+                        if process.isRunning { process.interrupt() }
+                    }
+                    // Both pipes are drained concurrently: a full one would block the child.
+                    let stderrData = DataBox()
+                    let drained = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        stderrData.data = err.fileHandleForReading.readDataToEndOfFile()
+                        drained.signal()
+                    }
+                    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    drained.wait()
+                    return CLI.Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                                      stderr: String(decoding: stderrData.data, as: UTF8.self))
+                })
             }
         }
     }
 
-    private static func runBlocking(_ arguments: [String], databaseURL: String, environment: [String: String]) throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var env = ["DATABASE_URL": databaseURL, "PATH": "/usr/bin:/bin"]
-        env.merge(environment) { _, new in new }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read before waiting: a full pipe would block the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
-    }
+}
+
+/// Carries one thread's read result to another; the semaphore orders the accesses.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
 }

@@ -1,18 +1,11 @@
 import Foundation
 import Hummingbird
-import NIOCore
 
 /// Reads a `/v1` JSON request body into a dictionary, with the contract's 400/413/415 errors.
 enum QueryRequest {
     static func object(_ request: Request, maxBytes: Int) async throws -> [String: Any] {
-        try NotificationIntakeParser.checkContentType(request.headers[.contentType])
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: maxBytes)
-        } catch is NIOTooManyBytesError {
-            throw APIError.tooLarge(maxBytes)
-        }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] else {
+        let body = try await RequestBody.json(request, maxBytes: maxBytes)
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             throw APIError.malformed("the body must be a JSON object")
         }
         return object

@@ -1,5 +1,4 @@
 import Hummingbird
-import NIOCore
 import Logging
 import Store
 
@@ -19,19 +18,10 @@ struct NotificationIntakeController<Context: RequestContext> {
     }
 
     func accept(_ request: Request, context: Context) async throws -> JSONResponse<IntakeAnswer> {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes {
-            throw APIError.tooLarge(maxBodyBytes)
-        }
-        try NotificationIntakeParser.checkContentType(request.headers[.contentType])
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: maxBodyBytes)
-        } catch is NIOTooManyBytesError {
-            throw APIError.tooLarge(maxBodyBytes)
-        }
+        let body = try await RequestBody.json(request, maxBytes: maxBodyBytes)
         let draft: InboxEntryDraft
         do {
-            draft = try parser.parse(Array(buffer.readableBytesView))
+            draft = try parser.parse(body)
         } catch {
             context.logger.info("notification rejected", metadata: [LogKey.error: "\(error.message)"])
             throw error

@@ -1,6 +1,6 @@
 import AppStore
-import Crypto
 import Foundation
+import Store
 
 /// Turns a raw intake body into an inbox entry, or into the contract's error, without I/O.
 ///
@@ -13,13 +13,6 @@ public struct NotificationIntakeParser: Sendable {
     /// Creates a parser for the configured apps.
     public init(apps: AppRegistry) {
         self.apps = apps
-    }
-
-    /// Checks the content type is JSON (`application/json`, any parameters).
-    public static func checkContentType(_ value: String?) throws(APIError) {
-        guard let value, value.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" else {
-            throw APIError.unsupportedMediaType("the body must be JSON (Content-Type: application/json)")
-        }
     }
 
     /// Parses, authenticates and prepares a body for the inbox.
@@ -59,7 +52,7 @@ public struct NotificationIntakeParser: Sendable {
         guard let storedData = try? CanonicalJSON.data(stored) else {
             throw APIError.malformed("the body cannot be re-encoded")
         }
-        let digest = SHA256.hash(data: storedData).map { String(format: "%02x", $0) }.joined()
+        let digest = ContentHash.sha256Hex(storedData)
         return InboxEntryDraft(
             notificationType: notification.notificationTypeRaw,
             environment: environment,

@@ -1,5 +1,4 @@
 import AppStore
-import Crypto
 import Foundation
 import Store
 import Subscriptions
@@ -28,7 +27,7 @@ struct ReceiptSubmission: Sendable {
     func queuedEntry(appUserID: String) throws -> InboxEntry {
         let body: [String: String] = ["app_user_id": appUserID, "receipt_data": receiptData, "bundle_id": app.bundleID]
         let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let digest = ContentHash.sha256Hex(data)
         return InboxEntry(
             source: .receipt, dedupeKey: "receipt:" + digest, notificationType: nil,
             // Unknown until Apple answers; verification starts at production.

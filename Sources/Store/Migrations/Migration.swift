@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// One schema migration file, `Schema/NNNN_name.sql`.
@@ -20,7 +19,7 @@ public struct Migration: Sendable, Equatable {
         self.version = String(prefix)
         self.name = name
         self.sql = sql
-        self.checksum = SHA256.hash(data: contents).map { String(format: "%02x", $0) }.joined()
+        self.checksum = ContentHash.sha256Hex(contents)
     }
 
     /// Loads every `NNNN_name.sql` file of a directory, in version order.

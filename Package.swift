@@ -95,6 +95,7 @@ let package = Package(
                 "AppStore",
                 "Subscriptions",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -219,7 +220,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Postgres", "TestSupport"],
+            dependencies: ["Store", "Postgres", "TestSupport", "AppStore"],
             swiftSettings: sharedSwiftSettings
         ),
     ]

@@ -51,18 +51,32 @@ extension KeyedDecodingContainer where Key == AppleKey {
     /// string, or failing that Apple's `yyyy-MM-dd HH:mm:ss Etc/GMT` text.
     ///
     /// Pass the `_ms` key first: the plain key holds milliseconds in legacy bodies but
-    /// formatted text in newer ones.
-    func lenientDate(_ names: String...) -> Date? {
+    /// formatted text in newer ones. A `_ms` field that is present must hold a valid date
+    /// (`AppleDateRange`), and so must numeric text in any date field; otherwise this throws
+    /// `AppleValueError` naming the field. Non-numeric text Apple's other formats use (the
+    /// `_pst` style, say) in a fallback field still reads as absent.
+    func lenientDate(_ names: String...) throws -> Date? {
         for name in names {
             let key = AppleKey(name)
-            if let millis = try? decodeIfPresent(Double.self, forKey: key) {
-                return Date(timeIntervalSince1970: millis / 1000)
+            guard contains(key), (try? decodeNil(forKey: key)) == false else { continue }
+            let strict = name.hasSuffix("_ms")
+            let refuse = AppleValueError(field: AppleValueError.path(codingPath, name), problem: AppleDateRange.problem)
+            if let millis = try? decode(Double.self, forKey: key) {
+                guard let date = AppleDateRange.date(milliseconds: millis) else { throw refuse }
+                return date
             }
-            if let text = try? decodeIfPresent(String.self, forKey: key) {
-                if let millis = LenientParse.millis(text) {
-                    return Date(timeIntervalSince1970: millis / 1000)
-                }
-                if let date = AppleDateText.parse(text) { return date }
+            guard let text = try? decode(String.self, forKey: key) else {
+                if strict { throw refuse }
+                continue
+            }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)[...]
+            if strict || AppleDateRange.looksNumeric(trimmed) {
+                guard let date = AppleDateRange.date(millisecondText: trimmed) else { throw refuse }
+                return date
+            }
+            if let date = AppleDateText.parse(String(trimmed)) {
+                guard AppleDateRange.contains(date) else { throw refuse }
+                return date
             }
         }
         return nil
@@ -71,20 +85,23 @@ extension KeyedDecodingContainer where Key == AppleKey {
     /// Objects under a key that may hold an array of them or, in pre-2021 bodies, one object.
     ///
     /// Entries that do not decode are skipped rather than failing the document.
-    func lenientObjects<T: Decodable>(_ type: T.Type, _ name: String) -> [T] {
+    /// Entries that do not decode are skipped rather than failing the document, except for
+    /// an `AppleValueError` (a malformed value of a known field), which is thrown.
+    func lenientObjects<T: Decodable>(_ type: T.Type, _ name: String) throws -> [T] {
         let key = AppleKey(name)
-        if let many = try? decodeIfPresent([Skippable<T>].self, forKey: key) {
+        if let many = try AppleValueError.passing({ try decodeIfPresent([Skippable<T>].self, forKey: key) }) {
             return many.compactMap(\.value)
         }
-        if let one = try? decodeIfPresent(T.self, forKey: key) {
+        if let one = try AppleValueError.passing({ try decodeIfPresent(T.self, forKey: key) }) {
             return [one]
         }
         return []
     }
 
-    /// One object under a key, or `nil` when it is absent or does not decode.
-    func lenientObject<T: Decodable>(_ type: T.Type, _ name: String) -> T? {
-        (try? decodeIfPresent(T.self, forKey: AppleKey(name))) ?? nil
+    /// One object under a key, or `nil` when it is absent or does not decode; an
+    /// `AppleValueError` inside it is thrown.
+    func lenientObject<T: Decodable>(_ type: T.Type, _ name: String) throws -> T? {
+        try AppleValueError.passing { try decodeIfPresent(T.self, forKey: AppleKey(name)) }
     }
 
     private func string(forKey key: AppleKey) -> String? {
@@ -101,11 +118,11 @@ extension KeyedDecodingContainer where Key == AppleKey {
     }
 }
 
-/// An array element that decodes to `nil` instead of throwing.
+/// An array element that decodes to `nil` instead of throwing (but for `AppleValueError`).
 private struct Skippable<T: Decodable>: Decodable {
     let value: T?
 
     init(from decoder: any Decoder) throws {
-        value = try? T(from: decoder)
+        value = try AppleValueError.passing { try T(from: decoder) }
     }
 }

@@ -78,18 +78,18 @@ public struct NotificationV1: Sendable, Decodable {
         bundleID = c.lenientString("bid")
         bundleVersion = c.lenientString("bvrs")
         autoRenewStatus = c.lenientBool("auto_renew_status")
-        autoRenewStatusChangeDate = c.lenientDate("auto_renew_status_change_date_ms", "auto_renew_status_change_date")
+        autoRenewStatusChangeDate = try c.lenientDate("auto_renew_status_change_date_ms", "auto_renew_status_change_date")
         autoRenewProductID = c.lenientString("auto_renew_product_id")
         expirationIntentRaw = c.lenientString("expiration_intent")
         // Strict on purpose: a unified_receipt that is not an object means the body is not
         // what Apple sends, and intake must say 400 rather than acknowledge garbage.
         unifiedReceipt = try c.decodeIfPresent(UnifiedReceipt.self, forKey: AppleKey("unified_receipt"))
         latestReceipt = c.lenientString("latest_receipt")
-        latestReceiptInfo = c.lenientObject(ReceiptTransaction.self, "latest_receipt_info")
+        latestReceiptInfo = try c.lenientObject(ReceiptTransaction.self, "latest_receipt_info")
         latestExpiredReceipt = c.lenientString("latest_expired_receipt")
-        latestExpiredReceiptInfo = c.lenientObject(ReceiptTransaction.self, "latest_expired_receipt_info")
+        latestExpiredReceiptInfo = try c.lenientObject(ReceiptTransaction.self, "latest_expired_receipt_info")
         originalTransactionID = c.lenientString("original_transaction_id")
-        cancellationDate = c.lenientDate("cancellation_date_ms", "cancellation_date")
+        cancellationDate = try c.lenientDate("cancellation_date_ms", "cancellation_date")
         isInBillingRetryPeriod = c.lenientBool("is_in_billing_retry_period")
     }
 }

@@ -45,8 +45,7 @@ public struct PendingRenewalInfo: Sendable, Decodable, Hashable {
         self.priceConsentStatus = priceConsentStatus
     }
 
-    /// Decodes one entry; every field is optional and read leniently, so this never fails
-    /// for an object.
+    /// Decodes one entry; every field is optional and read leniently (a malformed date throws `AppleValueError`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AppleKey.self)
         self.init(
@@ -56,7 +55,7 @@ public struct PendingRenewalInfo: Sendable, Decodable, Hashable {
             autoRenewStatus: c.lenientBool("auto_renew_status"),
             expirationIntentRaw: c.lenientString("expiration_intent"),
             isInBillingRetryPeriod: c.lenientBool("is_in_billing_retry_period"),
-            gracePeriodExpiresDate: c.lenientDate("grace_period_expires_date_ms", "grace_period_expires_date"),
+            gracePeriodExpiresDate: try c.lenientDate("grace_period_expires_date_ms", "grace_period_expires_date"),
             priceConsentStatus: c.lenientString("price_consent_status")
         )
     }

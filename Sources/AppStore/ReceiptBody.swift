@@ -28,9 +28,9 @@ public struct ReceiptBody: Sendable, Decodable {
         let isLegacy = !c.contains(AppleKey("in_app")) && c.contains(AppleKey("product_id"))
         self.init(
             bundleID: c.lenientString("bundle_id", "bid"),
-            inApp: c.lenientObjects(ReceiptTransaction.self, "in_app"),
+            inApp: try c.lenientObjects(ReceiptTransaction.self, "in_app"),
             originalApplicationVersion: c.lenientString("original_application_version"),
-            legacyTransaction: isLegacy ? try? ReceiptTransaction(from: decoder) : nil
+            legacyTransaction: isLegacy ? try AppleValueError.passing { try ReceiptTransaction(from: decoder) } : nil
         )
     }
 }

@@ -38,8 +38,8 @@ public struct UnifiedReceipt: Sendable, Decodable {
         self.init(
             environmentRaw: c.lenientString("environment"),
             latestReceipt: c.lenientString("latest_receipt"),
-            latestReceiptInfo: c.lenientObjects(ReceiptTransaction.self, "latest_receipt_info"),
-            pendingRenewalInfo: c.lenientObjects(PendingRenewalInfo.self, "pending_renewal_info"),
+            latestReceiptInfo: try c.lenientObjects(ReceiptTransaction.self, "latest_receipt_info"),
+            pendingRenewalInfo: try c.lenientObjects(PendingRenewalInfo.self, "pending_renewal_info"),
             status: c.lenientInt("status")
         )
     }

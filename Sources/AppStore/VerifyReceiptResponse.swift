@@ -72,10 +72,10 @@ public struct VerifyReceiptResponse: Sendable, Decodable {
             environmentRaw: c.lenientString("environment"),
             isRetryable: c.lenientBool("is-retryable", "is_retryable"),
             latestReceipt: c.lenientString("latest_receipt"),
-            latestReceiptInfo: c.lenientObjects(ReceiptTransaction.self, "latest_receipt_info"),
-            pendingRenewalInfo: c.lenientObjects(PendingRenewalInfo.self, "pending_renewal_info"),
-            receipt: c.lenientObject(ReceiptBody.self, "receipt"),
-            latestExpiredReceiptInfo: c.lenientObject(ReceiptTransaction.self, "latest_expired_receipt_info"),
+            latestReceiptInfo: try c.lenientObjects(ReceiptTransaction.self, "latest_receipt_info"),
+            pendingRenewalInfo: try c.lenientObjects(PendingRenewalInfo.self, "pending_renewal_info"),
+            receipt: try c.lenientObject(ReceiptBody.self, "receipt"),
+            latestExpiredReceiptInfo: try c.lenientObject(ReceiptTransaction.self, "latest_expired_receipt_info"),
             autoRenewStatus: c.lenientBool("auto_renew_status"),
             autoRenewProductID: c.lenientString("auto_renew_product_id")
         )

@@ -12,14 +12,18 @@ extension CurlHTTPClient {
         public var caBundlePath: String?
         /// Limit for establishing the connection, TLS handshake included.
         public var connectTimeout: Duration
+        /// Requests that may wait for a busy transfer thread; more fail at once with `.overloaded`.
+        public var maxQueuedRequests: Int
 
         /// Creates a configuration; the defaults suit calls to Apple's APIs.
         public init(
             numberOfThreads: Int = 4,
             maxResponseBytes: Int = 16 * 1024 * 1024,
             caBundlePath: String? = nil,
-            connectTimeout: Duration = .seconds(10)
+            connectTimeout: Duration = .seconds(10),
+            maxQueuedRequests: Int? = nil
         ) {
+            self.maxQueuedRequests = max(0, maxQueuedRequests ?? max(256, numberOfThreads * 16))
             self.numberOfThreads = numberOfThreads
             self.maxResponseBytes = maxResponseBytes
             self.caBundlePath = caBundlePath

@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 import NIOCore
 import NIOPosix
 
@@ -13,6 +14,7 @@ public final class CurlHTTPClient: Sendable {
     private let logger: Logger
     private let threadPool: NIOThreadPool
     private let handles: CurlHandlePool
+    private let outstanding = Atomic<Int>(0)
 
     /// Creates a client and starts its threads.
     public init(configuration: Configuration = .init(), logger: Logger) {
@@ -32,6 +34,12 @@ public final class CurlHTTPClient: Sendable {
     public func execute(_ request: HTTPRequest, logger: Logger? = nil) async throws -> HTTPResponse {
         let logger = logger ?? self.logger
         let (handles, configuration) = (self.handles, self.configuration)
+        // The thread pool's own queue has no bound: admit only as many as it may hold.
+        let admitted = outstanding.wrappingAdd(1, ordering: .relaxed).newValue
+        defer { outstanding.wrappingSubtract(1, ordering: .relaxed) }
+        guard admitted <= configuration.numberOfThreads + configuration.maxQueuedRequests else {
+            throw HTTPClientError(kind: .overloaded)
+        }
         let started = ContinuousClock.now
         do {
             let response = try await threadPool.runIfActive {

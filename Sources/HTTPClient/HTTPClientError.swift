@@ -22,6 +22,8 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case httpStatus(Int)
         /// Any other transport failure reported by libcurl.
         case transport
+        /// Too many requests were already waiting for a transfer thread; nothing was sent.
+        case overloaded
     }
 
     /// What went wrong.
@@ -51,7 +53,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     /// Whether sending the same request again later may succeed.
     public var isRetryable: Bool {
         switch kind {
-        case .timeout, .connectionRefused, .couldNotResolveHost, .transport:
+        case .timeout, .connectionRefused, .couldNotResolveHost, .transport, .overloaded:
             return true
         case .httpStatus(let status):
             return status == 429 || (500..<600).contains(status)
@@ -71,6 +73,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case .responseTooLarge: "HTTPClientError.responseTooLarge"
         case .httpStatus(let status): "HTTPClientError.httpStatus(\(status))"
         case .transport: "HTTPClientError.transport"
+        case .overloaded: "HTTPClientError.overloaded"
         }
     }
 

@@ -1,5 +1,6 @@
 import HTTPClient
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import Postgres
@@ -64,18 +65,26 @@ public func buildApplication(
         throw error
     }
 
-    let http = CurlHTTPClient(
+    // Two upstream clients, so the worker's backlog and the app backend's requests never
+    // queue behind each other for transfer threads.
+    let workerHTTP = CurlHTTPClient(
         configuration: .init(numberOfThreads: max(2, min(64, configuration.workerConcurrency)), caBundlePath: configuration.upstreamCABundle),
+        logger: logger
+    )
+    let apiHTTP = CurlHTTPClient(
+        configuration: .init(numberOfThreads: configuration.apiUpstreamConcurrency, caBundlePath: configuration.upstreamCABundle),
         logger: logger
     )
     let inbox = NotificationInbox(client: database)
     let workerSignal = WorkerSignal()
-    let verifier = ReceiptVerifier(
-        http: http, productionURL: configuration.verifyReceiptURL, sandboxURL: configuration.verifyReceiptSandboxURL,
-        timeout: configuration.verifyTimeout
-    )
+    func verifier(over http: CurlHTTPClient) -> ReceiptVerifier {
+        ReceiptVerifier(
+            http: http, productionURL: configuration.verifyReceiptURL, sandboxURL: configuration.verifyReceiptSandboxURL,
+            timeout: configuration.verifyTimeout
+        )
+    }
     let processor = NotificationProcessor(
-        database: database, verifier: verifier, apps: configuration.apps, retryPolicy: environment.retryPolicy
+        database: database, verifier: verifier(over: workerHTTP), apps: configuration.apps, retryPolicy: environment.retryPolicy
     )
     let worker = NotificationWorker(
         inbox: inbox, processor: processor, signal: workerSignal,
@@ -88,11 +97,12 @@ public func buildApplication(
         logger: logger
     )
 
-    let router = Router(context: BasicRequestContext.self)
+    let router = Router(context: ServerRequestContext.self)
     router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ConnectionCloseMiddleware())
     router.add(middleware: ErrorMappingMiddleware())
-    HealthController(database: database, migrations: migrations).addRoutes(to: router)
-    MetricsController(registry: environment.metricsRegistry).addRoutes(to: router)
+    HealthController(readiness: ReadinessCache(migrations: migrations)).addRoutes(to: router)
+    MetricsController(registry: environment.metricsRegistry, token: configuration.metricsToken).addRoutes(to: router)
     NotificationIntakeController(
         parser: NotificationIntakeParser(apps: configuration.apps), inbox: inbox, workerSignal: workerSignal,
         maxBodyBytes: configuration.maxBodyBytes
@@ -102,7 +112,8 @@ public func buildApplication(
         let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
         SubscriptionsController(reader: SubscriptionReader(client: database)).addRoutes(to: api)
         SubscribersController(
-            database: database, reader: SubscriptionReader(client: database), verifier: verifier, apps: configuration.apps,
+            database: database, reader: SubscriptionReader(client: database), verifier: verifier(over: apiHTTP),
+            receiptWait: configuration.receiptWait, apps: configuration.apps,
             eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy),
             inbox: inbox, workerSignal: workerSignal, maxBodyBytes: configuration.maxBodyBytes
         ).addRoutes(to: api)
@@ -112,7 +123,10 @@ public func buildApplication(
 
     var services: [any Service] = [
         ShutdownService(name: "database") { try await database.shutdown() },
-        ShutdownService(name: "upstream-http") { try await http.shutdown() },
+        ShutdownService(name: "upstream-http") {
+            try await workerHTTP.shutdown()
+            try await apiHTTP.shutdown()
+        },
     ]
     if environment.runsWorker && configuration.workerConcurrency > 0 {
         services.append(worker)
@@ -122,7 +136,12 @@ public func buildApplication(
     let onServerRunning = environment.onServerRunning
     return Application(
         router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "subscriptiond"),
+        server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(configuration.httpIdleTimeout.components.seconds) * 1_000_000_000
+            + configuration.httpIdleTimeout.components.attoseconds / 1_000_000_000))),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "subscriptiond",
+            availableConnectionsDelegate: MaximumAvailableConnections(configuration.httpMaxConnections, logger: logger)
+        ),
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger

@@ -49,12 +49,46 @@ struct LenientDecodingTests {
     }
 
     @Test func wrongTypesForOptionalFieldsReadAsAbsent() throws {
-        let t = try transaction(#", "quantity": {"a": 1}, "expires_date_ms": [1], "cancellation_reason": false, "subscription_group_identifier": "", "purchase_date_ms": "soon""#)
+        let t = try transaction(#", "quantity": {"a": 1}, "cancellation_reason": false, "subscription_group_identifier": "", "expires_date_ms": null, "purchase_date": "soon""#)
         #expect(t.quantity == nil)
         #expect(t.expiresDate == nil)
         #expect(t.cancellationReason == nil)
         #expect(t.subscriptionGroupIdentifier == nil)
         #expect(t.purchaseDate == nil)
+    }
+
+    /// A date field that is present must hold a date the App Store could have written:
+    /// otherwise the document is malformed, naming the field (never quoting the value).
+    @Test("malformed dates are refused, naming the field", arguments: [
+        #""expires_date_ms": "100000000000000000000""#, #""expires_date_ms": 1e20"#, #""expires_date_ms": -1"#,
+        #""expires_date_ms": "-1""#, #""expires_date_ms": "1.5""#, #""expires_date_ms": 1500000000000.5"#,
+        #""expires_date_ms": "0x10""#, #""expires_date_ms": """#, #""expires_date_ms": "soon""#, #""expires_date_ms": [1]"#,
+        #""expires_date_ms": true"#, #""expires_date_ms": "99999999999999999999999""#, #""expires_date_ms": 1000"#,
+        #""expires_date_ms": "253402300800000""#, #""expires_date": "1e400""#, #""expires_date": "2006-12-31 23:59:59 Etc/GMT""#,
+    ])
+    func malformedDates(_ field: String) throws {
+        #expect {
+            try transaction(", " + field)
+        } throws: { error in
+            (error as? AppleValueError)?.field == (field.hasPrefix(#""expires_date_ms""#) ? "expires_date_ms" : "expires_date")
+        }
+    }
+
+    @Test func datesAtTheEdgesOfTheRangeAreKept() throws {
+        let t = try transaction(#", "purchase_date_ms": "1167609600000", "expires_date_ms": 253402300799999, "cancellation_date": "2014-03-12 10:18:05 Etc/GMT", "original_purchase_date": "2014-03-12 02:18:05 America/Los_Angeles""#)
+        #expect(t.purchaseDate == Date(timeIntervalSince1970: 1_167_609_600))
+        #expect(t.expiresDate == Date(timeIntervalSince1970: 253_402_300_799.999))
+        #expect(t.cancellationDate != nil)
+        #expect(t.originalPurchaseDate == nil, "a _pst-style text in a fallback field reads as absent")
+    }
+
+    @Test func aMalformedDateInsideAnArrayFailsTheDocument() {
+        let body = #"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "expires_date_ms": "1e400"}]}"#
+        #expect {
+            try VerifyReceiptResponse.decode(from: Array(body.utf8))
+        } throws: { error in
+            (error as? AppleValueError)?.field == "latest_receipt_info.0.expires_date_ms"
+        }
     }
 
     @Test func unknownFieldsAreIgnored() throws {

@@ -47,7 +47,7 @@ struct NotificationV1DecodingTests {
 
     @Test func wrongTypesForOptionalTopLevelFieldsReadAsAbsent() throws {
         let n = try NotificationV1.decode(from: json(
-            #"{"notification_type": "DID_CHANGE_RENEWAL_STATUS", "auto_renew_status": [], "bid": {}, "latest_receipt_info": "oops", "cancellation_date_ms": true}"#
+            #"{"notification_type": "DID_CHANGE_RENEWAL_STATUS", "auto_renew_status": [], "bid": {}, "latest_receipt_info": "oops", "cancellation_date": "yesterday"}"#
         ))
         #expect(n.autoRenewStatus == nil)
         #expect(n.bundleID == nil)
@@ -56,7 +56,7 @@ struct NotificationV1DecodingTests {
     }
 
     @Test func allTransactionsDeduplicatesAcrossUnifiedAndLegacy() throws {
-        let entry = #"{"transaction_id": "2", "original_transaction_id": "1", "product_id": "p", "purchase_date_ms": "1000"}"#
+        let entry = #"{"transaction_id": "2", "original_transaction_id": "1", "product_id": "p", "purchase_date_ms": "1500000000000"}"#
         let older = #"{"transaction_id": "3", "original_transaction_id": "0", "product_id": "p"}"#
         let body = #"{"notification_type": "CANCEL", "original_transaction_id": "9", "unified_receipt": {"latest_receipt_info": [\#(entry)], "pending_renewal_info": [{"original_transaction_id": "8"}]}, "latest_receipt_info": \#(entry), "latest_expired_receipt_info": \#(older), "latest_expired_receipt": "old"}"#
         let n = try NotificationV1.decode(from: json(body))

@@ -41,6 +41,18 @@ public struct ServiceConfiguration: Sendable {
     public var databasePoolSize: Int
     /// `apple` (Apple's documented rule) or `strict` (anyone who ever subscribed in the group is ineligible).
     public var eligibilityPolicy: EligibilityPolicy
+    /// Bearer token for `/metrics`; nil leaves it open.
+    public var metricsToken: Secret?
+    /// A connection with no complete request for this long is closed (slow or stalled clients).
+    public var httpIdleTimeout: Duration
+    /// Connections accepted at once; beyond it new ones wait in the listen backlog.
+    public var httpMaxConnections: Int
+    /// The longest a request waits for a free database connection before answering 503.
+    public var databaseLeaseTimeout: Duration
+    /// The longest `POST /v1/receipts` waits for Apple before answering `202 pending`.
+    public var receiptWait: Duration
+    /// Upstream transfers the `/v1` API may run at once, apart from the worker's.
+    public var apiUpstreamConcurrency: Int
 
     /// The variables read, with their defaults (nil: no default), in the order of DESIGN.md.
     public static let variables: [(name: String, defaultValue: String?)] = [
@@ -63,23 +75,27 @@ public struct ServiceConfiguration: Sendable {
         ("DATABASE_POOL_SIZE", "20"),
         ("WORKER_LEASE_MS", nil),
         ("ELIGIBILITY_POLICY", "apple"),
+        ("METRICS_TOKEN", nil),
+        ("HTTP_IDLE_TIMEOUT_MS", "30000"),
+        ("HTTP_MAX_CONNECTIONS", "2048"),
+        ("DATABASE_LEASE_TIMEOUT_MS", "2000"),
+        ("RECEIPT_WAIT_MS", "5000"),
+        ("API_UPSTREAM_CONCURRENCY", "8"),
     ]
 
     /// Reads and validates the configuration; throws one `ConfigurationError` naming the first bad setting.
     public static func load(environment: [String: String]) throws -> ServiceConfiguration {
         let reader = SettingsReader(environment: environment, defaults: variables)
         let apps = try AppRegistryLoader.load(reader)
-        let token = reader.string("ADMIN_TOKEN")
-        if let token, token.count < 16 {
-            throw ConfigurationError("ADMIN_TOKEN", "is too short: use at least 16 characters (e.g. `openssl rand -hex 32`)")
-        }
+        let token = try reader.token("ADMIN_TOKEN")
+        let metricsToken = try reader.token("METRICS_TOKEN")
         return ServiceConfiguration(
             databaseURL: try reader.required("DATABASE_URL"),
             host: try reader.required("SUBSCRIPTIOND_HOST"),
             port: try reader.integer("SUBSCRIPTIOND_PORT", in: 0...65_535),
             apps: apps,
-            verifyReceiptURL: try reader.httpURL("VERIFY_RECEIPT_URL"),
-            verifyReceiptSandboxURL: try reader.httpURL("VERIFY_RECEIPT_SANDBOX_URL"),
+            verifyReceiptURL: try reader.upstreamURL("VERIFY_RECEIPT_URL"),
+            verifyReceiptSandboxURL: try reader.upstreamURL("VERIFY_RECEIPT_SANDBOX_URL"),
             verifyTimeout: .milliseconds(try reader.integer("VERIFY_TIMEOUT_MS", in: 1...600_000)),
             workerConcurrency: try reader.integer("WORKER_CONCURRENCY", in: 0...1_024),
             workerLease: try reader.string("WORKER_LEASE_MS").map { _ in .milliseconds(try reader.integer("WORKER_LEASE_MS", in: 100...3_600_000)) },
@@ -90,7 +106,13 @@ public struct ServiceConfiguration: Sendable {
             schemaDirectory: reader.string("SUBSCRIPTIOND_SCHEMA_DIR"),
             upstreamCABundle: reader.string("VERIFY_RECEIPT_CA_BUNDLE"),
             databasePoolSize: try reader.integer("DATABASE_POOL_SIZE", in: 2...500),
-            eligibilityPolicy: try reader.choice("ELIGIBILITY_POLICY", EligibilityPolicy.self)
+            eligibilityPolicy: try reader.choice("ELIGIBILITY_POLICY", EligibilityPolicy.self),
+            metricsToken: metricsToken.map(Secret.init),
+            httpIdleTimeout: .milliseconds(try reader.integer("HTTP_IDLE_TIMEOUT_MS", in: 100...3_600_000)),
+            httpMaxConnections: try reader.integer("HTTP_MAX_CONNECTIONS", in: 1...1_000_000),
+            databaseLeaseTimeout: .milliseconds(try reader.integer("DATABASE_LEASE_TIMEOUT_MS", in: 10...600_000)),
+            receiptWait: .milliseconds(try reader.integer("RECEIPT_WAIT_MS", in: 10...600_000)),
+            apiUpstreamConcurrency: try reader.integer("API_UPSTREAM_CONCURRENCY", in: 1...256)
         )
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// Reads typed settings from environment-style key/value pairs, with defaults, turning
@@ -35,13 +36,28 @@ public struct SettingsReader: Sendable {
         return value
     }
 
-    /// An `http://` or `https://` URL.
-    public func httpURL(_ name: String) throws -> String {
+    /// An `https://` URL, or an `http://` one to a loopback host (a local stand-in such as
+    /// appstore-sim): anywhere else a plain-text URL would carry secrets in clear.
+    public func upstreamURL(_ name: String) throws -> String {
         let text = try required(name)
-        guard text.hasPrefix("https://") || text.hasPrefix("http://"), text.count > 8 else {
-            throw ConfigurationError(name, "must be an http:// or https:// URL, got '\(text)'")
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
+              scheme == "https" || scheme == "http"
+        else {
+            throw ConfigurationError(name, "must be an https:// URL, got '\(text)'")
+        }
+        if scheme == "http" && !LoopbackHost.contains(host) {
+            throw ConfigurationError(name, "must use https:// (http:// is only allowed to 127.0.0.1, ::1 or localhost), got '\(text)'")
         }
         return text
+    }
+
+    /// A bearer token of at least 16 characters, or nil when unset.
+    public func token(_ name: String) throws -> String? {
+        guard let token = string(name) else { return nil }
+        guard token.count >= 16 else {
+            throw ConfigurationError(name, "is too short: use at least 16 characters (e.g. `openssl rand -hex 32`)")
+        }
+        return token
     }
 
     /// One of an enumeration's raw values.

@@ -26,11 +26,16 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        // Apple and well-behaved clients retry a 503; say when it is worth it.
+        if status == .serviceUnavailable { headers[.retryAfter] = "\(APIError.retryAfterSeconds)" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: .init(bytes: body)))
     }
 }
 
 extension APIError {
+    /// Seconds a client is asked to wait after a 503.
+    static let retryAfterSeconds = 5
+
     /// 400: the body or a parameter is malformed.
     public static func malformed(_ message: String) -> APIError { .init(.badRequest, code: "malformed", message: message) }
     /// 401: missing or wrong credentials.

@@ -19,8 +19,11 @@ public struct ErrorMappingMiddleware<Context: RequestContext>: RouterMiddleware 
         } catch let error as PostgresError where error.isTransient {
             context.logger.warning("database unavailable", metadata: [LogKey.error: "\(error)"])
             throw APIError.unavailable("the database is unavailable; retry later")
+        } catch let error as PostgresError where error.code == .invalidParameter {
+            throw APIError.malformed("a value contains a NUL character (\\u0000), which cannot be stored")
         } catch {
-            context.logger.error("request failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
+            // `description` only: a database error's detail can quote row values (a receipt).
+            context.logger.error("request failed", metadata: [LogKey.error: "\(error)"])
             throw APIError.internalError(requestID: context.id)
         }
     }

@@ -10,6 +10,8 @@ struct SubscribersController<Context: RequestContext> {
     let database: PostgresClient
     let reader: SubscriptionReader
     let verifier: ReceiptVerifier
+    /// How long `POST /v1/receipts` waits for Apple before queueing the receipt (202).
+    let receiptWait: Duration
     let apps: AppRegistry
     let eligibility: EligibilityService
     let inbox: NotificationInbox
@@ -39,10 +41,15 @@ struct SubscribersController<Context: RequestContext> {
         let submission = try ReceiptSubmission(
             receiptData: try QueryRequest.string(body, "receipt_data", maxLength: maxBodyBytes),
             bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
-        switch await verifier.verify(receiptData: submission.receiptData, sharedSecret: submission.app.sharedSecret, logger: context.logger) {
+        let (verifier, logger) = (self.verifier, context.logger)
+        let outcome = await firstResult(within: receiptWait) {
+            await verifier.verify(receiptData: submission.receiptData, app: submission.app, logger: logger)
+        } ?? .retry(reason: "the App Store did not answer within \(receiptWait)", limited: false)
+        switch outcome {
         case .verified(let response, let observedAt, let endpoint):
-            let facts = ReceiptFacts(verifyResponse: response, bundleID: submission.app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
-            try await database.withTransaction { session in
+            var facts = ReceiptFacts(verifyResponse: response, bundleID: submission.app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
+            facts.latestReceipt = facts.latestReceipt ?? submission.receiptData
+            try await database.withTransaction { [facts] session in
                 try FactStore.apply(facts, receiptObservedAt: observedAt, notificationID: nil, appUserID: appUserID, in: session)
             }
             let views = try await reader.subscriber(appUserID: appUserID) ?? []
@@ -72,7 +79,7 @@ struct SubscribersController<Context: RequestContext> {
             answers = try await eligibility.answers(appUserID: appUserID, productIDs: productIDs)
         case (nil, let receiptData?):
             let submission = try ReceiptSubmission(receiptData: receiptData, bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
-            switch await verifier.verify(receiptData: receiptData, sharedSecret: submission.app.sharedSecret, logger: context.logger) {
+            switch await verifier.verify(receiptData: receiptData, app: submission.app, logger: context.logger) {
             case .verified(let response, let observedAt, let endpoint):
                 let facts = ReceiptFacts(verifyResponse: response, bundleID: submission.app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
                 answers = try await eligibility.answers(receipt: facts, productIDs: productIDs)

@@ -47,10 +47,15 @@ public struct NotificationIntakeParser: Sendable {
         guard let environment = notification.environment ?? notification.unifiedReceipt?.environment else {
             throw APIError.malformed("the notification names no environment (expected PROD or Sandbox)")
         }
+        try IntakeLimits.check(notification)
         var stored = object
         stored.removeValue(forKey: "password")
         guard let storedData = try? CanonicalJSON.data(stored) else {
             throw APIError.malformed("the body cannot be re-encoded")
+        }
+        // PostgreSQL cannot store U+0000 in text or jsonb; the canonical writer spells it `\u0000`.
+        if IntakeLimits.containsNUL(storedData) {
+            throw APIError.malformed("the body contains a NUL character (\\u0000), which cannot be stored")
         }
         let digest = ContentHash.sha256Hex(storedData)
         return InboxEntryDraft(
@@ -83,6 +88,7 @@ public struct InboxEntryDraft: Sendable, Equatable {
 /// Short, safe descriptions of JSON decoding failures (no values quoted).
 enum DecodingProblem {
     static func describe(_ error: any Error) -> String {
+        if let error = error as? AppleValueError { return error.description }
         guard let error = error as? DecodingError else { return "unreadable" }
         switch error {
         case .keyNotFound(let key, _): return "\(key.stringValue) is missing"

@@ -16,6 +16,8 @@ public struct NotificationProcessor: Sendable {
         case retrying(reason: String)
         /// Given up for good.
         case dead(reason: String)
+        /// The claim ran out and a newer one (or an operator) took the entry over: nothing written.
+        case superseded
     }
 
     private let database: PostgresClient
@@ -23,6 +25,7 @@ public struct NotificationProcessor: Sendable {
     private let verifier: ReceiptVerifier
     private let apps: AppRegistry
     private let retryPolicy: RetryPolicy
+    private let receipts: StoredReceipts
 
     /// Creates a processor.
     public init(database: PostgresClient, verifier: ReceiptVerifier, apps: AppRegistry, retryPolicy: RetryPolicy) {
@@ -31,6 +34,7 @@ public struct NotificationProcessor: Sendable {
         self.verifier = verifier
         self.apps = apps
         self.retryPolicy = retryPolicy
+        self.receipts = StoredReceipts(client: database)
     }
 
     /// Runs one attempt and records its outcome. Database trouble while recording is
@@ -47,9 +51,7 @@ public struct NotificationProcessor: Sendable {
         case .retry(let reason, let limited):
             return try await retry(notification, reason: reason, limited: limited, logger: logger)
         case .dead(let reason):
-            logger.warning("notification is dead", metadata: [LogKey.error: "\(reason)"])
-            try await inbox.markDead(notification, reason: reason)
-            return .dead(reason: reason)
+            return try await dead(notification, reason: reason, logger: logger)
         }
         do {
             try await database.withTransaction { session in
@@ -57,25 +59,33 @@ public struct NotificationProcessor: Sendable {
                     try FactStore.apply(batch.facts, receiptObservedAt: batch.observedAt, notificationID: notification.id,
                                         appUserID: notification.appUserID, in: session)
                 }
-                try NotificationInbox.markProcessed(notification, in: session)
+                try NotificationInbox.markProcessed(notification, note: plan.note, in: session)
             }
+        } catch let error as StaleClaimError {
+            logger.info("attempt superseded; its work was rolled back", metadata: [LogKey.error: "\(error)"])
+            return .superseded
         } catch let error as PostgresError where error.isTransient {
             return try await retry(notification, reason: "database: \(error.message)", limited: false, logger: logger)
+        } catch let error as PostgresError {
+            // The statement itself was refused (a value out of range, a constraint): the same
+            // facts will be refused again, so retrying after every lease would only block the inbox.
+            return try await dead(notification, reason: "the database refused its facts: \(error.description)", logger: logger)
         }
         logger.debug("notification processed")
         return .processed
     }
 
+    private func dead(_ notification: ClaimedNotification, reason: String, logger: Logger) async throws -> Outcome {
+        logger.warning("notification is dead", metadata: [LogKey.error: "\(reason)"])
+        return try await inbox.markDead(notification, reason: reason) ? .dead(reason: reason) : .superseded
+    }
+
     private func retry(_ notification: ClaimedNotification, reason: String, limited: Bool, logger: Logger) async throws -> Outcome {
         guard let next = retryPolicy.nextAttempt(after: notification.attempt, limited: limited, now: Date()) else {
-            let final = "gave up after \(notification.attempt) attempts: \(reason)"
-            logger.warning("notification is dead", metadata: [LogKey.error: "\(final)"])
-            try await inbox.markDead(notification, reason: final)
-            return .dead(reason: final)
+            return try await dead(notification, reason: "gave up after \(notification.attempt) attempts: \(reason)", logger: logger)
         }
         logger.info("notification will be retried", metadata: [LogKey.error: "\(reason)", "next_attempt_at": "\(next)"])
-        try await inbox.scheduleRetry(notification, at: next, reason: reason)
-        return .retrying(reason: reason)
+        return try await inbox.scheduleRetry(notification, at: next, reason: reason) ? .retrying(reason: reason) : .superseded
     }
 }
 
@@ -87,6 +97,8 @@ struct ApplyPlan {
     }
 
     var batches: [Batch] = []
+    /// Kept with the attempt when nothing could be verified (so nothing was applied).
+    var note: String?
 }
 
 /// The result of everything an attempt does before touching the database.
@@ -107,14 +119,29 @@ extension NotificationProcessor {
             guard let body = try? NotificationV1.decode(from: Array(notification.body.utf8)) else {
                 return .dead(reason: "the stored body is not a version 1 notification")
             }
-            let observedAt = body.contentTime ?? notification.receivedAt
-            var plan = ApplyPlan()
-            plan.batches.append(.init(
-                facts: ReceiptFacts(notification: body, observedAt: observedAt, bundleID: notification.bundleID,
-                                    environmentFallback: notification.environment),
-                observedAt: observedAt))
-            guard let receipt = body.receiptData else { return .apply(plan) }
-            return await verified(receipt: receipt, app: app, plan: plan, logger: logger)
+            // Only Apple's answer is applied: the body's own claims are authenticated by a
+            // shared secret alone (one that has shipped inside apps), so they never grant,
+            // extend or revoke anything. Its receipt, or else the subscription's stored one,
+            // is verified instead.
+            if let receipt = body.receiptData {
+                return await verified(receipt: receipt, app: app, plan: ApplyPlan(), logger: logger)
+            }
+            let stored: String?
+            do {
+                stored = try await receipts.latestReceipt(
+                    bundleID: notification.bundleID, environment: notification.environment,
+                    originalTransactionIDs: body.originalTransactionIDs)
+            } catch let error as PostgresError where error.isTransient {
+                return .retry(reason: "database: \(error.message)", limited: false)
+            } catch {
+                return .dead(reason: "cannot look up the subscription's stored receipt: \(error)")
+            }
+            guard let stored else {
+                var plan = ApplyPlan()
+                plan.note = "no receipt in the body and none stored for its subscription: recorded without applying its claims"
+                return .apply(plan)
+            }
+            return await verified(receipt: stored, app: app, plan: ApplyPlan(), logger: logger)
         case .receipt:
             guard let receipt = QueuedReceipt.receiptData(fromStoredBody: notification.body) else {
                 return .dead(reason: "the stored body holds no receipt_data")
@@ -126,12 +153,13 @@ extension NotificationProcessor {
     }
 
     private func verified(receipt: String, app: AppCredentials, plan: ApplyPlan, logger: Logger) async -> Preparation {
-        switch await verifier.verify(receiptData: receipt, sharedSecret: app.sharedSecret, logger: logger) {
+        switch await verifier.verify(receiptData: receipt, app: app, logger: logger) {
         case .verified(let response, let observedAt, let endpoint):
             var plan = plan
-            plan.batches.append(.init(
-                facts: ReceiptFacts(verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint),
-                observedAt: observedAt))
+            var facts = ReceiptFacts(verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
+            // Keep a receipt to re-verify later even when the answer carries no newer one.
+            facts.latestReceipt = facts.latestReceipt ?? receipt
+            plan.batches.append(.init(facts: facts, observedAt: observedAt))
             return .apply(plan)
         case .retry(let reason, let limited):
             return .retry(reason: reason, limited: limited)

@@ -16,12 +16,16 @@ public struct NotificationWorker: Service {
         public var lease: Duration
         /// How often to look for due work when nothing signals.
         public var pollInterval: Duration
+        /// Claims in a row that may end without an outcome (the process died mid-attempt)
+        /// before the entry is declared dead instead of being claimed again.
+        public var maxUnfinishedClaims: Int
 
         /// Creates a configuration.
-        public init(concurrency: Int, lease: Duration, pollInterval: Duration = .milliseconds(500)) {
+        public init(concurrency: Int, lease: Duration, pollInterval: Duration = .milliseconds(500), maxUnfinishedClaims: Int = 5) {
             self.concurrency = max(1, concurrency)
             self.lease = lease
             self.pollInterval = pollInterval
+            self.maxUnfinishedClaims = max(1, maxUnfinishedClaims)
         }
     }
 
@@ -51,7 +55,7 @@ public struct NotificationWorker: Service {
                     let free = await slots.free
                     let claimed: [ClaimedNotification]
                     do {
-                        claimed = try await inbox.claimDue(limit: free, lease: configuration.lease)
+                        claimed = try await inbox.claimDue(limit: free, lease: configuration.lease, maxUnfinishedClaims: configuration.maxUnfinishedClaims)
                         failures = 0
                     } catch {
                         failures += 1

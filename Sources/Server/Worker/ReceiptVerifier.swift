@@ -30,8 +30,11 @@ public struct ReceiptVerifier: Sendable {
     }
 
     /// Verifies base64 receipt data with the app's shared secret. Never throws: every
-    /// failure is classified. The receipt and secret are never logged.
-    public func verify(receiptData: String, sharedSecret: Secret, logger: Logger) async -> VerificationResult {
+    /// failure is classified. The receipt and secret are never logged. An answer whose
+    /// receipt names another bundle id is permanent: a shared secret must not vouch for
+    /// another app's receipts.
+    public func verify(receiptData: String, app: AppCredentials, logger: Logger) async -> VerificationResult {
+        let (sharedSecret, expectedBundleID) = (app.sharedSecret, app.bundleID)
         let body: [UInt8]
         do {
             body = try VerifyReceiptRequest(receiptData: receiptData, password: sharedSecret.revealed, excludeOldTransactions: false).jsonBytes()
@@ -45,8 +48,9 @@ public struct ReceiptVerifier: Sendable {
             let response: HTTPResponse
             do {
                 response = try await http.execute(.postJSON(url: url, body: body, timeout: timeout), logger: logger)
-            } catch let error as HTTPClientError {
-                return .retry(reason: "upstream \(endpoint.rawValue.lowercased()): \(error)", limited: false)
+            } catch let error as HTTPClientError where !error.isRetryable {
+                // TLS failures, an unusable URL or an oversized answer do not heal by waiting.
+                return .permanent(reason: "upstream \(endpoint.rawValue.lowercased()): \(error)")
             } catch {
                 return .retry(reason: "upstream \(endpoint.rawValue.lowercased()): \(error)", limited: false)
             }
@@ -56,12 +60,17 @@ public struct ReceiptVerifier: Sendable {
             let decoded: VerifyReceiptResponse
             do {
                 decoded = try VerifyReceiptResponse.decode(from: response.body)
+            } catch let error as AppleValueError {
+                return .permanent(reason: "upstream \(endpoint.rawValue.lowercased()) answered with a malformed value: \(error)")
             } catch {
                 return .retry(reason: "upstream \(endpoint.rawValue.lowercased()) sent an unreadable answer", limited: true)
             }
             logger.debug("verifyReceipt answered", metadata: [LogKey.upstreamStatus: "\(decoded.status)", "endpoint": "\(endpoint.rawValue)"])
             switch VerifyReceiptStatus.classify(status: decoded.status, isRetryable: decoded.isRetryable) {
             case .apply:
+                if let receiptBundleID = decoded.receipt?.bundleID, receiptBundleID != expectedBundleID {
+                    return .permanent(reason: "the receipt belongs to bundle id \(receiptBundleID), not to \(expectedBundleID) whose shared secret was used")
+                }
                 return .verified(decoded, observedAt: Date(), endpoint: endpoint)
             case .resendToSandbox where endpoint == .production:
                 endpoint = .sandbox

@@ -71,7 +71,7 @@ public struct InboxQueries: Sendable {
             let missing = wanted.filter { !found.contains($0) }
             guard missing.isEmpty else { return .unknown(missing) }
             try session.execute("""
-                UPDATE notifications SET state = 'pending', next_attempt_at = now(), updated_at = now()
+                UPDATE notifications SET state = 'pending', next_attempt_at = now(), unfinished_claims = 0, updated_at = now()
                 WHERE id = ANY(\(texts)::bigint[])
                 """)
             return .requeued(wanted)
@@ -81,9 +81,45 @@ public struct InboxQueries: Sendable {
     /// Puts every `dead` notification back to `pending` in one statement; returns their ids.
     public func replayDead() async throws -> [Int64] {
         try await client.query("""
-            UPDATE notifications SET state = 'pending', next_attempt_at = now(), updated_at = now()
+            UPDATE notifications SET state = 'pending', next_attempt_at = now(), unfinished_claims = 0, updated_at = now()
             WHERE state = 'dead'
             RETURNING id
             """).map { try $0.decode("id", as: Int64.self) }.sorted()
+    }
+
+    /// What a discard did.
+    public enum DiscardResult: Sendable, Equatable {
+        /// These ids are now `dead` with the operator's reason.
+        case discarded([Int64])
+        /// These ids do not exist; nothing was changed.
+        case unknown([Int64])
+    }
+
+    /// Ends the given notifications `dead` with an operator's reason, whatever their state:
+    /// all of them or, when any id is unknown, none (one transaction). The attempts history
+    /// records who and when; the attempt counter moves on, so an attempt still in flight
+    /// cannot overwrite the discard. `notifications replay` undoes it.
+    public func discard(ids: [Int64], reason: String, actor: String) async throws -> DiscardResult {
+        let wanted = Array(Set(ids)).sorted()
+        let texts = wanted.map(String.init)
+        let message = "discarded by \(actor): \(reason)"
+        return try await client.withTransaction { session in
+            let found = Set(try session.query("""
+                SELECT id FROM notifications WHERE id = ANY(\(texts)::bigint[]) ORDER BY id FOR UPDATE
+                """).map { try $0.decode("id", as: Int64.self) })
+            let missing = wanted.filter { !found.contains($0) }
+            guard missing.isEmpty else { return .unknown(missing) }
+            try session.execute("""
+                WITH discarded AS (
+                    UPDATE notifications
+                    SET state = 'dead', attempts = attempts + 1, unfinished_claims = 0, last_error = \(message), updated_at = now()
+                    WHERE id = ANY(\(texts)::bigint[])
+                    RETURNING id, attempts
+                )
+                INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error, actor)
+                SELECT id, attempts, now(), 'discarded', \(message), \(actor) FROM discarded
+                """)
+            return .discarded(wanted)
+        }
     }
 }

@@ -36,12 +36,17 @@ public struct NotificationInbox: Sendable {
     /// `next_attempt_at` out by `lease`: if this process dies mid-attempt, the entry becomes
     /// due again after the lease and another worker takes it. `SKIP LOCKED` lets any number
     /// of workers and processes claim side by side without waiting on each other.
-    public func claimDue(limit: Int, lease: Duration) async throws -> [ClaimedNotification] {
+    ///
+    /// A due entry already claimed `maxUnfinishedClaims` times without any outcome recorded
+    /// (each attempt stopped the process) is not claimed again: it ends `dead`, so a poison
+    /// input cannot crash-loop the service.
+    public func claimDue(limit: Int, lease: Duration, maxUnfinishedClaims: Int = 5) async throws -> [ClaimedNotification] {
         let leaseSeconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
-        return try await client.withConnection { session in
-            try session.query("""
+        return try await client.withTransaction { session in
+            try Self.buryPoison(maxUnfinishedClaims: maxUnfinishedClaims, in: session)
+            return try session.query("""
                 UPDATE notifications AS n
-                SET attempts = n.attempts + 1, claimed_at = now(),
+                SET attempts = n.attempts + 1, unfinished_claims = n.unfinished_claims + 1, claimed_at = now(),
                     next_attempt_at = now() + make_interval(secs => \(leaseSeconds)), updated_at = now()
                 FROM (
                     SELECT id FROM notifications
@@ -57,34 +62,71 @@ public struct NotificationInbox: Sendable {
         }
     }
 
-    /// Records a successful attempt (inside the transaction that applied the facts).
-    public static func markProcessed(_ notification: ClaimedNotification, in session: PostgresSession) throws {
+    /// Ends `dead` every due entry whose claims keep ending without an outcome.
+    private static func buryPoison(maxUnfinishedClaims: Int, in session: PostgresSession) throws {
         try session.execute("""
-            UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, updated_at = now()
-            WHERE id = \(notification.id)
+            WITH poison AS (
+                UPDATE notifications
+                SET state = 'dead', unfinished_claims = 0, updated_at = now(),
+                    last_error = 'stopped the worker ' || unfinished_claims || ' times: every attempt ended without an outcome '
+                        || '(the process died); fix the cause, then `subscriptionctl notifications replay`, or discard it'
+                WHERE id IN (
+                    SELECT id FROM notifications
+                    WHERE state IN ('pending', 'retrying') AND next_attempt_at <= now()
+                      AND unfinished_claims >= \(maxUnfinishedClaims)
+                    FOR UPDATE SKIP LOCKED
+                )
+                RETURNING id, attempts, claimed_at, last_error
+            )
+            INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
+            SELECT id, attempts, coalesce(claimed_at, now()), 'abandoned', last_error FROM poison
+            ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
+                finished_at = now()
             """)
-        try recordAttempt(notification, outcome: "processed", error: nil, in: session)
     }
 
-    /// Schedules another attempt at `nextAttemptAt`, keeping the reason.
-    public func scheduleRetry(_ notification: ClaimedNotification, at nextAttemptAt: Date, reason: String) async throws {
-        try await client.withTransaction { session in
-            try session.execute("""
-                UPDATE notifications SET state = 'retrying', next_attempt_at = \(nextAttemptAt), last_error = \(reason), updated_at = now()
-                WHERE id = \(notification.id) AND state <> 'processed'
-                """)
-            try Self.recordAttempt(notification, outcome: "retry", error: reason, in: session)
-        }
+    /// Records a successful attempt (inside the transaction that applied the facts).
+    ///
+    /// Fenced: only the claim that made this attempt may finish it. When a newer claim (after
+    /// this one's lease ran out) or an operator took the entry over, this throws
+    /// `StaleClaimError` and the caller's transaction rolls back.
+    public static func markProcessed(_ notification: ClaimedNotification, note: String? = nil, in session: PostgresSession) throws {
+        let updated = try session.execute("""
+            UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
+                updated_at = now()
+            WHERE \(unescaped: fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
+            """)
+        guard updated == 1 else { throw StaleClaimError(notificationID: notification.id, attempt: notification.attempt) }
+        try recordAttempt(notification, outcome: "processed", error: note, in: session)
     }
 
-    /// Gives up on an entry for a permanent reason; `replay` brings it back.
-    public func markDead(_ notification: ClaimedNotification, reason: String) async throws {
+    /// Schedules another attempt at `nextAttemptAt`, keeping the reason. Returns false (and
+    /// writes nothing) when the claim is stale.
+    @discardableResult
+    public func scheduleRetry(_ notification: ClaimedNotification, at nextAttemptAt: Date, reason: String) async throws -> Bool {
+        try await finish(notification, state: "retrying", nextAttemptAt: nextAttemptAt, outcome: "retry", reason: reason)
+    }
+
+    /// Gives up on an entry for a permanent reason; `replay` brings it back. Returns false
+    /// (and writes nothing) when the claim is stale.
+    @discardableResult
+    public func markDead(_ notification: ClaimedNotification, reason: String) async throws -> Bool {
+        try await finish(notification, state: "dead", nextAttemptAt: nil, outcome: "dead", reason: reason)
+    }
+
+    /// Only entries still waiting for an outcome can be finished by a claim.
+    private static let fence: StaticString = "state IN ('pending', 'retrying')"
+
+    private func finish(_ notification: ClaimedNotification, state: String, nextAttemptAt: Date?, outcome: String, reason: String) async throws -> Bool {
         try await client.withTransaction { session in
-            try session.execute("""
-                UPDATE notifications SET state = 'dead', last_error = \(reason), updated_at = now()
-                WHERE id = \(notification.id) AND state <> 'processed'
+            let updated = try session.execute("""
+                UPDATE notifications SET state = \(state), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
+                    last_error = \(reason), unfinished_claims = 0, updated_at = now()
+                WHERE \(unescaped: Self.fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
                 """)
-            try Self.recordAttempt(notification, outcome: "dead", error: reason, in: session)
+            guard updated == 1 else { return false }
+            try Self.recordAttempt(notification, outcome: outcome, error: reason, in: session)
+            return true
         }
     }
 
@@ -96,6 +138,17 @@ public struct NotificationInbox: Sendable {
                 finished_at = now()
             """)
     }
+}
+
+/// A claim that lost its entry: its lease ran out and another claim (or an operator) took
+/// the entry over, so this attempt's outcome must not be written.
+public struct StaleClaimError: Error, Sendable, CustomStringConvertible {
+    /// The entry.
+    public let notificationID: Int64
+    /// The stale attempt's number.
+    public let attempt: Int
+
+    public var description: String { "attempt \(attempt) of notification \(notificationID) was superseded by a newer claim" }
 }
 
 extension ClaimedNotification {

@@ -94,7 +94,7 @@ struct Revalidator: Sendable {
         guard let app = apps.app(bundleID: item.bundleID) else {
             return .skipped("no shared secret is configured for bundle id \(item.bundleID)")
         }
-        switch await verifier.verify(receiptData: receipt, sharedSecret: app.sharedSecret, logger: logger) {
+        switch await verifier.verify(receiptData: receipt, app: app, logger: logger) {
         case .verified(let response, let observedAt, let endpoint):
             let facts = ReceiptFacts(verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
             do {

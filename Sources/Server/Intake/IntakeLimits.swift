@@ -1,0 +1,47 @@
+import AppStore
+import Foundation
+
+/// Bounds on the identifiers a notification body may carry, checked before it is stored:
+/// Apple's ids are short decimal strings and bundle ids are reverse-DNS names, so anything
+/// far longer is malformed — and would not fit the inbox's indexes.
+enum IntakeLimits {
+    /// The longest `original_transaction_id` / `transaction_id` accepted.
+    static let maximumIDLength = 64
+    /// The longest bundle id accepted (App Store Connect allows 155 characters).
+    static let maximumBundleIDLength = 255
+
+    /// Throws 400 naming the first identifier that is too long or holds a control character.
+    static func check(_ notification: NotificationV1) throws(APIError) {
+        if let bundleID = notification.bundleID { try check(bundleID, field: "bid", limit: maximumBundleIDLength) }
+        for id in notification.originalTransactionIDs {
+            try check(id, field: "original_transaction_id", limit: maximumIDLength)
+        }
+        for transaction in notification.allTransactions {
+            try check(transaction.transactionID, field: "transaction_id", limit: maximumIDLength)
+        }
+    }
+
+    private static func check(_ value: String, field: String, limit: Int) throws(APIError) {
+        guard value.utf8.count <= limit else { throw APIError.malformed("\(field) is longer than \(limit) characters") }
+        guard !value.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+            throw APIError.malformed("\(field) contains a control character")
+        }
+    }
+
+    /// True when canonical JSON bytes hold an escaped NUL (`\u0000` not itself escaped).
+    static func containsNUL(_ canonical: Data) -> Bool {
+        let bytes = Array(canonical)
+        let pattern = Array("u0000".utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\\") {
+                // An escape: `\u0000` is the NUL; any other escape (`\\` included) is skipped whole.
+                if index + 5 < bytes.count, Array(bytes[(index + 1)...(index + 5)]) == pattern { return true }
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+        return false
+    }
+}

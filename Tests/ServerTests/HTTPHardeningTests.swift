@@ -1,0 +1,113 @@
+import Foundation
+import HTTPClient
+import Server
+import TestSupport
+import Testing
+
+@Suite("HTTP hardening: bounded waits, closed connections, protected endpoints, refused inputs")
+struct HTTPHardeningTests {
+    private var port: (RunningService) -> Int { { Int($0.baseURL.split(separator: ":").last ?? "0") ?? 0 } }
+
+    @Test("a 413 answers at once and closes the connection instead of reading the refused body")
+    func tooLargeClosesTheConnection() async throws {
+        try await RunningService.with(settings: ["MAX_BODY_BYTES": "1024"], runsWorker: false) { service in
+            let connection = try RawConnection(port: port(service))
+            connection.send("POST /notifications/appstore HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n")
+            connection.send(String(repeating: "x", count: 4_096))
+            let (text, closed) = connection.readAll()
+            #expect(text.hasPrefix("HTTP/1.1 413"))
+            #expect(text.lowercased().contains("connection: close"))
+            #expect(closed, "the server kept the connection open to read the rest of the body")
+        }
+    }
+
+    @Test("a client that sends half a request and stalls is disconnected after the idle timeout")
+    func stalledClientIsClosed() async throws {
+        try await RunningService.with(settings: ["HTTP_IDLE_TIMEOUT_MS": "500"], runsWorker: false) { service in
+            let connection = try RawConnection(port: port(service), readTimeout: .seconds(10))
+            let started = ContinuousClock.now
+            connection.send("POST /notifications/appstore HTTP/1.1\r\nHost: x\r\n")
+            let (_, closed) = connection.readAll()
+            #expect(closed)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test("500 idle connections do not keep a normal request from being served")
+    func idleConnectionsDoNotStarveRequests() async throws {
+        try await RunningService.with(runsWorker: false) { service in
+            let idle = try (0..<500).map { _ in try RawConnection(port: port(service)) }
+            let response = try await service.postNotification(NotificationBodies.bytes(NotificationBodies.v1()))
+            #expect(response.status == 200)
+            #expect(try await service.get("/health/ready", token: nil).status == 200)
+            withExtendedLifetime(idle) {}
+        }
+    }
+
+    @Test("METRICS_TOKEN puts /metrics behind a bearer token")
+    func metricsToken() async throws {
+        let token = "metrics-token-0123456789abcdef"
+        try await RunningService.with(settings: ["METRICS_TOKEN": token], runsWorker: false) { service in
+            let anonymous = try await service.get("/metrics", token: nil)
+            let wrong = try await service.get("/metrics", token: "wrong-token-0123456789")
+            let right = try await service.get("/metrics", token: token)
+            #expect(anonymous.status == 401)
+            #expect(wrong.status == 401)
+            #expect(right.status == 200)
+        }
+    }
+
+    @Test("plain-text upstream URLs are refused at startup except on loopback", arguments: [
+        ("http://buy.itunes.apple.com/verifyReceipt", false), ("http://10.0.0.7:9000/verifyReceipt", false),
+        ("ftp://example.com/x", false), ("https://buy.itunes.apple.com/verifyReceipt", true),
+        ("http://127.0.0.1:9000/verifyReceipt", true), ("http://localhost:9000/verifyReceipt", true), ("http://[::1]:9000/v", true),
+    ])
+    func upstreamURLs(_ url: String, accepted: Bool) throws {
+        let environment = ["APPSTORE_BUNDLE_ID": "com.example.app", "APPSTORE_SHARED_SECRET": "secret-0123456789", "VERIFY_RECEIPT_URL": url]
+        if accepted {
+            #expect(try ServiceConfiguration.load(environment: environment).verifyReceiptURL == url)
+        } else {
+            #expect { try ServiceConfiguration.load(environment: environment) } throws: { "\($0)".contains("VERIFY_RECEIPT_URL") }
+        }
+    }
+
+    struct OddBody: Sendable, CustomTestStringConvertible {
+        let name: String
+        let body: [UInt8]
+        let mentions: String
+        var testDescription: String { name }
+    }
+
+    static let oddBodies: [OddBody] = {
+        func body(_ extra: [String: Any] = [:], transaction: [String: Any] = [:], id: String = "1000000000000001") -> [UInt8] {
+            var extra = extra
+            if !transaction.isEmpty { extra["transaction"] = transaction }
+            return NotificationBodies.bytes(NotificationBodies.v1(originalTransactionID: id, transactionID: id, extra: extra))
+        }
+        return [
+            OddBody(name: "expires_date_ms far beyond 9999", body: body(transaction: ["expires_date_ms": "100000000000000000000"]),
+                    mentions: "expires_date_ms"),
+            OddBody(name: "purchase_date_ms negative", body: body(transaction: ["purchase_date_ms": "-5"]), mentions: "purchase_date_ms"),
+            OddBody(name: "cancellation_date_ms fractional", body: body(transaction: ["cancellation_date_ms": "1500000000000.5"]),
+                    mentions: "cancellation_date_ms"),
+            OddBody(name: "auto_renew_status_change_date_ms hex", body: body(["auto_renew_status_change_date_ms": "0x7fffffff"]),
+                    mentions: "auto_renew_status_change_date_ms"),
+            OddBody(name: "10,000-character original transaction id", body: body(id: String(repeating: "9", count: 10_000)),
+                    mentions: "original_transaction_id"),
+            OddBody(name: "NUL inside an id", body: body(id: "1000\u{0}0001"), mentions: "control character"),
+            OddBody(name: "NUL inside another field", body: body(["bvrs": "1\u{0}2"]), mentions: "NUL"),
+        ]
+    }()
+
+    @Test("odd values are refused at intake with a 400 naming the field, and nothing is stored", arguments: oddBodies)
+    func oddValuesAreRefused(_ odd: OddBody) async throws {
+        try await RunningService.with(runsWorker: false) { service in
+            let response = try await service.postNotification(odd.body)
+            #expect(response.status == 400)
+            let answer = try jsonObject(response)
+            #expect(answer["error"] as? String == "malformed")
+            #expect((answer["message"] as? String)?.contains(odd.mentions) == true, "\(answer)")
+            #expect(try await service.stateCounts().isEmpty)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import AppStore
+import Foundation
+import Postgres
+import Store
+import Testing
+import TestSupport
+
+@Suite("Inbox claims: poison entries end dead, stale attempts cannot overwrite, operators discard")
+struct InboxClaimTests {
+    private func entry(_ key: String) -> InboxEntry {
+        InboxEntry(source: .v1, dedupeKey: key, notificationType: "DID_RENEW", environment: .production,
+                   bundleID: "com.example.app", originalTransactionID: "1", body: #"{"k":"\#(key)"}"#)
+    }
+
+    private func state(of id: Int64, _ client: PostgresClient) async throws -> (state: String, error: String?) {
+        let row = try #require(try await client.query("SELECT state, last_error FROM notifications WHERE id = \(id)").first)
+        return (try row.decode("state"), try row.decode("last_error"))
+    }
+
+    @Test("claimed 5 times without an outcome (the process died each time) → dead, never claimed again")
+    func poisonEndsDead() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let inbox = NotificationInbox(client: client)
+            guard case .accepted(let id) = try await inbox.insert(entry("poison")) else { Issue.record("not stored"); return }
+            for attempt in 1...5 {
+                // A zero lease: due again at once, as after a crash and an expired lease.
+                let claimed = try await inbox.claimDue(limit: 10, lease: .zero, maxUnfinishedClaims: 5)
+                #expect(claimed.map(\.id) == [id], "claim \(attempt)")
+            }
+            #expect(try await inbox.claimDue(limit: 10, lease: .zero, maxUnfinishedClaims: 5).isEmpty)
+            let (state, error) = try await state(of: id, client)
+            #expect(state == "dead")
+            #expect(error?.contains("stopped the worker 5 times") == true)
+            let attempts = try await client.query("SELECT outcome FROM notification_attempts WHERE notification_id = \(id)")
+            #expect(try attempts.map { try $0.decode("outcome", as: String.self) } == ["abandoned"])
+        }
+    }
+
+    @Test("a recorded outcome resets the count: a notification that keeps failing normally is not poison")
+    func outcomesResetTheCount() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let inbox = NotificationInbox(client: client)
+            guard case .accepted(let id) = try await inbox.insert(entry("flaky")) else { Issue.record("not stored"); return }
+            for _ in 1...8 {
+                let claimed = try #require(try await inbox.claimDue(limit: 1, lease: .zero, maxUnfinishedClaims: 2).first)
+                #expect(try await inbox.scheduleRetry(claimed, at: Date(timeIntervalSinceNow: -1), reason: "upstream down"))
+            }
+            #expect(try await state(of: id, client).state == "retrying")
+        }
+    }
+
+    @Test("an attempt that outlived its lease cannot overwrite the newer claim's outcome")
+    func staleAttemptIsFenced() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let inbox = NotificationInbox(client: client)
+            guard case .accepted(let id) = try await inbox.insert(entry("fenced")) else { Issue.record("not stored"); return }
+            let stale = try #require(try await inbox.claimDue(limit: 1, lease: .zero).first)
+            let fresh = try #require(try await inbox.claimDue(limit: 1, lease: .seconds(60)).first)
+            #expect(stale.attempt == 1 && fresh.attempt == 2)
+
+            #expect(try await inbox.markDead(stale, reason: "stale verdict") == false)
+            #expect(try await inbox.scheduleRetry(stale, at: Date(), reason: "stale retry") == false)
+            await #expect(throws: StaleClaimError.self) {
+                try await client.withTransaction { session in try NotificationInbox.markProcessed(stale, in: session) }
+            }
+            #expect(try await state(of: id, client).state == "pending")
+
+            try await client.withTransaction { session in try NotificationInbox.markProcessed(fresh, in: session) }
+            #expect(try await state(of: id, client).state == "processed")
+            #expect(try await inbox.markDead(stale, reason: "late") == false)
+            #expect(try await state(of: id, client).state == "processed")
+        }
+    }
+
+    @Test("discard: dead with the operator's reason and name, all-or-nothing, replay brings it back")
+    func discard() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let inbox = NotificationInbox(client: client)
+            let queries = InboxQueries(client: client)
+            guard case .accepted(let id) = try await inbox.insert(entry("bad")) else { Issue.record("not stored"); return }
+            let inFlight = try #require(try await inbox.claimDue(limit: 1, lease: .seconds(60)).first)
+
+            #expect(try await queries.discard(ids: [id, 999_999], reason: "x", actor: "ops@host") == .unknown([999_999]))
+            #expect(try await state(of: id, client).state == "pending")
+
+            #expect(try await queries.discard(ids: [id], reason: "hand-made test body", actor: "ops@host") == .discarded([id]))
+            let (state, error) = try await state(of: id, client)
+            #expect(state == "dead")
+            #expect(error == "discarded by ops@host: hand-made test body")
+            let attempt = try #require(try await client.query("""
+                SELECT outcome, actor FROM notification_attempts WHERE notification_id = \(id) ORDER BY attempt DESC LIMIT 1
+                """).first)
+            #expect(try attempt.decode("outcome", as: String.self) == "discarded")
+            #expect(try attempt.decode("actor", as: String?.self) == "ops@host")
+            // The attempt that was in flight cannot undo the discard.
+            await #expect(throws: StaleClaimError.self) {
+                try await client.withTransaction { session in try NotificationInbox.markProcessed(inFlight, in: session) }
+            }
+            #expect(try await queries.replay(ids: [id]) == .requeued([id]))
+            #expect(try await self.state(of: id, client).state == "pending")
+        }
+    }
+}

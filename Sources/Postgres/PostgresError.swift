@@ -18,6 +18,10 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case clientClosed
         /// The connection string could not be parsed.
         case invalidConfiguration
+        /// No pool connection came free in time.
+        case poolTimeout
+        /// A parameter value cannot be sent (a NUL character in text).
+        case invalidParameter
     }
 
     /// The kind of failure.
@@ -39,13 +43,13 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// True when the server or the network, not the statement, failed: retrying later can succeed.
     public var isTransient: Bool {
         switch code {
-        case .unreachable, .connectionLost: return true
+        case .unreachable, .connectionLost, .poolTimeout: return true
         case .server:
             // Class 08 is connection exceptions, 57P0x operator intervention/shutdown,
             // 40001/40P01 serialization failure and deadlock.
             guard let sqlState else { return false }
             return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState == "40001" || sqlState == "40P01"
-        case .decoding, .clientClosed, .invalidConfiguration: return false
+        case .decoding, .clientClosed, .invalidConfiguration, .invalidParameter: return false
         }
     }
 

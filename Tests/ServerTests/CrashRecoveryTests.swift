@@ -120,6 +120,9 @@ final class ServiceProcess: Sendable {
         throw ProcessStartFailure(log: log.text)
     }
 
+    /// True while the child runs.
+    var isRunning: Bool { current.withLock { $0?.isRunning ?? false } }
+
     /// SIGKILL: no shutdown, no flush, like a crash.
     func kill() {
         current.withLock { process in

@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // C libraries, wrapped as system-library targets.
@@ -70,6 +72,19 @@ let package = Package(
         .target(
             name: "Subscriptions",
             dependencies: ["AppStore"],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // Apple's signed JWS (v2 notifications, StoreKit 2 transactions) and the App Store
+        // Server API token: x5c chains to configured roots, built on swift-certificates.
+        .target(
+            name: "AppStoreSignature",
+            dependencies: [
+                "AppStore",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
 
@@ -188,6 +203,17 @@ let package = Package(
         .testTarget(
             name: "AppStoreTests",
             dependencies: ["AppStore"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "AppStoreSignatureTests",
+            dependencies: [
+                "AppStoreSignature",
+                "AppStore",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

@@ -1,0 +1,50 @@
+@_spi(FixedExpiryValidationTime) import X509
+import Crypto
+import SwiftASN1
+import Foundation
+
+/// Validates an `x5c` chain to the configured roots and yields the leaf's signing key.
+///
+/// Trusts only the configured roots: `x5c[2]` must be present (Apple always sends three)
+/// but is never used, and `x5c[1]` is offered only as an untrusted intermediate.
+struct ChainValidator: Sendable {
+    let roots: CertificateStore
+    let cache: VerifiedChainCache
+
+    init(roots: AppleRootCertificates, cacheCapacity: Int) {
+        self.roots = CertificateStore(roots.certificates)
+        cache = VerifiedChainCache(capacity: cacheCapacity)
+    }
+
+    /// The P-256 key of the leaf of `x5c`, once the chain is valid at `time`.
+    func leafKey(x5c: [String]?, at time: Date) async throws(SignedPayloadError) -> P256.Signing.PublicKey {
+        guard let x5c, x5c.count == 3 else { throw .chainLength }
+        guard let leafDER = Data(base64Encoded: x5c[0]).map(Array.init),
+              let intermediateDER = Data(base64Encoded: x5c[1]).map(Array.init)
+        else { throw .certificateEncoding }
+        let key = VerifiedChainCache.Key(leafDER: leafDER, intermediateDER: intermediateDER)
+        if let cached = cache.leafKey(for: key, at: time) { return cached }
+
+        let leaf: Certificate
+        let intermediate: Certificate
+        do {
+            leaf = try Certificate(derEncoded: leafDER)
+            intermediate = try Certificate(derEncoded: intermediateDER)
+        } catch {
+            throw .certificateEncoding
+        }
+        var verifier = Verifier(rootCertificates: roots) {
+            RFC5280Policy(fixedExpiryValidationTime: time)
+            AppStoreOIDPolicy()
+        }
+        let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore([intermediate]))
+        guard case .validCertificate(let chain) = result else { throw .untrustedChain }
+        guard let leafKey = P256.Signing.PublicKey(leaf.publicKey) else { throw .leafKey }
+        let certificates = Array(chain)
+        guard let notBefore = certificates.map(\.notValidBefore).max(),
+              let notAfter = certificates.map(\.notValidAfter).min()
+        else { throw .untrustedChain }
+        cache.store(.init(leafKey: leafKey, notBefore: notBefore, notAfter: notAfter), for: key)
+        return leafKey
+    }
+}

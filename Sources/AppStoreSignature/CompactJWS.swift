@@ -1,0 +1,37 @@
+import Foundation
+
+/// A compact JWS split into its parts, not yet verified.
+///
+/// Parsing only checks structure: exactly three unpadded base64url parts and a header that
+/// is a JSON object. Failures here are ``SignedPayloadError/Kind-swift.enum/malformed``;
+/// `alg` and `x5c` are kept as found and judged by the verifier.
+public struct CompactJWS: Sendable, Hashable {
+    /// The header's `alg`, or `nil` when absent or not a string.
+    public let algorithm: String?
+    /// The header's `x5c` (standard base64 DER certificates), or `nil` when absent or not an array of strings.
+    public let certificateChain: [String]?
+    /// The decoded payload bytes (JSON for Apple's payloads).
+    public let payload: [UInt8]
+    /// The decoded signature bytes (JOSE ES256: raw r‖s, 64 bytes).
+    public let signature: [UInt8]
+    /// The ASCII `header.payload` the signature covers.
+    public let signingInput: [UInt8]
+
+    /// Splits and decodes `text`.
+    public init(parsing text: String) throws(SignedPayloadError) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .partCount }
+        guard let header = Base64URL.decode(parts[0]),
+              let payload = Base64URL.decode(parts[1]),
+              let signature = Base64URL.decode(parts[2])
+        else { throw .base64URL }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(header)),
+              let fields = object as? [String: Any]
+        else { throw .headerJSON }
+        algorithm = fields["alg"] as? String
+        certificateChain = fields["x5c"] as? [String]
+        self.payload = payload
+        self.signature = signature
+        signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+    }
+}

@@ -1,0 +1,70 @@
+/// Why a signed payload (JWS) was not accepted.
+///
+/// Two kinds, mapped to HTTP in one place by the caller: ``Kind-swift.enum/malformed`` (not a
+/// JWS at all, answer 400) and ``Kind-swift.enum/rejected`` (a JWS that fails a check,
+/// answer 401). `description` says only the kind, safe to show to anyone; `reason` is a short
+/// fixed phrase for logs that never echoes input.
+public struct SignedPayloadError: Error, Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The two ways a signed payload fails.
+    public enum Kind: Sendable, Hashable {
+        /// Not a compact JWS: wrong part count, bad base64url, header or payload not JSON of the expected shape.
+        case malformed
+        /// A JWS that failed verification: algorithm, certificate chain, signature or app identity.
+        case rejected
+    }
+
+    private enum Code: String, Sendable, Hashable {
+        case partCount = "not three parts"
+        case base64URL = "bad base64url"
+        case headerJSON = "header is not a JSON object"
+        case payloadJSON = "payload does not decode"
+        case algorithm = "alg is not ES256"
+        case chainLength = "x5c is missing or not three certificates"
+        case certificateEncoding = "x5c certificate does not parse"
+        case untrustedChain = "certificate chain does not verify"
+        case leafKey = "leaf key is not P-256"
+        case signature = "signature does not verify"
+        case nested = "nested signed data rejected"
+        case app = "app identity does not match"
+        case environment = "unknown environment"
+    }
+
+    private let code: Code
+
+    private init(_ code: Code) {
+        self.code = code
+    }
+
+    /// Whether the input was not a JWS at all (400) or a JWS that failed a check (401).
+    public var kind: Kind {
+        switch code {
+        case .partCount, .base64URL, .headerJSON, .payloadJSON: .malformed
+        default: .rejected
+        }
+    }
+
+    /// A short fixed reason for logs.
+    public var reason: String { code.rawValue }
+
+    /// Safe to show to the sender: the kind only.
+    public var description: String {
+        kind == .malformed ? "malformed signed payload" : "signed payload rejected"
+    }
+
+    /// The kind and the short reason, for logs.
+    public var debugDescription: String { "\(description): \(reason)" }
+
+    static let partCount = Self(.partCount)
+    static let base64URL = Self(.base64URL)
+    static let headerJSON = Self(.headerJSON)
+    static let payloadJSON = Self(.payloadJSON)
+    static let algorithm = Self(.algorithm)
+    static let chainLength = Self(.chainLength)
+    static let certificateEncoding = Self(.certificateEncoding)
+    static let untrustedChain = Self(.untrustedChain)
+    static let leafKey = Self(.leafKey)
+    static let signature = Self(.signature)
+    static let nested = Self(.nested)
+    static let app = Self(.app)
+    static let environment = Self(.environment)
+}

@@ -18,6 +18,10 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case clientClosed
         /// The connection string could not be parsed.
         case invalidConfiguration
+        /// Every pooled connection stayed leased for the whole lease timeout.
+        case poolTimeout
+        /// A bound value cannot be sent as given (a text value containing U+0000).
+        case invalidParameter
     }
 
     /// The kind of failure.
@@ -39,14 +43,19 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// True when the server or the network, not the statement, failed: retrying later can succeed.
     public var isTransient: Bool {
         switch code {
-        case .unreachable, .connectionLost: return true
-        case .server:
-            // Class 08 is connection exceptions, 57P0x operator intervention/shutdown,
-            // 40001/40P01 serialization failure and deadlock.
-            guard let sqlState else { return false }
-            return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState == "40001" || sqlState == "40P01"
-        case .decoding, .clientClosed, .invalidConfiguration: return false
+        case .unreachable, .connectionLost, .poolTimeout: return true
+        case .server: return sqlState.map(Self.isTransient(sqlState:)) ?? false
+        case .decoding, .clientClosed, .invalidConfiguration, .invalidParameter: return false
         }
+    }
+
+    /// True for the SQLSTATEs a retry can cure: class 08 (connection exception), class 53
+    /// (insufficient resources), 57P (shutdown, crash, cannot connect now), 57014 (statement
+    /// timeout or cancel), 55P03 (lock not available), 40001/40P01 (serialization failure,
+    /// deadlock) and 25006 (read-only transaction: we reached a standby during failover).
+    public static func isTransient(sqlState: String) -> Bool {
+        if sqlState.hasPrefix("08") || sqlState.hasPrefix("53") || sqlState.hasPrefix("57P") { return true }
+        return ["57014", "55P03", "40001", "40P01", "25006"].contains(sqlState)
     }
 
     /// True for a unique-constraint violation (SQLSTATE 23505).

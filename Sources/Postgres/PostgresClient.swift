@@ -26,24 +26,34 @@ public final class PostgresClient: Sendable {
     }
 
     /// Runs one statement on a leased connection and returns its rows.
+    ///
+    /// `leaseTimeout` overrides the configured wait for a free connection for this call.
     @discardableResult
-    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await withConnection { session in try session.query(query) }
+    public func query(_ query: PostgresQuery, leaseTimeout: Duration? = nil) async throws -> [PostgresRow] {
+        try await withConnection(leaseTimeout: leaseTimeout) { session in try session.query(query) }
     }
 
     /// Runs one statement and returns how many rows it changed.
+    ///
+    /// `leaseTimeout` overrides the configured wait for a free connection for this call.
     @discardableResult
-    public func execute(_ query: PostgresQuery) async throws -> Int {
-        try await withConnection { session in try session.execute(query) }
+    public func execute(_ query: PostgresQuery, leaseTimeout: Duration? = nil) async throws -> Int {
+        try await withConnection(leaseTimeout: leaseTimeout) { session in try session.execute(query) }
     }
 
     /// Leases one connection for the duration of `body`, which runs on the blocking thread pool.
     ///
-    /// An idle connection is health-checked first and replaced when the server dropped it;
-    /// a connection that breaks during `body` is closed rather than handed out again.
+    /// Waits at most `leaseTimeout` (default: the configuration's) for a free connection,
+    /// then throws a transient `.poolTimeout`; a cancelled task stops waiting with
+    /// `CancellationError`. An idle connection is health-checked first and replaced when
+    /// the server dropped it; a connection that breaks or misses a deadline during `body`
+    /// is closed rather than handed out again.
     @discardableResult
-    public func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
-        let idleConnection = try await pool.lease()
+    public func withConnection<T: Sendable>(
+        leaseTimeout: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresSession) throws -> T
+    ) async throws -> T {
+        let idleConnection = try await pool.lease(timeout: leaseTimeout ?? configuration.leaseTimeout)
         let configuration = self.configuration
         let box = LeasedConnectionBox(idleConnection)
         do {
@@ -70,16 +80,22 @@ public final class PostgresClient: Sendable {
     }
 
     /// Runs `body` inside `BEGIN … COMMIT`; any error thrown rolls everything back.
+    ///
+    /// `leaseTimeout` overrides the configured wait for a free connection for this call.
     @discardableResult
-    public func withTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
-        try await withConnection { session in
+    public func withTransaction<T: Sendable>(
+        leaseTimeout: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresSession) throws -> T
+    ) async throws -> T {
+        try await withConnection(leaseTimeout: leaseTimeout) { session in
             try session.execute("BEGIN")
             do {
                 let value = try body(session)
                 try session.execute("COMMIT")
                 return value
             } catch {
-                // A failed ROLLBACK means the connection is gone; the server rolls back anyway.
+                // A failed ROLLBACK means the connection is gone (or abandoned after a missed
+                // deadline, which fails at once); the server rolls back anyway.
                 _ = try? session.execute("ROLLBACK")
                 throw error
             }

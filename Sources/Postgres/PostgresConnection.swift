@@ -5,36 +5,52 @@ import Glibc
 import Darwin
 #endif
 
-/// One libpq connection. Every method blocks: call them only on the client's thread pool,
-/// and only while the connection is exclusively leased from the pool.
+/// One libpq connection in non-blocking mode. Every method blocks the calling thread, but
+/// never longer than a deadline: call them only on the client's thread pool, and only while
+/// the connection is exclusively leased from the pool.
 final class PostgresConnection: @unchecked Sendable {
     // @unchecked: the pool hands a connection to exactly one lease at a time, and a lease
     // uses it from one thread-pool job at a time, so `handle` is never touched concurrently.
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
+    let timeouts: PostgresTimeouts
+    /// Set when the server missed a deadline: the protocol state is unknown, so the
+    /// connection must never carry another statement.
+    var isAbandoned = false
 
-    private init(handle: OpaquePointer) {
+    private init(handle: OpaquePointer, timeouts: PostgresTimeouts) {
         self.handle = handle
+        self.timeouts = timeouts
     }
 
     deinit {
         PQfinish(handle)
     }
 
-    /// Opens a connection and sets the session up the way our decoders expect (UTC, ISO dates).
+    /// Opens a connection and sets the session up the way our decoders expect (UTC, ISO
+    /// dates) with the configured server-side timeouts.
     static func connect(_ configuration: PostgresConfiguration) throws -> PostgresConnection {
         try validate(configuration.connectionString)
+        let tcp = configuration.tcp
         // Keywords listed before "dbname" are defaults: values inside the URL override them.
-        let keywords = ["connect_timeout", "application_name", "dbname"]
-        let values = [String(configuration.connectTimeoutSeconds), configuration.applicationName, configuration.connectionString]
-        let handle: OpaquePointer? = withCStringArray(keywords) { keywordPointers in
-            withCStringArray(values) { valuePointers in
+        let settings: [(String, String)] = [
+            ("connect_timeout", String(configuration.connectTimeoutSeconds)),
+            ("keepalives", "1"),
+            ("keepalives_idle", String(tcp.keepalivesIdleSeconds)),
+            ("keepalives_interval", String(tcp.keepalivesIntervalSeconds)),
+            ("keepalives_count", String(tcp.keepalivesCount)),
+            ("tcp_user_timeout", String(tcp.userTimeoutMilliseconds)),
+            ("application_name", configuration.applicationName),
+            ("dbname", configuration.connectionString),
+        ]
+        let handle: OpaquePointer? = withCStringArray(settings.map(\.0)) { keywordPointers in
+            withCStringArray(settings.map(\.1)) { valuePointers in
                 PQconnectdbParams(keywordPointers, valuePointers, 1)
             }
         }
         guard let handle else {
             throw PostgresError(.unreachable, message: "libpq could not allocate a connection")
         }
-        let connection = PostgresConnection(handle: handle)
+        let connection = PostgresConnection(handle: handle, timeouts: PostgresTimeouts(configuration))
         guard PQstatus(handle) == CONNECTION_OK else {
             let reason = connection.lastErrorMessage
             // libpq checks option values (port, sslmode, …) only when connecting; those
@@ -44,7 +60,12 @@ final class PostgresConnection: @unchecked Sendable {
             }
             throw PostgresError(.unreachable, message: "database unreachable: \(reason)")
         }
-        _ = try connection.runScript("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'; SET client_min_messages = 'warning'")
+        // Non-blocking, so sending a large statement to a peer that stopped reading cannot
+        // block past the deadline either.
+        guard PQsetnonblocking(handle, 1) == 0 else {
+            throw PostgresError(.unreachable, message: "database unreachable: \(connection.lastErrorMessage)")
+        }
+        _ = try connection.simpleQuery(connection.timeouts.sessionSetup, within: connection.timeouts.statementDeadline)
         return connection
     }
 
@@ -64,41 +85,40 @@ final class PostgresConnection: @unchecked Sendable {
     /// (we never LISTEN on pooled connections), so any pending input — typically the
     /// server's goodbye after `pg_terminate_backend` or a restart — means it is finished.
     var isHealthy: Bool {
-        guard PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) == PQTRANS_IDLE else { return false }
+        guard !isBroken, PQtransactionStatus(handle) == PQTRANS_IDLE else { return false }
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) == 0
     }
 
     /// Executes one statement with bound parameters (extended protocol: one statement only,
     /// values never part of the SQL text) and returns its rows and affected-row count.
+    /// Waits at most the statement deadline for the answer.
     func execute(_ query: PostgresQuery) throws -> PostgresResult {
-        let count = query.bindings.count
-        var lengths = [Int32](repeating: 0, count: count)
-        var formats = [Int32](repeating: 0, count: count)
-        var buffers: [[CChar]?] = []
-        buffers.reserveCapacity(count)
-        for (index, value) in query.bindings.enumerated() {
-            switch value {
-            case .null:
-                buffers.append(nil)
-            case .text(let text):
-                buffers.append(Array(text.utf8CString))
-            case .binary(let bytes):
-                buffers.append(bytes.map { CChar(bitPattern: $0) })
-                lengths[index] = Int32(bytes.count)
-                formats[index] = 1
-            }
+        let parameters = try PostgresParameters(query.bindings)
+        try ensureUsable()
+        let sent = parameters.withValuePointers { values in
+            PQsendQueryParams(handle, query.sql, parameters.count, nil, values, parameters.lengths, parameters.formats, 0)
         }
-        let result: OpaquePointer? = withPointers(to: buffers) { valuePointers in
-            PQexecParams(handle, query.sql, Int32(count), nil, valuePointers, lengths, formats, 0)
-        }
-        return try PostgresResult.consume(result, connection: self)
+        guard sent == 1 else { throw sendFailure() }
+        return try awaitResult(within: timeouts.statementDeadline)
     }
 
     /// Runs static SQL through the simple-query protocol (several statements allowed, no
-    /// parameters). Only for schema migrations and session set-up written by us.
+    /// parameters). Only for schema migrations and admin statements written by us, so the
+    /// server's `statement_timeout` is raised to the script deadline while it runs.
     func runScript(_ sql: String) throws -> PostgresResult {
-        try PostgresResult.consume(PQexec(handle, sql), connection: self)
+        _ = try simpleQuery(timeouts.scriptSetup, within: timeouts.statementDeadline)
+        // Inside a transaction that the script aborted this fails, and the rollback restores
+        // the setting anyway; a connection left in a transaction is not reused.
+        defer { _ = try? simpleQuery(timeouts.scriptReset, within: timeouts.statementDeadline) }
+        return try simpleQuery(sql, within: timeouts.scriptDeadline)
+    }
+
+    /// Sends SQL with the simple-query protocol and waits at most `budget` for all results.
+    func simpleQuery(_ sql: String, within budget: Duration) throws -> PostgresResult {
+        try ensureUsable()
+        guard PQsendQuery(handle, sql) == 1 else { throw sendFailure() }
+        return try awaitResult(within: budget)
     }
 
     /// libpq's last error text for this connection, trimmed.
@@ -107,8 +127,18 @@ final class PostgresConnection: @unchecked Sendable {
         return String(cString: message).trimmingTrailingWhitespace()
     }
 
-    /// True when libpq considers the connection broken.
-    var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+    /// True when libpq considers the connection broken or it missed a deadline.
+    var isBroken: Bool { isAbandoned || PQstatus(handle) != CONNECTION_OK }
+
+    private func ensureUsable() throws {
+        if isAbandoned {
+            throw PostgresError(.connectionLost, message: "the connection was abandoned after a missed deadline")
+        }
+    }
+
+    private func sendFailure() -> PostgresError {
+        PostgresError(isBroken ? .connectionLost : .server, message: lastErrorMessage)
+    }
 }
 
 private func withCStringArray<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {

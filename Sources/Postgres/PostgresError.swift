@@ -18,9 +18,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case clientClosed
         /// The connection string could not be parsed.
         case invalidConfiguration
-        /// No pool connection came free in time.
+        /// Every pooled connection stayed leased for the whole lease timeout.
         case poolTimeout
-        /// A parameter value cannot be sent (a NUL character in text).
+        /// A bound value cannot be sent as given (a text value containing U+0000).
         case invalidParameter
     }
 
@@ -44,13 +44,18 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     public var isTransient: Bool {
         switch code {
         case .unreachable, .connectionLost, .poolTimeout: return true
-        case .server:
-            // Class 08 is connection exceptions, 57P0x operator intervention/shutdown,
-            // 40001/40P01 serialization failure and deadlock.
-            guard let sqlState else { return false }
-            return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState == "40001" || sqlState == "40P01"
+        case .server: return sqlState.map(Self.isTransient(sqlState:)) ?? false
         case .decoding, .clientClosed, .invalidConfiguration, .invalidParameter: return false
         }
+    }
+
+    /// True for the SQLSTATEs a retry can cure: class 08 (connection exception), class 53
+    /// (insufficient resources), 57P (shutdown, crash, cannot connect now), 57014 (statement
+    /// timeout or cancel), 55P03 (lock not available), 40001/40P01 (serialization failure,
+    /// deadlock) and 25006 (read-only transaction: we reached a standby during failover).
+    public static func isTransient(sqlState: String) -> Bool {
+        if sqlState.hasPrefix("08") || sqlState.hasPrefix("53") || sqlState.hasPrefix("57P") { return true }
+        return ["57014", "55P03", "40001", "40P01", "25006"].contains(sqlState)
     }
 
     /// True for a unique-constraint violation (SQLSTATE 23505).

@@ -45,8 +45,8 @@ public struct PostgresResult: Sendable {
     }
 
     private static func error(from result: OpaquePointer, connection: PostgresConnection) -> PostgresError {
-        func field(_ code: Character) -> String? {
-            guard let value = PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
+        func field(_ code: Unicode.Scalar) -> String? {
+            guard let value = PQresultErrorField(result, Int32(code.value)) else { return nil }
             return String(cString: value)
         }
         let sqlState = field("C")

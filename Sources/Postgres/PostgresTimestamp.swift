@@ -3,11 +3,25 @@ import Foundation
 /// Reads and writes `timestamptz` values in the ISO text format every session of ours uses
 /// (`DateStyle=ISO`, `TimeZone=UTC`), without a `DateFormatter` on the hot path.
 enum PostgresTimestamp {
-    /// Formats a date as `2026-11-22 10:00:00.123456+00`, microsecond precision.
+    /// What `format` sends for a date outside years 0001–9999 or not finite: PostgreSQL
+    /// rejects it (SQLSTATE 22007, invalid datetime format), so the statement fails cleanly
+    /// instead of the process trapping or storing a date no reader of ours can parse.
+    static let outOfRangeLiteral = "date outside years 0001-9999"
+
+    /// 0001-01-01 00:00:00 UTC and 9999-12-31 23:59:59.999999 UTC, in microseconds since 1970.
+    static let minimumMicros: Int64 = daysSinceEpoch(year: 1, month: 1, day: 1) * 86_400_000_000
+    static let maximumMicros: Int64 = daysSinceEpoch(year: 10_000, month: 1, day: 1) * 86_400_000_000 - 1
+
+    /// Formats a date as `2026-11-22 10:00:00.123456+00`, microsecond precision; total:
+    /// any `Date`, even infinite or NaN, yields a string (see `outOfRangeLiteral`).
     static func format(_ date: Date) -> String {
-        let totalMicros = (date.timeIntervalSince1970 * 1_000_000).rounded()
-        var seconds = Int64((totalMicros / 1_000_000).rounded(.down))
-        let micros = Int64(totalMicros) - seconds * 1_000_000
+        let scaled = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        // Range-checked as a Double first, so the conversion to Int64 cannot trap.
+        guard scaled.isFinite, scaled >= Double(minimumMicros), scaled <= Double(maximumMicros),
+              let totalMicros = Int64(exactly: scaled), (minimumMicros...maximumMicros).contains(totalMicros)
+        else { return outOfRangeLiteral }
+        var seconds = floorDiv(totalMicros, 1_000_000)
+        let micros = totalMicros - seconds * 1_000_000
         let days = floorDiv(seconds, 86_400)
         seconds -= days * 86_400
         let (year, month, day) = civilDate(fromDaysSinceEpoch: days)

@@ -48,13 +48,25 @@ extension Optional: PostgresEncodable where Wrapped: PostgresEncodable {
 }
 
 extension Array: PostgresEncodable where Element == String {
-    /// A text array literal (`{"a","b"}`), for `= ANY($1)` lookups.
+    /// A text array literal (`{"a","b"}`), for `= ANY($1::text[])` lookups.
+    ///
+    /// Every element is quoted, so commas, braces, spaces, empty strings and the text
+    /// `NULL` stay data. Quotes and backslashes are escaped per Unicode scalar: escaping
+    /// per `Character` would miss a `"` that a combining mark joins into one grapheme.
     public var postgresValue: PostgresValue {
-        let quoted = self.map { element -> String in
-            let escaped = element.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
-            return "\"\(escaped)\""
+        var literal = String.UnicodeScalarView()
+        literal.append("{")
+        for (index, element) in enumerated() {
+            if index > 0 { literal.append(",") }
+            literal.append("\"")
+            for scalar in element.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" { literal.append("\\") }
+                literal.append(scalar)
+            }
+            literal.append("\"")
         }
-        return .text("{" + quoted.joined(separator: ",") + "}")
+        literal.append("}")
+        return .text(String(literal))
     }
 }
 
@@ -67,15 +79,4 @@ public struct PostgresBytes: PostgresEncodable, Equatable {
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     public var postgresValue: PostgresValue { .binary(bytes) }
-}
-
-extension String {
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        result.reserveCapacity(utf8.count)
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
-        }
-        return result
-    }
 }

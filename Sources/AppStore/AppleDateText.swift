@@ -14,7 +14,7 @@ enum AppleDateText {
         let day = parts[0].split(separator: "-").compactMap { Int($0) }
         let time = parts[1].split(separator: ":").compactMap { Int($0) }
         guard day.count == 3, time.count == 3,
-              (1...12).contains(day[1]), (1...31).contains(day[2]),
+              (1...9999).contains(day[0]), (1...12).contains(day[1]), (1...31).contains(day[2]),
               (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2])
         else { return nil }
         let days = daysFromCivil(year: day[0], month: day[1], day: day[2])

@@ -51,7 +51,10 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let logger = environment.logger
     let database = PostgresClient(
-        configuration: .init(connectionString: configuration.databaseURL, maximumConnections: configuration.databasePoolSize),
+        configuration: .init(
+            connectionString: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,
+            leaseTimeout: configuration.databaseLeaseTimeout, statementTimeout: configuration.databaseStatementTimeout
+        ),
         logger: logger
     )
     let migrations = MigrationRunner(

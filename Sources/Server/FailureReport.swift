@@ -19,7 +19,7 @@ public struct FailureReport: Sendable {
             self.init(message: error.description, exitCode: 2)
         case let error as PostgresError where error.code == .invalidConfiguration:
             self.init(message: error.message, exitCode: 2)
-        case let error as PostgresError where error.code == .unreachable || error.code == .connectionLost:
+        case let error as PostgresError where error.code == .unreachable || error.code == .connectionLost || error.code == .poolTimeout:
             self.init(message: error.message, exitCode: 3)
         case let error as CommandFailure:
             self.init(message: error.message, exitCode: error.exitCode)

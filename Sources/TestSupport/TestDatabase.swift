@@ -44,10 +44,14 @@ public struct TestDatabase: Sendable {
         }
     }
 
-    /// A new client for this database (shut it down when done).
+    /// A new client for this database (shut it down when done). Tests share two cores with
+    /// many others, so a pool lease may wait longer than production's default allows.
     public func makeClient(maximumConnections: Int = 8) -> PostgresClient {
         PostgresClient(
-            configuration: .init(connectionString: url, maximumConnections: maximumConnections, applicationName: "subscriptiond-tests"),
+            configuration: .init(
+                connectionString: url, maximumConnections: maximumConnections, applicationName: "subscriptiond-tests",
+                leaseTimeout: .seconds(60)
+            ),
             logger: Logger(label: "test.postgres")
         )
     }

@@ -49,6 +49,8 @@ public struct ServiceConfiguration: Sendable {
     public var httpMaxConnections: Int
     /// The longest a request waits for a free database connection before answering 503.
     public var databaseLeaseTimeout: Duration
+    /// The server-side limit of one statement; the client gives up 5 s later (a dead network path).
+    public var databaseStatementTimeout: Duration
     /// The longest `POST /v1/receipts` waits for Apple before answering `202 pending`.
     public var receiptWait: Duration
     /// Upstream transfers the `/v1` API may run at once, apart from the worker's.
@@ -79,6 +81,7 @@ public struct ServiceConfiguration: Sendable {
         ("HTTP_IDLE_TIMEOUT_MS", "30000"),
         ("HTTP_MAX_CONNECTIONS", "2048"),
         ("DATABASE_LEASE_TIMEOUT_MS", "2000"),
+        ("DATABASE_STATEMENT_TIMEOUT_MS", "30000"),
         ("RECEIPT_WAIT_MS", "5000"),
         ("API_UPSTREAM_CONCURRENCY", "8"),
     ]
@@ -111,6 +114,7 @@ public struct ServiceConfiguration: Sendable {
             httpIdleTimeout: .milliseconds(try reader.integer("HTTP_IDLE_TIMEOUT_MS", in: 100...3_600_000)),
             httpMaxConnections: try reader.integer("HTTP_MAX_CONNECTIONS", in: 1...1_000_000),
             databaseLeaseTimeout: .milliseconds(try reader.integer("DATABASE_LEASE_TIMEOUT_MS", in: 10...600_000)),
+            databaseStatementTimeout: .milliseconds(try reader.integer("DATABASE_STATEMENT_TIMEOUT_MS", in: 100...3_600_000)),
             receiptWait: .milliseconds(try reader.integer("RECEIPT_WAIT_MS", in: 10...600_000)),
             apiUpstreamConcurrency: try reader.integer("API_UPSTREAM_CONCURRENCY", in: 1...256)
         )

@@ -15,6 +15,7 @@ enum QueryRequest {
     static func string(_ object: [String: Any], _ key: String, maxLength: Int = 512) throws -> String {
         guard let value = object[key] as? String, !value.isEmpty else { throw APIError.malformed("\(key) is required (a non-empty string)") }
         guard value.count <= maxLength else { throw APIError.malformed("\(key) is longer than \(maxLength) characters") }
+        guard !value.unicodeScalars.contains("\u{0}") else { throw APIError.malformed("\(key) contains a NUL character") }
         return value
     }
 

@@ -26,11 +26,12 @@ struct RunningService: Sendable {
         settings: [String: String] = [:],
         runsWorker: Bool = true,
         retryPolicy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(50), maximumDelay: .milliseconds(400), maximumAttempts: 30),
+        databaseURL reach: @Sendable (String) -> String = { $0 },
         _ body: (RunningService) async throws -> T
     ) async throws -> T {
         try await TestDatabase.withClient { database, testDatabase in
             var environment: [String: String] = [
-                "DATABASE_URL": testDatabase.url,
+                "DATABASE_URL": reach(testDatabase.url),
                 "SUBSCRIPTIOND_PORT": "0",
                 "APPSTORE_BUNDLE_ID": bundleID,
                 "APPSTORE_SHARED_SECRET": sharedSecret,

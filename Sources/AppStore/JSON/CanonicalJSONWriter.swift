@@ -6,9 +6,11 @@
 /// so dedupe keys stored by older versions still match redeliveries:
 /// - strings escape `"` and `\`, `\n` `\r` `\t`, other control bytes as `\u00xx`
 ///   (lowercase hex); everything else is raw UTF-8;
-/// - an integer literal that fits `Int64` (else `UInt64`) is written as that integer;
-///   any other number as Swift's `"\(Double(text))"`, except one beyond `Double`'s range
-///   (`1e400`), which keeps its literal text so the output stays valid JSON.
+/// - an integer literal that fits `Int64` (else `UInt64`) is written as that integer, so
+///   `100` stays `100`; any other number as Swift's `"\(Double)"` of the value
+///   `JSONSerialization` would have read (see `JSONNumber.canonicalText` for its quirks),
+///   except one beyond `Double`'s range (`1e400`), which keeps its literal text so the
+///   output stays valid JSON.
 ///
 /// Recursive: depth is bounded by the parser's nesting limit for parsed documents.
 public enum CanonicalJSONWriter {
@@ -44,7 +46,7 @@ public enum CanonicalJSONWriter {
         case .bool(let flag):
             out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .number(let number):
-            out.append(contentsOf: (numbers == .canonical ? canonicalText(number) : number.text).utf8)
+            out.append(contentsOf: (numbers == .canonical ? number.canonicalText : number.text).utf8)
         case .string(let text):
             writeString(text, into: &out)
         case .array(let elements):
@@ -64,14 +66,6 @@ public enum CanonicalJSONWriter {
             }
             out.append(UInt8(ascii: "}"))
         }
-    }
-
-    /// The number as the previous writer printed `JSONSerialization`'s `NSNumber`.
-    static func canonicalText(_ number: JSONNumber) -> String {
-        if let integer = number.int64 { return String(integer) }
-        if let integer = number.uint64 { return String(integer) }
-        if let double = number.double { return "\(double)" }
-        return number.text
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

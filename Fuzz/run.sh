@@ -6,7 +6,8 @@
 # Crash inputs land in .local/fuzz-artifacts/; replay one without libFuzzer with
 #   swift build --product IntakeFuzzer && .build/debug/IntakeFuzzer <file>
 # Extra libFuzzer flags go in FUZZ_FLAGS, e.g. FUZZ_FLAGS="-fork=1 -ignore_crashes=1" to
-# keep going after a crash and collect every distinct one.
+# keep going after a crash; INTAKE_FUZZ_SKIP_KNOWN_DATE_TRAP=1 steps around the known
+# PostgresTimestamp.format trap to look for others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +37,8 @@ fi
 # Room for the largest fixture to grow a little under mutation.
 max_len=$(( largest * 2 > 65536 ? largest * 2 : 65536 ))
 
+# Swift's own crash backtracer trips AddressSanitizer; libFuzzer prints the stack instead.
+export SWIFT_BACKTRACE=enable=no
 # shellcheck disable=SC2086
 exec "$binary" "$corpus" \
     -dict=Fuzz/appstore.dict \

@@ -13,6 +13,11 @@ enum IntakeHarness {
     /// A fixed clock, so a crash reproduces from the input alone.
     static let now = Date(timeIntervalSince1970: 1_780_000_000)
 
+    /// With `INTAKE_FUZZ_SKIP_KNOWN_DATE_TRAP=1`, dates `PostgresTimestamp.format` cannot
+    /// hold (microseconds beyond `Int64`, or not finite) are not formatted, so a run can get
+    /// past that known trap and look for others.
+    static let skipKnownDateTrap = ProcessInfo.processInfo.environment["INTAKE_FUZZ_SKIP_KNOWN_DATE_TRAP"] == "1"
+
     static func run(_ bytes: [UInt8]) {
         if let tree = try? StrictJSONParser.parse(bytes) {
             checkCanonicalForm(of: tree)
@@ -58,6 +63,7 @@ enum IntakeHarness {
             if let grace = renewal.gracePeriodExpiresDate { dates.append(grace) }
         }
         for date in dates {
+            if skipKnownDateTrap, !(abs(date.timeIntervalSince1970) < 9.2e12) { continue }
             _ = date.postgresValue
         }
     }

@@ -6,8 +6,9 @@ SWIFT        ?= swift
 BUILD_FLAGS  ?=
 PG           := Deploy/local/postgres.sh
 BIN          := .build/debug
+FUZZ_SECONDS ?= 120
 
-.PHONY: all deps build run test bench bench-eligibility db-start db-stop clean help
+.PHONY: all deps build run test bench bench-eligibility fuzz db-start db-stop clean help
 
 all: build
 
@@ -18,6 +19,7 @@ help:
 	@echo "make build  build all executables"
 	@echo "make bench  intake rate (wrk) next to PostgreSQL's insert rate (pgbench), release build"
 	@echo "make bench-eligibility  p99 of POST /v1/eligibility with 100,000 subscribers loaded"
+	@echo "make fuzz   libFuzzer over the intake's JSON, decoders and date formatting (FUZZ_SECONDS, default 120)"
 	@echo "make db-stop / make clean   stop the local database / remove .local and .build"
 
 deps:
@@ -50,6 +52,10 @@ bench: deps
 
 bench-eligibility: deps
 	Benchmarks/eligibility-latency.sh release
+
+# Not part of `make test`: a bounded libFuzzer run (see Fuzz/run.sh).
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
 
 clean:
 	-@$(PG) stop

@@ -183,6 +183,14 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
+        // libFuzzer target over the intake's readers; `make fuzz` builds it with
+        // -sanitize=fuzzer and -D INTAKE_LIBFUZZER. A plain build gives a replayer instead.
+        .executableTarget(
+            name: "IntakeFuzzer",
+            dependencies: ["AppStore", "Subscriptions", "Postgres"],
+            swiftSettings: sharedSwiftSettings
+        ),
+
         // Tests.
         .testTarget(
             name: "PostgresTests",

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds IntakeFuzzer with libFuzzer and AddressSanitizer and fuzzes the intake's readers
+# for FUZZ_SECONDS (default 120), starting from every JSON file under the shared real-world
+# fixtures (v1, verifyReceipt and v2 alike) copied into .local/fuzz-corpus.
+#
+# Crash inputs land in .local/fuzz-artifacts/; replay one without libFuzzer with
+#   swift build --product IntakeFuzzer && .build/debug/IntakeFuzzer <file>
+# Extra libFuzzer flags go in FUZZ_FLAGS, e.g. FUZZ_FLAGS="-fork=1 -ignore_crashes=1" to
+# keep going after a crash; INTAKE_FUZZ_SKIP_KNOWN_DATE_TRAP=1 steps around the known
+# PostgresTimestamp.format trap to look for others.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${FUZZ_SECONDS:-120}"
+scratch="${FUZZ_SCRATCH_PATH:-.build-fuzz}"
+fixtures="${FUZZ_FIXTURES:-../shared/fixtures/realworld}"
+corpus=.local/fuzz-corpus
+artifacts=.local/fuzz-artifacts
+build=(swift build --scratch-path "$scratch" -c debug
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DINTAKE_LIBFUZZER --product IntakeFuzzer)
+
+"${build[@]}"
+binary="$("${build[@]}" --show-bin-path)/IntakeFuzzer"
+
+mkdir -p "$corpus" "$artifacts"
+largest=0
+if [ -d "$fixtures" ]; then
+    while IFS= read -r -d '' file; do
+        folder="$(basename "$(dirname "$file")")"
+        cp "$file" "$corpus/$folder-$(basename "$file")"
+        size="$(wc -c < "$file")"
+        [ "$size" -gt "$largest" ] && largest="$size"
+    done < <(find "$fixtures" -name '*.json' -print0)
+else
+    echo "no fixtures at $fixtures; fuzzing from an empty corpus" >&2
+fi
+# Room for the largest fixture to grow a little under mutation.
+max_len=$(( largest * 2 > 65536 ? largest * 2 : 65536 ))
+
+# Swift's own crash backtracer trips AddressSanitizer; libFuzzer prints the stack instead.
+export SWIFT_BACKTRACE=enable=no
+# shellcheck disable=SC2086
+exec "$binary" "$corpus" \
+    -dict=Fuzz/appstore.dict \
+    -max_total_time="$seconds" \
+    -max_len="$max_len" \
+    -timeout=10 \
+    -rss_limit_mb=4096 \
+    -artifact_prefix="$artifacts/" \
+    -print_final_stats=1 \
+    ${FUZZ_FLAGS:-}

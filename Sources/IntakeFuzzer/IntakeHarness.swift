@@ -1,0 +1,70 @@
+import AppStore
+import Foundation
+import Postgres
+import Subscriptions
+
+/// Runs one input through every reader an App Store body meets between intake and the
+/// database, so a trap anywhere on that path shows up as a fuzzer crash.
+///
+/// The path: `StrictJSONParser` → `CanonicalJSONWriter` (output parses again) → the typed
+/// decoders on the raw bytes and on the tree → `ReceiptFacts` → `snapshot(of:at:)` for each
+/// subscription → `Date.postgresValue` for every date the facts hold.
+enum IntakeHarness {
+    /// A fixed clock, so a crash reproduces from the input alone.
+    static let now = Date(timeIntervalSince1970: 1_780_000_000)
+
+    /// With `INTAKE_FUZZ_SKIP_KNOWN_DATE_TRAP=1`, dates `PostgresTimestamp.format` cannot
+    /// hold (microseconds beyond `Int64`, or not finite) are not formatted, so a run can get
+    /// past that known trap and look for others.
+    static let skipKnownDateTrap = ProcessInfo.processInfo.environment["INTAKE_FUZZ_SKIP_KNOWN_DATE_TRAP"] == "1"
+
+    static func run(_ bytes: [UInt8]) {
+        if let tree = try? StrictJSONParser.parse(bytes) {
+            checkCanonicalForm(of: tree)
+            if let notification = try? NotificationV1.decode(from: tree) { exercise(notification) }
+            if let response = try? VerifyReceiptResponse.decode(from: tree) { exercise(response) }
+        }
+        // The raw-byte decoders stay in service until intake moves to the tree.
+        if let notification = try? NotificationV1.decode(from: bytes) { exercise(notification) }
+        if let response = try? VerifyReceiptResponse.decode(from: bytes) { exercise(response) }
+    }
+
+    /// Canonical output must be strict JSON again. (It need not be a fixed point: numbers
+    /// follow `JSONSerialization`'s lossy `Decimal` path, which can move a digit on re-reading.)
+    private static func checkCanonicalForm(of tree: JSONValue) {
+        let canonical = CanonicalJSONWriter.bytes(tree)
+        guard (try? StrictJSONParser.parse(canonical)) != nil else {
+            fatalError("canonical output does not parse")
+        }
+    }
+
+    private static func exercise(_ notification: NotificationV1) {
+        _ = notification.originalTransactionIDs
+        _ = notification.receiptData
+        exercise(ReceiptFacts(notification: notification, observedAt: now, bundleID: "fuzz.app"))
+    }
+
+    private static func exercise(_ response: VerifyReceiptResponse) {
+        _ = VerifyReceiptResponse.classify(status: response.status, isRetryable: response.isRetryable)
+        exercise(ReceiptFacts(verifyResponse: response, bundleID: "fuzz.app", observedAt: now))
+    }
+
+    private static func exercise(_ facts: ReceiptFacts) {
+        for id in facts.subscriptionIDs {
+            _ = facts.snapshot(of: id, at: now)
+        }
+        var dates: [Date] = []
+        for fact in facts.transactions {
+            dates.append(fact.purchaseDate)
+            dates += [fact.originalPurchaseDate, fact.expiresDate, fact.cancellationDate].compactMap { $0 }
+        }
+        for renewal in facts.renewals {
+            dates.append(renewal.observedAt)
+            if let grace = renewal.gracePeriodExpiresDate { dates.append(grace) }
+        }
+        for date in dates {
+            if skipKnownDateTrap, !(abs(date.timeIntervalSince1970) < 9.2e12) { continue }
+            _ = date.postgresValue
+        }
+    }
+}

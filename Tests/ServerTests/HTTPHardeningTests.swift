@@ -99,6 +99,19 @@ struct HTTPHardeningTests {
         ]
     }()
 
+    @Test("a body with a duplicate key is refused: it could be authenticated as one app and stored as another")
+    func duplicateKeys() async throws {
+        try await RunningService.with(runsWorker: false) { service in
+            var text = String(decoding: NotificationBodies.bytes(NotificationBodies.v1()), as: UTF8.self)
+            text.removeLast()
+            text += #","bid":"com.attacker.other"}"#
+            let response = try await service.postNotification(Array(text.utf8))
+            #expect(response.status == 400)
+            #expect((try jsonObject(response)["message"] as? String)?.contains(#"duplicate key "bid""#) == true)
+            #expect(try await service.stateCounts().isEmpty)
+        }
+    }
+
     @Test("odd values are refused at intake with a 400 naming the field, and nothing is stored", arguments: oddBodies)
     func oddValuesAreRefused(_ odd: OddBody) async throws {
         try await RunningService.with(runsWorker: false) { service in

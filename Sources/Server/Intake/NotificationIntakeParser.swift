@@ -18,23 +18,21 @@ public struct NotificationIntakeParser: Sendable {
     /// Parses, authenticates and prepares a body for the inbox.
     public func parse(_ bytes: [UInt8]) throws(APIError) -> InboxEntryDraft {
         guard !bytes.isEmpty else { throw APIError.malformed("the body is empty") }
-        let object: [String: Any]
+        // One strict parse: duplicate keys are refused, so the stored copy and the typed
+        // view below cannot read different values for the same field.
+        let tree: JSONValue
         do {
-            guard let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-                throw APIError.malformed("the body must be a JSON object")
-            }
-            object = parsed
-        } catch let error as APIError {
-            throw error
+            tree = try StrictJSONParser.parse(bytes)
         } catch {
-            throw APIError.malformed("the body is not valid JSON")
+            throw APIError.malformed("the body is not valid JSON: \(error)")
         }
+        guard let object = tree.objectMembers else { throw APIError.malformed("the body must be a JSON object") }
         if object["signedPayload"] != nil {
             throw APIError.malformed("version 2 (signedPayload) notifications are not supported yet; configure version 1 notifications")
         }
         let notification: NotificationV1
         do {
-            notification = try NotificationV1.decode(from: bytes)
+            notification = try NotificationV1.decode(from: tree)
         } catch {
             throw APIError.malformed("not a version 1 App Store notification: \(DecodingProblem.describe(error))")
         }
@@ -48,11 +46,7 @@ public struct NotificationIntakeParser: Sendable {
             throw APIError.malformed("the notification names no environment (expected PROD or Sandbox)")
         }
         try IntakeLimits.check(notification)
-        var stored = object
-        stored.removeValue(forKey: "password")
-        guard let storedData = try? CanonicalJSON.data(stored) else {
-            throw APIError.malformed("the body cannot be re-encoded")
-        }
+        let storedData = Data(CanonicalJSONWriter.bytes(tree.removingMember("password")))
         // PostgreSQL cannot store U+0000 in text or jsonb; the canonical writer spells it `\u0000`.
         if IntakeLimits.containsNUL(storedData) {
             throw APIError.malformed("the body contains a NUL character (\\u0000), which cannot be stored")

@@ -1,11 +1,16 @@
+import AppStore
 import Foundation
-@testable import Server
 import Testing
 
-@Suite("CanonicalJSON: equal documents give equal bytes")
-struct CanonicalJSONTests {
-    private func parse(_ text: String) throws -> Any {
-        try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+/// The intake's stored copy and dedupe key: equal documents must give equal bytes.
+@Suite("Canonical form: equal documents give equal bytes")
+struct CanonicalFormTests {
+    private func parse(_ text: String) throws -> JSONValue {
+        try StrictJSONParser.parse(Array(text.utf8))
+    }
+
+    private func canonical(_ value: JSONValue) -> Data {
+        Data(CanonicalJSONWriter.bytes(value))
     }
 
     @Test("keys sorted at every depth, whitespace gone, values kept", arguments: [
@@ -16,25 +21,25 @@ struct CanonicalJSONTests {
         (#"{}"#, #"{}"#),
     ])
     func canonicalForm(input: String, expected: String) throws {
-        let bytes = try CanonicalJSON.data(try parse(input))
+        let bytes = canonical(try parse(input))
         #expect(String(decoding: bytes, as: UTF8.self) == expected)
     }
 
     @Test("the output parses back to the same document")
     func roundTrip() throws {
         let text = #"{"notification_type":"DID_RENEW","unified_receipt":{"latest_receipt_info":[{"a":"1","b":2.25,"c":false}],"status":0},"x":[1,[2,{"y":null}]]}"#
-        let once = try CanonicalJSON.data(try parse(text))
-        let twice = try CanonicalJSON.data(try JSONSerialization.jsonObject(with: once))
+        let once = canonical(try parse(text))
+        let twice = canonical(try StrictJSONParser.parse(Array(once)))
         #expect(once == twice)
         let reparsed = try #require(try JSONSerialization.jsonObject(with: once) as? NSDictionary)
-        let original = try #require(try parse(text) as? NSDictionary)
+        let original = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
         #expect(reparsed == original)
     }
 
     @Test("key order of the input does not change the bytes")
     func orderIndependent() throws {
-        let first = try CanonicalJSON.data(try parse(#"{"a":1,"b":{"c":2,"d":3}}"#))
-        let second = try CanonicalJSON.data(try parse(#"{"b":{"d":3,"c":2},"a":1}"#))
+        let first = canonical(try parse(#"{"a":1,"b":{"c":2,"d":3}}"#))
+        let second = canonical(try parse(#"{"b":{"d":3,"c":2},"a":1}"#))
         #expect(first == second)
     }
 }

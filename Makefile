@@ -7,6 +7,8 @@ BUILD_FLAGS  ?=
 PG           := Deploy/local/postgres.sh
 BIN          := .build/debug
 FUZZ_SECONDS ?= 120
+FUZZ_RUNS    ?= -1
+FUZZ_CONFIGURATION ?= debug
 
 .PHONY: all deps build run test bench bench-eligibility fuzz db-start db-stop clean help
 
@@ -55,7 +57,7 @@ bench-eligibility: deps
 
 # Not part of `make test`: a bounded libFuzzer run (see Fuzz/run.sh).
 fuzz: deps
-	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_CONFIGURATION=$(FUZZ_CONFIGURATION) Fuzz/run.sh
 
 clean:
 	-@$(PG) stop

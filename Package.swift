@@ -108,6 +108,7 @@ let package = Package(
                 "Store",
                 "HTTPClient",
                 "AppStore",
+                "AppStoreSignature",
                 "Subscriptions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

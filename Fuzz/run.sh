@@ -12,11 +12,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds="${FUZZ_SECONDS:-120}"
+# FUZZ_RUNS stops after that many executions (the acceptance run uses 1000000);
+# FUZZ_CONFIGURATION=release fuzzes an optimised build, several times faster.
+runs="${FUZZ_RUNS:--1}"
+configuration="${FUZZ_CONFIGURATION:-debug}"
 scratch="${FUZZ_SCRATCH_PATH:-.build-fuzz}"
 fixtures="${FUZZ_FIXTURES:-../shared/fixtures/realworld}"
 corpus=.local/fuzz-corpus
 artifacts=.local/fuzz-artifacts
-build=(swift build --scratch-path "$scratch" -c debug
+build=(swift build --scratch-path "$scratch" -c "$configuration"
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DINTAKE_LIBFUZZER --product IntakeFuzzer)
 
 "${build[@]}"
@@ -43,6 +47,7 @@ export SWIFT_BACKTRACE=enable=no
 exec "$binary" "$corpus" \
     -dict=Fuzz/appstore.dict \
     -max_total_time="$seconds" \
+    -runs="$runs" \
     -max_len="$max_len" \
     -timeout=10 \
     -rss_limit_mb=4096 \

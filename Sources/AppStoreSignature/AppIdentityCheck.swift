@@ -31,7 +31,7 @@ public enum AppIdentityCheck {
     }
 
     /// The environment of a payload; external purchase tokens carry it in their id prefix.
-    private static func resolvedEnvironment(of payload: NotificationV2Payload) throws(SignedPayloadError) -> AppStoreEnvironment {
+    public static func resolvedEnvironment(of payload: NotificationV2Payload) throws(SignedPayloadError) -> AppStoreEnvironment {
         if let environment = payload.environment { return environment }
         if let token = payload.externalPurchaseToken?.externalPurchaseID {
             return token.hasPrefix("SANDBOX") ? .sandbox : .production

@@ -1,3 +1,4 @@
+import AppStoreSignature
 import HTTPClient
 import Hummingbird
 import HummingbirdCore
@@ -50,6 +51,7 @@ public func buildApplication(
     environment: ApplicationEnvironment
 ) async throws -> some ApplicationProtocol {
     let logger = environment.logger
+    let roots = try TrustAnchors.load(configuration.appleRootCertificates)
     let database = PostgresClient(
         configuration: .init(
             connectionString: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,
@@ -86,8 +88,15 @@ public func buildApplication(
             timeout: configuration.verifyTimeout
         )
     }
+    let signatures = SignedPayloadVerifier(roots: roots)
+    for bundleID in configuration.apps.bundleIDs {
+        if let app = configuration.apps.app(bundleID: bundleID), app.sharedSecret == nil, app.appAppleID == nil {
+            logger.warning("app \(bundleID) has neither a shared secret nor app_apple_id: it accepts only Sandbox version 2 notifications")
+        }
+    }
     let processor = NotificationProcessor(
-        database: database, verifier: verifier(over: workerHTTP), apps: configuration.apps, retryPolicy: environment.retryPolicy
+        database: database, verifier: verifier(over: workerHTTP), signatures: signatures, apps: configuration.apps,
+        retryPolicy: environment.retryPolicy
     )
     let worker = NotificationWorker(
         inbox: inbox, processor: processor, signal: workerSignal,
@@ -107,13 +116,18 @@ public func buildApplication(
     HealthController(readiness: ReadinessCache(migrations: migrations)).addRoutes(to: router)
     MetricsController(registry: environment.metricsRegistry, token: configuration.metricsToken).addRoutes(to: router)
     NotificationIntakeController(
-        parser: NotificationIntakeParser(apps: configuration.apps), inbox: inbox, workerSignal: workerSignal,
+        parser: NotificationIntakeParser(apps: configuration.apps),
+        signed: SignedNotificationIntake(verifier: signatures, apps: configuration.apps), inbox: inbox, workerSignal: workerSignal,
         maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: router)
 
     if let token = configuration.adminToken {
         let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
         SubscriptionsController(reader: SubscriptionReader(client: database)).addRoutes(to: api)
+        TransactionsController(
+            database: database, reader: SubscriptionReader(client: database), signatures: signatures, apps: configuration.apps,
+            maxBodyBytes: configuration.maxBodyBytes
+        ).addRoutes(to: api)
         SubscribersController(
             database: database, reader: SubscriptionReader(client: database), verifier: verifier(over: apiHTTP),
             receiptWait: configuration.receiptWait, apps: configuration.apps,

@@ -35,6 +35,14 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Hashable {
     public var revocationReason: String?
     /// The transaction the status was derived from.
     public var latestTransactionID: String
+    /// Where the current period's transaction fact came from.
+    public var source: FactSource
+    /// Apple's `in_app_ownership_type` / `inAppOwnershipType` of the current period.
+    public var ownershipType: String?
+    /// The offer the current period was bought with.
+    public var offerKind: OfferKind?
+    /// The app's account token of the subscription, when a purchase carried one.
+    public var appAccountToken: String?
 
     /// Whether the customer gets the content now.
     public var entitled: Bool { status.isEntitled }
@@ -56,7 +64,11 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Hashable {
         gracePeriodExpiresAt: Date?,
         revokedAt: Date?,
         revocationReason: String?,
-        latestTransactionID: String
+        latestTransactionID: String,
+        source: FactSource = .v1,
+        ownershipType: String? = nil,
+        offerKind: OfferKind? = nil,
+        appAccountToken: String? = nil
     ) {
         self.originalTransactionID = originalTransactionID
         self.bundleID = bundleID
@@ -74,5 +86,9 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Hashable {
         self.revokedAt = revokedAt
         self.revocationReason = revocationReason
         self.latestTransactionID = latestTransactionID
+        self.source = source
+        self.ownershipType = ownershipType
+        self.offerKind = offerKind
+        self.appAccountToken = appAccountToken
     }
 }

@@ -79,7 +79,13 @@ public enum SubscriptionStatusRule {
             gracePeriodExpiresAt: isRetrying ? renewal?.gracePeriodExpiresDate : nil,
             revokedAt: isRevoked ? current.cancellationDate : nil,
             revocationReason: isRevoked ? current.cancellationReason : nil,
-            latestTransactionID: current.transactionID
+            latestTransactionID: current.transactionID,
+            source: current.source,
+            ownershipType: current.ownershipType,
+            offerKind: current.offerKind,
+            // The token is set at the first purchase; later periods may not repeat it.
+            appAccountToken: current.appAccountToken
+                ?? periods.filter { $0.appAccountToken != nil }.max(by: TransactionFact.isOlderPeriod)?.appAccountToken
         )
     }
 }

@@ -29,6 +29,10 @@ extension TransactionFact {
         result.ownershipType = Self.pick(ownershipType, other.ownershipType)
         result.offerCodeRefName = Self.pick(offerCodeRefName, other.offerCodeRefName)
         result.promotionalOfferID = Self.pick(promotionalOfferID, other.promotionalOfferID)
+        // A transaction seen both ways (an app moving to v2) counts as signed.
+        result.source = max(source, other.source)
+        result.offerType = Self.pick(offerType, other.offerType)
+        result.appAccountToken = Self.pick(appAccountToken, other.appAccountToken)
         // The reason travels with the date it explains.
         let cancellation = Self.pickCancellation(
             (cancellationDate, cancellationReason),

@@ -41,6 +41,12 @@ public struct TransactionFact: Sendable, Hashable, Codable {
     public var offerCodeRefName: String?
     /// The promotional offer's id, when one was used.
     public var promotionalOfferID: String?
+    /// Where the fact came from: a verifyReceipt answer (v1) or a signed transaction (v2).
+    public var source: FactSource
+    /// Apple's `offerType` of the period (1 introductory, 2 promotional, 3 offer code, 4 win-back).
+    public var offerType: Int?
+    /// The UUID the app set at purchase (`appAccountToken`), lower-case.
+    public var appAccountToken: String?
 
     /// Builds a fact field by field.
     public init(
@@ -61,7 +67,10 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         cancellationReason: String? = nil,
         ownershipType: String? = nil,
         offerCodeRefName: String? = nil,
-        promotionalOfferID: String? = nil
+        promotionalOfferID: String? = nil,
+        source: FactSource = .v1,
+        offerType: Int? = nil,
+        appAccountToken: String? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -81,6 +90,9 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         self.ownershipType = ownershipType
         self.offerCodeRefName = offerCodeRefName
         self.promotionalOfferID = promotionalOfferID
+        self.source = source
+        self.offerType = offerType
+        self.appAccountToken = appAccountToken
     }
 
     /// The fact a receipt entry states; `nil` without a purchase date (it cannot be placed in time).

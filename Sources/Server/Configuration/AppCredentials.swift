@@ -1,16 +1,21 @@
 import Foundation
 
-/// One app whose notifications we accept: its bundle id and App Store shared secret.
+/// One app whose notifications we accept: its bundle id, and what authenticates it — a
+/// shared secret (version 1), its numeric Apple ID (version 2 in Production), or both.
 public struct AppCredentials: Sendable {
-    /// The app's bundle identifier (`bid` in notifications).
+    /// The app's bundle identifier (`bid` in v1 notifications, `bundleId` in v2).
     public let bundleID: String
-    /// The app-specific shared secret (`password` in notifications and verifyReceipt requests).
-    public let sharedSecret: Secret
+    /// The app-specific shared secret (`password` in v1 notifications and verifyReceipt
+    /// requests); nil for an app that only sends version 2.
+    public let sharedSecret: Secret?
+    /// The app's Apple ID (`appAppleId`), required to accept Production v2 notifications.
+    public let appAppleID: String?
 
     /// Creates credentials for one app.
-    public init(bundleID: String, sharedSecret: Secret) {
+    public init(bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil) {
         self.bundleID = bundleID
         self.sharedSecret = sharedSecret
+        self.appAppleID = appAppleID
     }
 }
 
@@ -33,15 +38,31 @@ public struct AppRegistry: Sendable {
     public var isEmpty: Bool { appsByBundleID.isEmpty }
 }
 
-/// The `SUBSCRIPTIOND_CONFIG` file: `{"apps":[{"bundle_id","shared_secret" or "shared_secret_file"}]}`.
+/// The `SUBSCRIPTIOND_CONFIG` file:
+/// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id"}]}`.
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
         let bundleID: String
         let sharedSecret: String?
         let sharedSecretFile: String?
+        let appAppleID: String?
 
         enum CodingKeys: String, CodingKey {
             case bundleID = "bundle_id", sharedSecret = "shared_secret", sharedSecretFile = "shared_secret_file"
+            case appAppleID = "app_apple_id"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            bundleID = try container.decode(String.self, forKey: .bundleID)
+            sharedSecret = try container.decodeIfPresent(String.self, forKey: .sharedSecret)
+            sharedSecretFile = try container.decodeIfPresent(String.self, forKey: .sharedSecretFile)
+            // App Store Connect shows the Apple ID as a number; accept it as one or as text.
+            if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
+                appAppleID = String(number)
+            } else {
+                appAppleID = try container.decodeIfPresent(String.self, forKey: .appAppleID)
+            }
         }
     }
 
@@ -57,24 +78,39 @@ struct ConfigurationFile: Decodable {
         do {
             file = try JSONDecoder().decode(ConfigurationFile.self, from: data)
         } catch {
-            throw ConfigurationError(setting, "file \(path) is not valid: expected {\"apps\":[{\"bundle_id\":…,\"shared_secret\":…}]}")
+            throw ConfigurationError(setting, "file \(path) is not valid: expected {\"apps\":[{\"bundle_id\":…,\"shared_secret\":…,\"app_apple_id\":…}]}")
         }
         return try file.apps.map { app in
             guard !app.bundleID.isEmpty else { throw ConfigurationError(setting, "has an app with an empty bundle_id") }
+            let appleID = try app.appAppleID.map { try AppAppleID.validated($0, setting: setting) }
             switch (app.sharedSecret, app.sharedSecretFile) {
-            case (let secret?, nil) where !secret.isEmpty:
-                return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret))
+            case (let secret?, nil):
+                guard !secret.isEmpty else { throw ConfigurationError(setting, "app \(app.bundleID) has an empty shared_secret") }
+                return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)
             case (nil, let secretPath?):
                 guard let contents = FileManager.default.contents(atPath: secretPath),
                       let secret = String(data: contents, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
                       !secret.isEmpty
                 else { throw ConfigurationError(setting, "app \(app.bundleID): shared_secret_file \(secretPath) cannot be read or is empty") }
-                return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret))
+                return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)
             case (_?, _?):
                 throw ConfigurationError(setting, "app \(app.bundleID) sets both shared_secret and shared_secret_file")
-            default:
-                throw ConfigurationError(setting, "app \(app.bundleID) has no shared_secret or shared_secret_file")
+            case (nil, nil):
+                // A version 2 app: signed payloads need no secret.
+                return AppCredentials(bundleID: app.bundleID, sharedSecret: nil, appAppleID: appleID)
             }
         }
+    }
+}
+
+/// The app's numeric Apple ID, as configured.
+enum AppAppleID {
+    /// The digits, or an error naming the setting.
+    static func validated(_ text: String, setting: String) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 20, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw ConfigurationError(setting, "app_apple_id must be the app's numeric Apple ID (App Store Connect › App Information), got '\(text)'")
+        }
+        return trimmed
     }
 }

@@ -41,6 +41,9 @@ public struct ServiceConfiguration: Sendable {
     public var databasePoolSize: Int
     /// `apple` (Apple's documented rule) or `strict` (anyone who ever subscribed in the group is ineligible).
     public var eligibilityPolicy: EligibilityPolicy
+    /// The roots a signed payload must chain to: comma-separated PEM/DER files (nil: the
+    /// bundled Apple Root CA – G3).
+    public var appleRootCertificates: String?
     /// Bearer token for `/metrics`; nil leaves it open.
     public var metricsToken: Secret?
     /// A connection with no complete request for this long is closed (slow or stalled clients).
@@ -64,6 +67,8 @@ public struct ServiceConfiguration: Sendable {
         ("SUBSCRIPTIOND_CONFIG", nil),
         ("APPSTORE_BUNDLE_ID", nil),
         ("APPSTORE_SHARED_SECRET", nil),
+        ("APPSTORE_APP_APPLE_ID", nil),
+        ("APPSTORE_ROOT_CERTIFICATES", nil),
         ("VERIFY_RECEIPT_URL", "https://buy.itunes.apple.com/verifyReceipt"),
         ("VERIFY_RECEIPT_SANDBOX_URL", "https://sandbox.itunes.apple.com/verifyReceipt"),
         ("VERIFY_TIMEOUT_MS", "10000"),
@@ -110,6 +115,7 @@ public struct ServiceConfiguration: Sendable {
             upstreamCABundle: reader.string("VERIFY_RECEIPT_CA_BUNDLE"),
             databasePoolSize: try reader.integer("DATABASE_POOL_SIZE", in: 2...500),
             eligibilityPolicy: try reader.choice("ELIGIBILITY_POLICY", EligibilityPolicy.self),
+            appleRootCertificates: reader.string("APPSTORE_ROOT_CERTIFICATES"),
             metricsToken: metricsToken.map(Secret.init),
             httpIdleTimeout: .milliseconds(try reader.integer("HTTP_IDLE_TIMEOUT_MS", in: 100...3_600_000)),
             httpMaxConnections: try reader.integer("HTTP_MAX_CONNECTIONS", in: 1...1_000_000),

@@ -82,35 +82,50 @@ public struct SettingsReader: Sendable {
 }
 
 
-/// Builds the app registry from `SUBSCRIPTIOND_CONFIG` and/or the single-app shortcut.
+/// Builds the app registry from `SUBSCRIPTIOND_CONFIG` and/or the single-app shortcut
+/// (`APPSTORE_BUNDLE_ID` with `APPSTORE_SHARED_SECRET` and/or `APPSTORE_APP_APPLE_ID`).
+/// Both sources merge per bundle id; a contradiction stops startup naming both.
 enum AppRegistryLoader {
     static func load(_ reader: SettingsReader) throws -> AppRegistry {
         var apps: [AppCredentials] = []
         if let path = reader.string("SUBSCRIPTIOND_CONFIG") {
             apps = try ConfigurationFile.load(path: path)
         }
-        switch (reader.string("APPSTORE_BUNDLE_ID"), reader.string("APPSTORE_SHARED_SECRET")) {
-        case (let bundleID?, let secret?):
-            if let existing = apps.first(where: { $0.bundleID == bundleID }), !existing.sharedSecret.matches(secret) {
-                throw ConfigurationError("APPSTORE_SHARED_SECRET", "contradicts the shared secret SUBSCRIPTIOND_CONFIG gives for \(bundleID)")
-            }
-            apps.append(AppCredentials(bundleID: bundleID, sharedSecret: Secret(secret)))
-        case (_?, nil):
-            throw ConfigurationError("APPSTORE_SHARED_SECRET", "is not set, but APPSTORE_BUNDLE_ID is")
-        case (nil, _?):
+        let secret = reader.string("APPSTORE_SHARED_SECRET")
+        let appleID = try reader.string("APPSTORE_APP_APPLE_ID").map { try AppAppleID.validated($0, setting: "APPSTORE_APP_APPLE_ID") }
+        if let bundleID = reader.string("APPSTORE_BUNDLE_ID") {
+            apps.append(AppCredentials(bundleID: bundleID, sharedSecret: secret.map(Secret.init), appAppleID: appleID))
+        } else if secret != nil {
             throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set, but APPSTORE_SHARED_SECRET is")
-        case (nil, nil):
-            break
+        } else if appleID != nil {
+            throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set, but APPSTORE_APP_APPLE_ID is")
         }
-        for (index, app) in apps.enumerated() {
-            if apps[..<index].contains(where: { $0.bundleID == app.bundleID && !$0.sharedSecret.matches(app.sharedSecret.revealed) }) {
-                throw ConfigurationError("SUBSCRIPTIOND_CONFIG", "gives two different shared secrets for \(app.bundleID)")
-            }
-        }
-        let registry = AppRegistry(apps)
+        let registry = AppRegistry(try merged(apps))
         guard !registry.isEmpty else {
-            throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set: configure at least one app (APPSTORE_BUNDLE_ID and APPSTORE_SHARED_SECRET, or SUBSCRIPTIOND_CONFIG)")
+            throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set: configure at least one app (APPSTORE_BUNDLE_ID with APPSTORE_SHARED_SECRET and/or APPSTORE_APP_APPLE_ID, or SUBSCRIPTIOND_CONFIG)")
         }
         return registry
+    }
+
+    /// One entry per bundle id, each field taken from whichever source sets it.
+    private static func merged(_ apps: [AppCredentials]) throws -> [AppCredentials] {
+        var byBundleID: [String: AppCredentials] = [:]
+        var order: [String] = []
+        for app in apps {
+            guard let earlier = byBundleID[app.bundleID] else {
+                byBundleID[app.bundleID] = app
+                order.append(app.bundleID)
+                continue
+            }
+            if let a = earlier.sharedSecret, let b = app.sharedSecret, !a.matches(b.revealed) {
+                throw ConfigurationError("APPSTORE_SHARED_SECRET", "and SUBSCRIPTIOND_CONFIG give two different shared secrets for \(app.bundleID)")
+            }
+            if let a = earlier.appAppleID, let b = app.appAppleID, a != b {
+                throw ConfigurationError("APPSTORE_APP_APPLE_ID", "and SUBSCRIPTIOND_CONFIG give two different app_apple_id values for \(app.bundleID) (\(a), \(b))")
+            }
+            byBundleID[app.bundleID] = AppCredentials(
+                bundleID: app.bundleID, sharedSecret: earlier.sharedSecret ?? app.sharedSecret, appAppleID: earlier.appAppleID ?? app.appAppleID)
+        }
+        return order.compactMap { byBundleID[$0] }
     }
 }

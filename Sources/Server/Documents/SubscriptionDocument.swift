@@ -21,6 +21,7 @@ public struct SubscriptionDocument: Encodable, Sendable {
         case expirationIntent = "expiration_intent", inTrial = "in_trial", inIntroOffer = "in_intro_offer"
         case gracePeriodExpiresAt = "grace_period_expires_at", revokedAt = "revoked_at"
         case revocationReason = "revocation_reason", updatedAt = "updated_at", transactions
+        case source, ownership, offerType = "offer_type", appAccountToken = "app_account_token"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -43,6 +44,11 @@ public struct SubscriptionDocument: Encodable, Sendable {
         try container.encode(snapshot.revokedAt, forKey: .revokedAt)
         try container.encode(snapshot.revocationReason, forKey: .revocationReason)
         try container.encode(view.updatedAt, forKey: .updatedAt)
+        try container.encode(snapshot.source.rawValue, forKey: .source)
+        // PURCHASED / FAMILY_SHARED → purchased / family_shared.
+        try container.encode(snapshot.ownershipType?.lowercased(), forKey: .ownership)
+        try container.encode(snapshot.offerKind?.rawValue, forKey: .offerType)
+        try container.encode(snapshot.appAccountToken, forKey: .appAccountToken)
         if includeTransactions {
             try container.encode(view.transactions.map(TransactionDocument.init), forKey: .transactions)
         }

@@ -54,6 +54,10 @@ extension APIError {
     public static func receiptRejected(_ message: String) -> APIError {
         .init(.unprocessableContent, code: "receipt_rejected", message: message)
     }
+    /// 422: a signed transaction's signature or app did not check out.
+    public static func signatureRejected(_ message: String) -> APIError {
+        .init(.unprocessableContent, code: "signature_rejected", message: message)
+    }
     /// 503: the database (or another dependency) is unavailable; retrying later can succeed.
     public static func unavailable(_ message: String) -> APIError {
         .init(.serviceUnavailable, code: "unavailable", message: message)

@@ -7,6 +7,7 @@ import Store
 /// Does no upstream call, so it stays fast while Apple's verify endpoint is slow or down.
 struct NotificationIntakeController<Context: RequestContext> {
     let parser: NotificationIntakeParser
+    let signed: SignedNotificationIntake
     let inbox: NotificationInbox
     let workerSignal: WorkerSignal
     let maxBodyBytes: Int
@@ -21,14 +22,17 @@ struct NotificationIntakeController<Context: RequestContext> {
         let body = try await RequestBody.json(request, maxBytes: maxBodyBytes)
         let draft: InboxEntryDraft
         do {
-            draft = try parser.parse(body)
+            switch try parser.parse(body) {
+            case .v1(let v1): draft = v1
+            case .signed(let jws): draft = try await signed.draft(signedPayload: jws, logger: context.logger)
+            }
         } catch {
             context.logger.info("notification rejected", metadata: [LogKey.error: "\(error.message)"])
             throw error
         }
         let result = try await inbox.insert(InboxEntry(
-            source: .v1, dedupeKey: draft.dedupeKey, notificationType: draft.notificationType,
-            environment: draft.environment, bundleID: draft.bundleID,
+            source: draft.source, dedupeKey: draft.dedupeKey, notificationType: draft.notificationType,
+            notificationSubtype: draft.subtype, environment: draft.environment, bundleID: draft.bundleID,
             originalTransactionID: draft.originalTransactionID, body: draft.storedBody
         ))
         switch result {

@@ -15,8 +15,9 @@ public struct NotificationIntakeParser: Sendable {
         self.apps = apps
     }
 
-    /// Parses, authenticates and prepares a body for the inbox.
-    public func parse(_ bytes: [UInt8]) throws(APIError) -> InboxEntryDraft {
+    /// Parses a body: a version 1 notification is authenticated and prepared for the inbox
+    /// here; a version 2 `signedPayload` is handed back for signature verification.
+    public func parse(_ bytes: [UInt8]) throws(APIError) -> IntakeBody {
         guard !bytes.isEmpty else { throw APIError.malformed("the body is empty") }
         // One strict parse: duplicate keys are refused, so the stored copy and the typed
         // view below cannot read different values for the same field.
@@ -27,8 +28,9 @@ public struct NotificationIntakeParser: Sendable {
             throw APIError.malformed("the body is not valid JSON: \(error)")
         }
         guard let object = tree.objectMembers else { throw APIError.malformed("the body must be a JSON object") }
-        if object["signedPayload"] != nil {
-            throw APIError.malformed("version 2 (signedPayload) notifications are not supported yet; configure version 1 notifications")
+        if let signed = object["signedPayload"] {
+            guard let jws = signed.stringValue else { throw APIError.malformed("signedPayload must be a string (a compact JWS)") }
+            return .signed(jws)
         }
         let notification: NotificationV1
         do {
@@ -39,7 +41,7 @@ public struct NotificationIntakeParser: Sendable {
         guard let bundleID = notification.bundleID, !bundleID.isEmpty else {
             throw APIError.malformed("the notification has no bid (bundle id)")
         }
-        guard let app = apps.app(bundleID: bundleID), let password = notification.password, app.sharedSecret.matches(password) else {
+        guard let app = apps.app(bundleID: bundleID), let password = notification.password, app.sharedSecret?.matches(password) == true else {
             throw APIError.unauthorized("unknown bundle id or wrong shared secret")
         }
         guard let environment = notification.environment ?? notification.unifiedReceipt?.environment else {
@@ -52,30 +54,45 @@ public struct NotificationIntakeParser: Sendable {
             throw APIError.malformed("the body contains a NUL character (\\u0000), which cannot be stored")
         }
         let digest = ContentHash.sha256Hex(storedData)
-        return InboxEntryDraft(
+        return .v1(InboxEntryDraft(
+            source: .v1,
             notificationType: notification.notificationTypeRaw,
+            subtype: nil,
             environment: environment,
             bundleID: bundleID,
             originalTransactionID: notification.originalTransactionIDs.first,
             storedBody: String(decoding: storedData, as: UTF8.self),
             dedupeKey: "v1:" + digest
-        )
+        ))
     }
+}
+
+/// What a parsed intake body is.
+public enum IntakeBody: Sendable, Equatable {
+    /// A version 1 notification, authenticated and ready for the inbox.
+    case v1(InboxEntryDraft)
+    /// A version 2 notification's `signedPayload`, not yet verified.
+    case signed(String)
 }
 
 /// A parsed, authenticated notification ready for the inbox.
 public struct InboxEntryDraft: Sendable, Equatable {
-    /// Apple's `notification_type`, raw.
+    /// Version 1 or 2.
+    public let source: InboxSource
+    /// Apple's `notification_type` / `notificationType`, raw.
     public let notificationType: String
+    /// Apple's v2 `subtype`, raw.
+    public let subtype: String?
     /// Production or Sandbox.
     public let environment: AppStoreEnvironment
     /// The app.
     public let bundleID: String
     /// The subscription it concerns, when the body says.
     public let originalTransactionID: String?
-    /// The body without `password`, keys sorted.
+    /// v1: the body without `password`, keys sorted; v2: `{"signedPayload": …}` as received.
     public let storedBody: String
-    /// `v1:` + SHA-256 of `storedBody`: equal for redeliveries of the same notification.
+    /// v1: `v1:` + SHA-256 of `storedBody`; v2: `v2:` + `notificationUUID` (Apple re-signs
+    /// redeliveries, so their bytes differ).
     public let dedupeKey: String
 }
 

@@ -1,4 +1,5 @@
 import AppStore
+import AppStoreSignature
 import Foundation
 import Logging
 import Postgres
@@ -26,15 +27,19 @@ public struct NotificationProcessor: Sendable {
     private let apps: AppRegistry
     private let retryPolicy: RetryPolicy
     private let receipts: StoredReceipts
+    private let signatures: SignedPayloadVerifier
 
     /// Creates a processor.
-    public init(database: PostgresClient, verifier: ReceiptVerifier, apps: AppRegistry, retryPolicy: RetryPolicy) {
+    public init(
+        database: PostgresClient, verifier: ReceiptVerifier, signatures: SignedPayloadVerifier, apps: AppRegistry, retryPolicy: RetryPolicy
+    ) {
         self.database = database
         self.inbox = NotificationInbox(client: database)
         self.verifier = verifier
         self.apps = apps
         self.retryPolicy = retryPolicy
         self.receipts = StoredReceipts(client: database)
+        self.signatures = signatures
     }
 
     /// Runs one attempt and records its outcome. Database trouble while recording is
@@ -112,7 +117,7 @@ extension NotificationProcessor {
     /// Decodes the stored body, verifies its receipt upstream and gathers the facts.
     func prepare(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
         guard let app = apps.app(bundleID: notification.bundleID) else {
-            return .dead(reason: "no shared secret is configured for bundle id \(notification.bundleID)")
+            return .dead(reason: "bundle id \(notification.bundleID) is not a configured app")
         }
         switch notification.source {
         case .v1:
@@ -148,7 +153,7 @@ extension NotificationProcessor {
             }
             return await verified(receipt: receipt, app: app, plan: ApplyPlan(), logger: logger)
         case .v2:
-            return .dead(reason: "version 2 notifications are not processed by this version")
+            return await signedFacts(notification)
         }
     }
 
@@ -166,6 +171,32 @@ extension NotificationProcessor {
         case .permanent(let reason):
             return .dead(reason: reason)
         }
+    }
+}
+
+extension NotificationProcessor {
+    /// The facts of a stored v2 notification. Its signatures are checked again (cheap with
+    /// the chain cache): the stored payload is evidence, and only verified data is applied.
+    func signedFacts(_ notification: ClaimedNotification) async -> Preparation {
+        guard let jws = (try? StrictJSONParser.parse(Array(notification.body.utf8)))?["signedPayload"]?.stringValue else {
+            return .dead(reason: "the stored body holds no signedPayload")
+        }
+        let verified: VerifiedNotificationV2
+        do {
+            verified = try await signatures.verifyNotification(jws)
+        } catch {
+            return .dead(reason: "the stored signed payload does not verify against the configured roots: \(error.reason)")
+        }
+        let facts = ReceiptFacts(
+            signedTransaction: verified.transaction, renewalInfo: verified.renewalInfo,
+            bundleID: notification.bundleID, environment: notification.environment)
+        var plan = ApplyPlan()
+        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty else {
+            plan.note = "\(verified.payload.notificationTypeRaw ?? "notification") carries no transaction: recorded"
+            return .apply(plan)
+        }
+        plan.batches.append(.init(facts: facts, observedAt: verified.payload.signedDate ?? notification.receivedAt))
+        return .apply(plan)
     }
 }
 

@@ -34,7 +34,10 @@ public struct ReceiptVerifier: Sendable {
     /// receipt names another bundle id is permanent: a shared secret must not vouch for
     /// another app's receipts.
     public func verify(receiptData: String, app: AppCredentials, logger: Logger) async -> VerificationResult {
-        let (sharedSecret, expectedBundleID) = (app.sharedSecret, app.bundleID)
+        let expectedBundleID = app.bundleID
+        guard let sharedSecret = app.sharedSecret else {
+            return .permanent(reason: "no shared secret is configured for \(expectedBundleID): verifyReceipt needs one")
+        }
         let body: [UInt8]
         do {
             body = try VerifyReceiptRequest(receiptData: receiptData, password: sharedSecret.revealed, excludeOldTransactions: false).jsonBytes()

@@ -52,10 +52,13 @@ public enum FactStore {
             ) {
                 changes.append(change)
             }
-            if let appUserID {
+            // The caller's user, and the user whose id is the purchase's app account token
+            // (DESIGN.md: apps that set the token need no call to link).
+            let tokens = Set(facts.transactions(of: id).compactMap(\.appAccountToken))
+            for user in Set([appUserID].compactMap { $0 }).union(tokens).sorted() {
                 try session.execute("""
                     INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
-                    VALUES (\(appUserID), \(environment), \(id), \(facts.bundleID))
+                    VALUES (\(user), \(environment), \(id), \(facts.bundleID))
                     ON CONFLICT DO NOTHING
                     """)
             }

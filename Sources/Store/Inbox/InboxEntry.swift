@@ -31,6 +31,8 @@ public struct InboxEntry: Sendable {
     public var dedupeKey: String
     /// Apple's `notification_type` (raw, unknown values kept).
     public var notificationType: String?
+    /// Apple's v2 `subtype` (raw).
+    public var notificationSubtype: String?
     /// Production or Sandbox.
     public var environment: AppStoreEnvironment
     /// The app's bundle id.
@@ -44,12 +46,14 @@ public struct InboxEntry: Sendable {
 
     /// Creates an entry.
     public init(
-        source: InboxSource, dedupeKey: String, notificationType: String?, environment: AppStoreEnvironment,
+        source: InboxSource, dedupeKey: String, notificationType: String?, notificationSubtype: String? = nil,
+        environment: AppStoreEnvironment,
         bundleID: String, originalTransactionID: String?, appUserID: String? = nil, body: String
     ) {
         self.source = source
         self.dedupeKey = dedupeKey
         self.notificationType = notificationType
+        self.notificationSubtype = notificationSubtype
         self.environment = environment
         self.bundleID = bundleID
         self.originalTransactionID = originalTransactionID

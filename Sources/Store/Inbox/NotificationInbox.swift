@@ -16,8 +16,10 @@ public struct NotificationInbox: Sendable {
         try await client.withConnection { session in
             let inserted = try session.queryFirst("""
                 INSERT INTO notifications
-                    (source, dedupe_key, notification_type, environment, bundle_id, original_transaction_id, app_user_id, body)
-                VALUES (\(entry.source.rawValue), \(entry.dedupeKey), \(entry.notificationType), \(entry.environment.rawValue),
+                    (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id, original_transaction_id,
+                     app_user_id, body)
+                VALUES (\(entry.source.rawValue), \(entry.dedupeKey), \(entry.notificationType), \(entry.notificationSubtype),
+                        \(entry.environment.rawValue),
                         \(entry.bundleID), \(entry.originalTransactionID), \(entry.appUserID), \(entry.body)::jsonb)
                 ON CONFLICT (dedupe_key) DO NOTHING
                 RETURNING id

@@ -17,16 +17,7 @@ public enum SchemaDirectory {
     }
 
     private static func defaultCandidates() -> [URL] {
-        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Schema")]
-        // `swift build` puts executables in .build/<triple>/debug: look up to the checkout.
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<5 {
-            candidates.append(directory.appendingPathComponent("Schema"))
-            directory = directory.deletingLastPathComponent()
-        }
-        candidates.append(URL(fileURLWithPath: "/usr/local/share/subscriptiond/Schema"))
-        candidates.append(URL(fileURLWithPath: "/usr/share/subscriptiond/Schema"))
-        return candidates
+        InstalledResources.candidates("Schema")
     }
 
     private static func isSchemaDirectory(_ url: URL) -> Bool {

@@ -1,0 +1,66 @@
+import AppStore
+import AppStoreSignature
+import Foundation
+import Hummingbird
+import Logging
+import Postgres
+import Store
+import Subscriptions
+
+/// `POST /v1/transactions`: the v2 twin of `/v1/receipts`. The app's backend sends a
+/// StoreKit 2 signed transaction from the device; it is verified offline (signature chain
+/// to a configured root, bundle id), its facts applied and the user linked.
+struct TransactionsController<Context: RequestContext> {
+    let database: PostgresClient
+    let reader: SubscriptionReader
+    let signatures: SignedPayloadVerifier
+    let apps: AppRegistry
+    let maxBodyBytes: Int
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.post("transactions") { request, context in
+            try await post(request, context: context)
+        }
+    }
+
+    private func post(_ request: Request, context: Context) async throws -> JSONResponse<SubscriberDocument> {
+        let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
+        let appUserID = try QueryRequest.string(body, "app_user_id")
+        let signed = try QueryRequest.optionalString(body, "signed_transaction", maxLength: maxBodyBytes)
+        let transactionID = try QueryRequest.optionalString(body, "transaction_id")
+        guard let signed, transactionID == nil else {
+            if transactionID != nil && signed == nil {
+                throw APIError.malformed("transaction_id lookups need the App Store Server API, which this version does not call yet: send signed_transaction")
+            }
+            throw APIError.malformed("give exactly one of signed_transaction and transaction_id")
+        }
+        let transaction = try await verified(signed, logger: context.logger)
+        guard let bundleID = transaction.bundleID, let app = apps.app(bundleID: bundleID) else {
+            throw APIError.signatureRejected("the signed transaction is not for a configured app")
+        }
+        let environment: AppStoreEnvironment
+        do {
+            try AppIdentityCheck.check(transaction, bundleID: app.bundleID, environment: nil)
+            environment = transaction.environment ?? .production
+        } catch {
+            throw APIError.signatureRejected("the signed transaction is not for a configured app")
+        }
+        let facts = ReceiptFacts(signedTransaction: transaction, renewalInfo: nil, bundleID: app.bundleID, environment: environment)
+        try await database.withTransaction { session in
+            try FactStore.apply(facts, receiptObservedAt: transaction.signedDate ?? .now, notificationID: nil, appUserID: appUserID, in: session)
+        }
+        let views = try await reader.subscriber(appUserID: appUserID) ?? []
+        return JSONResponse(document: SubscriberDocument(appUserID: appUserID, views: views))
+    }
+
+    private func verified(_ jws: String, logger: Logger) async throws(APIError) -> JWSTransactionPayload {
+        do {
+            return try await signatures.verifyTransaction(jws)
+        } catch where error.kind == .malformed {
+            throw APIError.malformed("signed_transaction is not a signed App Store transaction (\(error.reason))")
+        } catch {
+            logger.info("signed transaction rejected", metadata: [LogKey.error: "\(error.reason)"])
+            throw APIError.signatureRejected("the signed transaction does not verify")
+        }
+    }
+}

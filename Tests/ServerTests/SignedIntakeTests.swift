@@ -73,6 +73,22 @@ struct SignedIntakeTests {
             #expect(subscription["status"] as? String == "revoked", "the REFUND of 2025-10-16 is the newest fact")
             #expect(subscription["ownership"] as? String == "purchased")
             #expect(subscription.keys.contains("offer_type") && subscription.keys.contains("app_account_token"))
+
+            // Operators read a v2 notification decoded, never its signatures.
+            let refundID: Int = try await service.database.query("SELECT id FROM notifications WHERE notification_type = 'REFUND'")[0].decode("id")
+            let shown = try await CLI.run(["notifications", "show", String(refundID), "--json"], databaseURL: service.databaseURL)
+            #expect(shown.status == 0)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+            let signed = try #require((document["body"] as? [String: Any])?["signedPayload"] as? [String: Any])
+            #expect(signed["signature"] as? String == "<omitted>")
+            let payload = try #require(signed["payload"] as? [String: Any])
+            #expect(payload["notificationType"] as? String == "REFUND")
+            let nested = try #require((payload["data"] as? [String: Any])?["signedTransactionInfo"] as? [String: Any])
+            #expect((nested["payload"] as? [String: Any])?["originalTransactionId"] as? String == id)
+            let refundJWS = try Self.signedPayload(try Self.fixture("v2-genuine", "REFUND_2025-10-16_sandbox.json"))
+            #expect(!shown.stdout.contains(String(refundJWS.split(separator: ".")[2])), "a signature was printed")
+            let listed = try await CLI.run(["notifications", "list"], databaseURL: service.databaseURL)
+            #expect(listed.stdout.contains("EXPIRED/VOLUNTARY"))
         }
     }
 

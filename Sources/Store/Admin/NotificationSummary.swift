@@ -10,6 +10,8 @@ public struct NotificationSummary: Sendable {
     public let source: String
     /// Apple's `notification_type` (nil for queued receipts).
     public let notificationType: String?
+    /// Apple's v2 `subtype`, when any.
+    public let notificationSubtype: String?
     /// `pending`, `retrying`, `processed` or `dead`.
     public let state: String
     /// `Production` or `Sandbox`.
@@ -33,14 +35,21 @@ public struct NotificationSummary: Sendable {
 
     /// The columns `init(row:)` reads, for SELECT lists.
     static let columns: StaticString = """
-        id, source, notification_type, state, environment, bundle_id, original_transaction_id, app_user_id,
+        id, source, notification_type, notification_subtype, state, environment, bundle_id, original_transaction_id, app_user_id,
         attempts, received_at, processed_at, next_attempt_at, last_error
         """
+
+    /// `TYPE` or `TYPE/SUBTYPE` (v2), or the source for queued receipts.
+    public var kind: String {
+        guard let notificationType else { return source }
+        return notificationSubtype.map { "\(notificationType)/\($0)" } ?? notificationType
+    }
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
         source = try row.decode("source")
         notificationType = try row.decode("notification_type")
+        notificationSubtype = try row.decode("notification_subtype")
         state = try row.decode("state")
         environment = try row.decode("environment")
         bundleID = try row.decode("bundle_id")

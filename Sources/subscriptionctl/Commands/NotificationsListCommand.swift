@@ -64,7 +64,7 @@ struct NotificationsListCommand: AsyncParsableCommand {
             var table = Table("ID", "STATE", "TYPE", "SUBSCRIPTION", "RECEIVED", "ATTEMPTS", "LAST ERROR")
             for notification in notifications {
                 table.append([
-                    String(notification.id), Style.state(notification.state), notification.notificationType ?? notification.source,
+                    String(notification.id), Style.state(notification.state), notification.kind,
                     notification.originalTransactionID ?? notification.appUserID.map { "user \($0)" } ?? "-",
                     TimeText.withAge(notification.receivedAt, now: now), String(notification.attempts),
                     ErrorText.short(notification.lastError),

@@ -11,7 +11,8 @@ struct NotificationsShowCommand: AsyncParsableCommand {
         discussion: """
             The body is printed as stored, with receipts (latest_receipt, receipt_data) replaced \
             by their length: the shared secret (password) is removed before a notification is \
-            stored, so it never appears. The history lists every attempt with \
+            stored, so it never appears. A version 2 body shows its signed payload decoded \
+            (header, payload, and the nested transaction and renewal info), never a signature. The history lists every attempt with \
             its outcome (processed, retry, dead) and error.
 
             Example:
@@ -37,7 +38,7 @@ struct NotificationsShowCommand: AsyncParsableCommand {
             }
             let summary = detail.summary
             let now = Date()
-            Output.line(Style.heading("notification \(summary.id)") + "  \(summary.notificationType ?? summary.source) · " + Style.state(summary.state))
+            Output.line(Style.heading("notification \(summary.id)") + "  \(summary.kind) · " + Style.state(summary.state))
             var fields = Fields()
             fields.append("source", "\(summary.source) · \(summary.environment) · \(summary.bundleID)")
             if let id = summary.originalTransactionID { fields.append("subscription", id) }

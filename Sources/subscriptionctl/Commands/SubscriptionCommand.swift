@@ -110,7 +110,7 @@ struct SubscriptionStoryText {
             var notifications = Table("ID", "STATE", "TYPE", "RECEIVED", "ATTEMPTS", "LAST ERROR")
             for notification in story.notifications {
                 notifications.append([
-                    String(notification.id), Style.state(notification.state), notification.notificationType ?? notification.source,
+                    String(notification.id), Style.state(notification.state), notification.kind,
                     TimeText.withAge(notification.receivedAt, now: now), String(notification.attempts),
                     ErrorText.short(notification.lastError),
                 ])

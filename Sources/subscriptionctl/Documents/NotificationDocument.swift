@@ -6,7 +6,7 @@ struct NotificationDocument: Encodable {
     let summary: NotificationSummary
 
     enum CodingKeys: String, CodingKey {
-        case id, source, notificationType = "notification_type", state, environment, bundleID = "bundle_id"
+        case id, source, notificationType = "notification_type", notificationSubtype = "notification_subtype", state, environment, bundleID = "bundle_id"
         case originalTransactionID = "original_transaction_id", appUserID = "app_user_id", attempts
         case receivedAt = "received_at", processedAt = "processed_at", nextAttemptAt = "next_attempt_at"
         case lastError = "last_error"
@@ -17,6 +17,7 @@ struct NotificationDocument: Encodable {
         try container.encode(summary.id, forKey: .id)
         try container.encode(summary.source, forKey: .source)
         try container.encode(summary.notificationType, forKey: .notificationType)
+        try container.encode(summary.notificationSubtype, forKey: .notificationSubtype)
         try container.encode(summary.state, forKey: .state)
         try container.encode(summary.environment, forKey: .environment)
         try container.encode(summary.bundleID, forKey: .bundleID)
@@ -39,7 +40,7 @@ struct NotificationDetailDocument: Encodable {
     /// The stored body as JSON. It is stored without `password`; the key is dropped here
     /// too so that no path can ever print a shared secret, and receipts are redacted.
     var body: JSONValue {
-        (JSONValue(parsing: detail.body) ?? .string(detail.body)).removingKeys(["password"]).redactingReceipts()
+        (JSONValue(parsing: detail.body) ?? .string(detail.body)).removingKeys(["password"]).redactingReceipts().decodingSignedData()
     }
 
     enum CodingKeys: String, CodingKey { case body, history }

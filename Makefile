@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test bench bench-eligibility fuzz db-start db-stop clean help
+.PHONY: all deps build run test bench bench-eligibility bench-signatures fuzz db-start db-stop clean help
 
 all: build
 
@@ -21,6 +21,7 @@ help:
 	@echo "make build  build all executables"
 	@echo "make bench  intake rate (wrk) next to PostgreSQL's insert rate (pgbench), release build"
 	@echo "make bench-eligibility  p99 of POST /v1/eligibility with 100,000 subscribers loaded"
+	@echo "make bench-signatures   signed-payload verifications per second on one core, full chain vs cached"
 	@echo "make fuzz   libFuzzer over the intake's JSON, decoders and date formatting (FUZZ_SECONDS, default 120)"
 	@echo "make db-stop / make clean   stop the local database / remove .local and .build"
 
@@ -54,6 +55,9 @@ bench: deps
 
 bench-eligibility: deps
 	Benchmarks/eligibility-latency.sh release
+
+bench-signatures: deps
+	Benchmarks/signature-verify.sh
 
 # Not part of `make test`: a bounded libFuzzer run (see Fuzz/run.sh).
 fuzz: deps

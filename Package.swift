@@ -158,6 +158,13 @@ let package = Package(
             ],
             swiftSettings: sharedSwiftSettings
         ),
+        // `make bench-signatures`: JWS verifications per second, full chain vs cached.
+        .executableTarget(
+            name: "signature-bench",
+            dependencies: ["AppStoreSignature"],
+            path: "Sources/signature-bench",
+            swiftSettings: sharedSwiftSettings
+        ),
         .executableTarget(
             name: "appstore-sim",
             dependencies: [

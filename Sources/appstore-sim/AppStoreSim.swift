@@ -5,7 +5,7 @@ import ArgumentParser
 struct AppStoreSim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "appstore-sim",
-        abstract: "A local stand-in for Apple: verifyReceipt, v1 notifications and the truth they imply.",
+        abstract: "A local stand-in for Apple: verifyReceipt, v1 and v2 notifications and the truth they imply.",
         discussion: """
         Simulated customers live through scripted subscription lifecycles on an accelerated, \
         seeded clock that ends at the real now. The simulator serves verifyReceipt for them \
@@ -18,7 +18,7 @@ struct AppStoreSim: AsyncParsableCommand {
         Per-request faults: header X-Sim-Fault: 21005|21100|500|503|hang|reset, and X-Sim-Latency-Ms: N.
         """,
         subcommands: [
-            ServeCommand.self, RunCommand.self, TruthCommand.self,
+            ServeCommand.self, RunCommand.self, TruthCommand.self, CACommand.self, TestNotificationCommand.self,
             NotificationsCommand.self, ScenariosCommand.self, CatalogCommand.self,
         ]
     )

@@ -14,8 +14,11 @@ enum SignedRenewalRenderer {
             ("autoRenewProductId", .string(r.autoRenewProductID)),
             ("productId", .string(r.productID)),
             ("autoRenewStatus", .int(r.autoRenewStatus ? 1 : 0)),
-            ("isInBillingRetryPeriod", .bool(r.isInBillingRetryPeriod)),
         ]
+        // Like v1's pending renewal info, Apple leaves the flag out until a period has ended.
+        if r.expirationIntent != nil || r.isInBillingRetryPeriod {
+            members.append(("isInBillingRetryPeriod", .bool(r.isInBillingRetryPeriod)))
+        }
         if let graceEnd = r.gracePeriodExpiresDate, r.isInBillingRetryPeriod {
             members.append(("gracePeriodExpiresDate", SignedTransactionRenderer.millis(graceEnd)))
         }

@@ -9,8 +9,9 @@ struct AppStoreSim: AsyncParsableCommand {
         discussion: """
         Simulated customers live through scripted subscription lifecycles on an accelerated, \
         seeded clock that ends at the real now. The simulator serves verifyReceipt for them \
-        (POST /verifyReceipt and POST /sandbox/verifyReceipt), sends the matching v1 \
-        notifications to a subscriptiond URL, and prints what subscriptiond should then say.
+        (POST /verifyReceipt and POST /sandbox/verifyReceipt), sends the matching v1 or signed v2 \
+        notifications (--notifications-version) to a subscriptiond URL, and prints what \
+        subscriptiond should then say. `appstore-sim ca` prints the root that signs v2.
 
         Control endpoints while serving: GET /control/stats, POST /control/stats/reset, \
         GET|POST|DELETE /control/faults, GET /control/truth[?at_ms=N].

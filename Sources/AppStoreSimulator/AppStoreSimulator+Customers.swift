@@ -8,18 +8,30 @@ extension AppStoreSimulator {
         seed: UInt64? = nil,
         sandboxShare: Double = 0.2,
         namePrefix: String = "cust",
+        notificationVersions: NotificationVersionMix = .v1,
         endingAt end: Date = Date()
     ) throws -> [SimCustomer] {
         let specs = CustomerGenerator.random(
             count: count, seed: seed ?? configuration.seed, configuration: configuration,
-            sandboxShare: sandboxShare, namePrefix: namePrefix
+            sandboxShare: sandboxShare, namePrefix: namePrefix, notificationVersions: notificationVersions
         )
         return try addCustomers(specs, endingAt: end)
     }
 
-    /// Adds the named demo customers (`CustomerSpec.demo`).
+    /// Adds the named demo customers (`CustomerSpec.demo`), with versions spread by
+    /// `notificationVersions` and, for about half, an `appAccountToken` drawn from the seed.
     @discardableResult
-    public func addDemoCustomers(endingAt end: Date = Date()) throws -> [SimCustomer] {
-        try addCustomers(CustomerSpec.demo(for: configuration.catalog), endingAt: end)
+    public func addDemoCustomers(
+        notificationVersions: NotificationVersionMix = .v1,
+        endingAt end: Date = Date()
+    ) throws -> [SimCustomer] {
+        let seed = configuration.seed
+        let specs = CustomerSpec.demo(for: configuration.catalog).map { spec in
+            var spec = spec
+            spec.notificationVersion = notificationVersions.version(for: spec.name, seed: seed)
+            spec.appAccountToken = AppAccountToken.draw(for: spec.name, seed: seed)
+            return spec
+        }
+        return try addCustomers(specs, endingAt: end)
     }
 }

@@ -21,7 +21,9 @@ extension AppStoreSimulator {
             },
             eligibility: Dictionary(uniqueKeysWithValues: products.map {
                 ($0.productID, state.eligibility(for: $0, at: date))
-            })
+            }),
+            appAccountToken: customer.spec.appAccountToken,
+            notificationVersion: customer.spec.notificationVersion
         )
     }
 }

@@ -11,11 +11,20 @@ public final class AppStoreSimulator: Sendable {
     let box: NIOLockedValueBox<SimulatorState>
 
     /// A simulator with no customers and no faults.
-    public init(configuration: SimulatorConfiguration) {
+    ///
+    /// `pki` signs v2 notifications (pass `SimPKI.loadOrCreate(in:)` for a root that survives
+    /// runs); without one, a throwaway PKI is made the first time a v2 notification is needed.
+    public init(configuration: SimulatorConfiguration, pki: SimPKI? = nil) {
         self.configuration = configuration
         self.box = NIOLockedValueBox(SimulatorState(
-            faults: FaultState(settings: .none, defaultSeed: configuration.seed)
+            faults: FaultState(settings: .none, defaultSeed: configuration.seed),
+            currentSigner: pki.map(JWSSigner.init(pki:))
         ))
+    }
+
+    /// The PKI that signs v2 notifications (made now if there is none yet).
+    public func signingPKI() throws -> SimPKI {
+        try box.withLockedValue { try $0.signer().pki }
     }
 
     /// Every customer, in the order they were added.
@@ -45,9 +54,10 @@ public final class AppStoreSimulator: Sendable {
                 guard let app = configuration.app(bundleID) else {
                     throw SimulatorError("\(spec.name): unknown app \(bundleID)")
                 }
+                let signer = spec.notificationVersion == .v1 ? nil : try state.signer()
                 added.append(try ScenarioRunner.build(
                     spec, app: app, configuration: configuration,
-                    number: state.customers.count + added.count + 1, end: end
+                    number: state.customers.count + added.count + 1, end: end, signer: signer
                 ))
             }
             for customer in added {
@@ -76,4 +86,14 @@ struct SimulatorState: Sendable {
     var faults: FaultState
     var stats = SimulatorStats()
     var receiptNonce = 1_000_000
+    var currentSigner: JWSSigner?
+    var testNotifications = 0
+
+    /// The signer, made with a throwaway PKI when the simulator was given none.
+    mutating func signer() throws -> JWSSigner {
+        if let currentSigner { return currentSigner }
+        let made = JWSSigner(pki: try SimPKI.generate())
+        currentSigner = made
+        return made
+    }
 }

@@ -5,12 +5,13 @@ import ArgumentParser
 struct AppStoreSim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "appstore-sim",
-        abstract: "A local stand-in for Apple: verifyReceipt, v1 notifications and the truth they imply.",
+        abstract: "A local stand-in for Apple: verifyReceipt, v1 and v2 notifications and the truth they imply.",
         discussion: """
         Simulated customers live through scripted subscription lifecycles on an accelerated, \
         seeded clock that ends at the real now. The simulator serves verifyReceipt for them \
-        (POST /verifyReceipt and POST /sandbox/verifyReceipt), sends the matching v1 \
-        notifications to a subscriptiond URL, and prints what subscriptiond should then say.
+        (POST /verifyReceipt and POST /sandbox/verifyReceipt), sends the matching v1 or signed v2 \
+        notifications (--notifications-version) to a subscriptiond URL, and prints what \
+        subscriptiond should then say. `appstore-sim ca` prints the root that signs v2.
 
         Control endpoints while serving: GET /control/stats, POST /control/stats/reset, \
         GET|POST|DELETE /control/faults, GET /control/truth[?at_ms=N].
@@ -18,7 +19,7 @@ struct AppStoreSim: AsyncParsableCommand {
         Per-request faults: header X-Sim-Fault: 21005|21100|500|503|hang|reset, and X-Sim-Latency-Ms: N.
         """,
         subcommands: [
-            ServeCommand.self, RunCommand.self, TruthCommand.self,
+            ServeCommand.self, RunCommand.self, TruthCommand.self, CACommand.self, TestNotificationCommand.self,
             NotificationsCommand.self, ScenariosCommand.self, CatalogCommand.self,
         ]
     )

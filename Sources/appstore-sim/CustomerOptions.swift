@@ -25,6 +25,11 @@ struct CustomerOptions: ParsableArguments {
     @Option(help: "Name prefix of random customers.")
     var namePrefix = "cust"
 
+    @Option(help: "Notification version the customers' apps receive: 1, 2, mixed (each customer 1, 2 or migrating, by seed) or migrating (v1 first, then v2).")
+    var notificationsVersion: NotificationVersionMix = .v1
+
+    @OptionGroup var state: StateOptions
+
     @Option(help: "Scenario end as milliseconds since 1970 (default: now); fixes every date for reproducible output.")
     var endMs: Int64?
 
@@ -46,13 +51,22 @@ struct CustomerOptions: ParsableArguments {
             let secret = secrets[bundle] ?? envSecret ?? SimulatorConfiguration.demoSharedSecret
             configuration = .demo(seed: seed, sharedSecret: secret)
         }
-        let simulator = AppStoreSimulator(configuration: configuration)
+        // The persisted PKI only when something is signed, so v1 runs leave no state behind.
+        let pki = notificationsVersion == .v1 ? nil : try state.pki()
+        let simulator = AppStoreSimulator(configuration: configuration, pki: pki)
         if demo {
-            try simulator.addDemoCustomers(endingAt: end)
+            try simulator.addDemoCustomers(notificationVersions: notificationsVersion, endingAt: end)
         }
         if customers > 0 {
-            try simulator.addRandomCustomers(customers, sandboxShare: sandboxShare, namePrefix: namePrefix, endingAt: end)
+            try simulator.addRandomCustomers(
+                customers, sandboxShare: sandboxShare, namePrefix: namePrefix,
+                notificationVersions: notificationsVersion, endingAt: end
+            )
         }
         return simulator
     }
 }
+
+extension NotificationVersionMix: ExpressibleByArgument {}
+
+extension SimEnvironment: ExpressibleByArgument {}

@@ -1,11 +1,11 @@
 import AppStoreSimulator
 import ArgumentParser
 
-/// `appstore-sim notifications`: the v1 bodies, one JSON per line, without sending them.
+/// `appstore-sim notifications`: the bodies (v1 JSON or v2 `signedPayload`), one JSON per line, without sending them.
 struct NotificationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifications",
-        abstract: "Print the customers' v1 notification bodies, one per line, in delivery order."
+        abstract: "Print the customers' notification bodies (v1 or v2), one per line, in delivery order."
     )
 
     @OptionGroup var customers: CustomerOptions

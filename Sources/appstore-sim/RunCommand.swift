@@ -6,9 +6,12 @@ import Foundation
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Serve verifyReceipt, send every customer's v1 notifications to --target, then print the truth.",
+        abstract: "Serve verifyReceipt, send every customer's notifications (v1, v2 or both: --notifications-version) to --target, then print the truth.",
         discussion: """
-        Example: appstore-sim run --target http://127.0.0.1:8080/notifications/appstore --customers 200 --seed 42 --duplicates 3 --shuffle --port 9000 --truth-out truth.json
+        Example: appstore-sim run --target http://127.0.0.1:8080/notifications/appstore --customers 200 --seed 42 --duplicates 3 --shuffle --port 9000 --truth-out truth.json --notifications-version mixed
+
+        v2 notifications are signed by the PKI in --state-dir (see `appstore-sim ca`); sandbox v2 \
+        notifications are sent once and never retried, as Apple does.
 
         The truth is printed (or written to --truth-out) once everything is sent. The server keeps \
         answering verifyReceipt afterwards, so subscriptiond can finish its work: until SIGINT/SIGTERM, \

@@ -34,6 +34,25 @@ struct DeliveryTests {
         #expect(report.delivered == 0 && report.attempts == 1 && report.failed == customer.notifications)
     }
 
+    @Test func sandboxV2IsSentOnceEvenWhenSandboxRetriesAreOn() async throws {
+        let simulator = makeSimulator()
+        let customers = try simulator.addCustomers([
+            CustomerSpec(name: "s2", scenario: .trialRenews, environment: .sandbox, renewals: 0, notificationVersion: .v2),
+            CustomerSpec(name: "p2", scenario: .trialRenews, renewals: 0, notificationVersion: .v2),
+        ])
+        simulator.failNext(1, with: .http500)
+        let retry = RetryPolicy(delays: [.milliseconds(1)], retrySandbox: true)
+        let report = try await withServer(simulator) { server in
+            await NotificationSender(target: server.productionURL, retry: retry).deliver(customers[0].notifications)
+        }
+        #expect(report.delivered == 0 && report.attempts == 1)
+        simulator.failNext(1, with: .http500)
+        let production = try await withServer(simulator) { server in
+            await NotificationSender(target: server.productionURL, retry: retry).deliver(customers[1].notifications)
+        }
+        #expect(production.delivered == 1 && production.attempts == 2)
+    }
+
     @Test func concurrentDeliveryOfDuplicates() async throws {
         let simulator = makeSimulator()
         try simulator.addRandomCustomers(5)

@@ -53,7 +53,7 @@ func withServer<T>(_ simulator: AppStoreSimulator, _ body: (SimulatorServer) asy
 
 /// The notification types of a customer, in order.
 func types(_ customer: SimCustomer) -> [String] {
-    customer.notifications.map(\.type.rawValue)
+    customer.notifications.compactMap { $0.type?.rawValue }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -15,6 +15,8 @@ public struct SimProduct: Sendable, Hashable, Codable {
     public var level: Int
     /// The introductory offer, if any.
     public var introOffer: IntroOffer?
+    /// The price in USD as a decimal string, e.g. `"4.99"` (v2's `price`, in milliunits).
+    public var price: String
 
     /// A product from its parts.
     public init(
@@ -23,7 +25,8 @@ public struct SimProduct: Sendable, Hashable, Codable {
         groupID: String,
         period: ISODuration,
         level: Int = 1,
-        introOffer: IntroOffer? = nil
+        introOffer: IntroOffer? = nil,
+        price: String = "9.99"
     ) {
         self.productID = productID
         self.bundleID = bundleID
@@ -31,6 +34,7 @@ public struct SimProduct: Sendable, Hashable, Codable {
         self.period = period
         self.level = level
         self.introOffer = introOffer
+        self.price = price
     }
 
     enum CodingKeys: String, CodingKey {
@@ -39,10 +43,10 @@ public struct SimProduct: Sendable, Hashable, Codable {
         case groupID = "subscription_group_id"
         case period, level
         case introOffer = "intro_offer"
-        case type
+        case type, price
     }
 
-    /// Decodes one catalog entry; `level` defaults to 1.
+    /// Decodes one catalog entry; `level` defaults to 1 and `price` to `"9.99"`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -51,7 +55,8 @@ public struct SimProduct: Sendable, Hashable, Codable {
             groupID: try container.decode(String.self, forKey: .groupID),
             period: try container.decode(ISODuration.self, forKey: .period),
             level: try container.decodeIfPresent(Int.self, forKey: .level) ?? 1,
-            introOffer: try container.decodeIfPresent(IntroOffer.self, forKey: .introOffer)
+            introOffer: try container.decodeIfPresent(IntroOffer.self, forKey: .introOffer),
+            price: try container.decodeIfPresent(String.self, forKey: .price) ?? "9.99"
         )
     }
 
@@ -65,5 +70,6 @@ public struct SimProduct: Sendable, Hashable, Codable {
         try container.encode(period, forKey: .period)
         try container.encode(level, forKey: .level)
         try container.encodeIfPresent(introOffer, forKey: .introOffer)
+        try container.encode(price, forKey: .price)
     }
 }

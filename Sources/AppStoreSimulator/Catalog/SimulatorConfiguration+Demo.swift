@@ -16,21 +16,24 @@ extension SimulatorConfiguration {
             SimProduct(
                 productID: "com.example.pro.monthly", bundleID: bundle, groupID: "20500000",
                 period: ISODuration(months: 1), level: 2,
-                introOffer: IntroOffer(paymentMode: .freeTrial, period: ISODuration(weeks: 1))
+                introOffer: IntroOffer(paymentMode: .freeTrial, period: ISODuration(weeks: 1)),
+                price: "4.99"
             ),
             SimProduct(
                 productID: "com.example.pro.yearly", bundleID: bundle, groupID: "20500000",
                 period: ISODuration(years: 1), level: 2,
-                introOffer: IntroOffer(paymentMode: .payUpFront, period: ISODuration(months: 3), price: "9.99")
+                introOffer: IntroOffer(paymentMode: .payUpFront, period: ISODuration(months: 3), price: "9.99"),
+                price: "39.99"
             ),
             SimProduct(
                 productID: "com.example.premium.monthly", bundleID: bundle, groupID: "20500000",
-                period: ISODuration(months: 1), level: 1
+                period: ISODuration(months: 1), level: 1, price: "9.99"
             ),
             SimProduct(
                 productID: "com.example.news.weekly", bundleID: bundle, groupID: "20600000",
                 period: ISODuration(weeks: 1), level: 1,
-                introOffer: IntroOffer(paymentMode: .payAsYouGo, period: ISODuration(weeks: 1), periods: 4, price: "0.49")
+                introOffer: IntroOffer(paymentMode: .payAsYouGo, period: ISODuration(weeks: 1), periods: 4, price: "0.49"),
+                price: "1.99"
             ),
         ]
         return SimulatorConfiguration(

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Posts v1 notifications to a subscriptiond URL like Apple does: `Content-Type:
+/// Posts v1 and v2 notifications to a subscriptiond URL like Apple does: `Content-Type:
 /// application/json`, success on any 2xx, retries on anything else per `RetryPolicy`.
 public struct NotificationSender: Sendable {
     /// Where notifications go, e.g. `http://127.0.0.1:8080/notifications/appstore`.
@@ -43,7 +43,7 @@ public struct NotificationSender: Sendable {
     public func deliver(_ notification: SimNotification) async -> DeliveryReport {
         var report = DeliveryReport()
         report.sent = 1
-        let delays = retry.delays(for: notification.environment)
+        let delays = retry.delays(for: notification)
         for attempt in 0...delays.count {
             if attempt > 0 {
                 try? await Task.sleep(for: delays[attempt - 1])

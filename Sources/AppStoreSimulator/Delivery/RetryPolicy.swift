@@ -20,6 +20,15 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Never retry.
     public static let none = RetryPolicy(delays: [])
 
+    /// Apple's v2 schedule: 5 retries about 1, 12, 24, 48 and 72 hours apart; none in sandbox.
+    public static let appleV2 = RetryPolicy(delays: [1, 12, 24, 48, 72].map { .seconds($0 * 3_600) })
+
+    /// The waits that apply to `notification`: never any for a sandbox v2 notification, which
+    /// Apple sends once whatever the policy says.
+    func delays(for notification: SimNotification) -> [Duration] {
+        notification.version == .v2 && notification.environment == .sandbox ? [] : delays(for: notification.environment)
+    }
+
     /// The waits that apply to a notification of `environment`.
     func delays(for environment: SimEnvironment) -> [Duration] {
         environment == .sandbox && !retrySandbox ? [] : delays

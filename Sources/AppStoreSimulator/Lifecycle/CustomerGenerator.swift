@@ -3,13 +3,15 @@ import Foundation
 /// Draws random customers from the scenarios, reproducibly: the same seed, count and
 /// configuration always give the same specs.
 public enum CustomerGenerator {
-    /// `count` customers named `<prefix>-00001-<scenario>`, …; a share of them in sandbox.
+    /// `count` customers named `<prefix>-00001-<scenario>`, …; a share of them in sandbox,
+    /// about half with an `appAccountToken`, notification versions spread by `notificationVersions`.
     public static func random(
         count: Int,
         seed: UInt64,
         configuration: SimulatorConfiguration,
         sandboxShare: Double = 0.2,
-        namePrefix: String = "cust"
+        namePrefix: String = "cust",
+        notificationVersions: NotificationVersionMix = .v1
     ) -> [CustomerSpec] {
         (0..<max(0, count)).compactMap { index in
             var random = SeededRandom(seed: seed, name: "customer-\(index)")
@@ -27,14 +29,17 @@ public enum CustomerGenerator {
             }
             let sandbox = Double.random(in: 0..<1, using: &random) < sandboxShare
             let number = String(index + 1)
+            let name = "\(namePrefix)-\(String(repeating: "0", count: max(0, 5 - number.count)))\(number)-\(kind.rawValue)"
             return CustomerSpec(
-                name: "\(namePrefix)-\(String(repeating: "0", count: max(0, 5 - number.count)))\(number)-\(kind.rawValue)",
+                name: name,
                 scenario: kind,
                 environment: sandbox ? .sandbox : .production,
                 bundleID: app.bundleID,
                 productID: choice.start.productID,
                 targetProductID: target?.productID,
-                renewals: Int.random(in: 0...3, using: &random)
+                renewals: Int.random(in: 0...3, using: &random),
+                notificationVersion: notificationVersions.version(for: name, seed: seed),
+                appAccountToken: AppAccountToken.draw(for: name, seed: seed)
             )
         }
     }

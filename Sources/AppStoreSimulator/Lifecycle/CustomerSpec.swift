@@ -14,6 +14,10 @@ public struct CustomerSpec: Sendable, Hashable {
     public var targetProductID: String?
     /// Automatic renewals before the scenario's distinctive events.
     public var renewals: Int
+    /// Which notification version Apple sends this customer's app.
+    public var notificationVersion: NotificationVersion
+    /// The lower-case UUID the app set at purchase (v2's `appAccountToken`), if any.
+    public var appAccountToken: String?
 
     /// A customer from its parts.
     public init(
@@ -23,7 +27,9 @@ public struct CustomerSpec: Sendable, Hashable {
         bundleID: String? = nil,
         productID: String? = nil,
         targetProductID: String? = nil,
-        renewals: Int = 2
+        renewals: Int = 2,
+        notificationVersion: NotificationVersion = .v1,
+        appAccountToken: String? = nil
     ) {
         self.name = name
         self.scenario = scenario
@@ -32,5 +38,7 @@ public struct CustomerSpec: Sendable, Hashable {
         self.productID = productID
         self.targetProductID = targetProductID
         self.renewals = renewals
+        self.notificationVersion = notificationVersion
+        self.appAccountToken = appAccountToken
     }
 }

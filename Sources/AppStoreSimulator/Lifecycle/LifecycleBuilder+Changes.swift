@@ -11,7 +11,7 @@ extension LifecycleBuilder {
             $0.renewal.autoRenewStatus = enabled
             $0.renewal.autoRenewStatusChangeDate = moment
         }
-        record(.didChangeRenewalStatus)
+        record(.autoRenew(enabled))
     }
 
     /// The period ends with auto-renew off: Apple sets `expiration_intent` 1 and sends
@@ -23,7 +23,7 @@ extension LifecycleBuilder {
             $0.renewal.expirationIntent = .customerCancelled
             $0.renewal.isInBillingRetryPeriod = false
         }
-        record(nil)
+        record(.lapse)
     }
 
     /// The renewal charge fails at the end of the period (`DID_FAIL_TO_RENEW`): Apple retries,
@@ -37,7 +37,7 @@ extension LifecycleBuilder {
             $0.renewal.expirationIntent = .billingError
             $0.renewal.gracePeriodExpiresDate = graceEnd
         }
-        record(.didFailToRenew)
+        record(.billingFailed(grace: grace))
     }
 
     /// The retried charge succeeds `fraction` of the way through the grace period (or, with
@@ -62,6 +62,7 @@ extension LifecycleBuilder {
             originalPurchaseDate: current.latest.originalPurchaseDate,
             intro: nil
         )
+        period.isRenewal = true
         if let graceEnd, now < graceEnd {
             period.expiresDate = clock.end(of: product.period, from: failedAt)
         }
@@ -73,7 +74,7 @@ extension LifecycleBuilder {
             $0.renewal.expirationIntent = nil
             $0.renewal.gracePeriodExpiresDate = nil
         }
-        record(.didRecover)
+        record(.recovery)
     }
 
     /// Apple gives up retrying: the subscription is expired for a billing error. Silent in v1.
@@ -87,7 +88,7 @@ extension LifecycleBuilder {
             $0.renewal.autoRenewStatus = false
             $0.renewal.autoRenewStatusChangeDate = moment
         }
-        record(nil)
+        record(.billingRetryEnded)
     }
 
     /// Apple support refunds the current period `fraction` of the way through it (`CANCEL`).
@@ -100,14 +101,14 @@ extension LifecycleBuilder {
             $0.renewal.autoRenewStatus = false
             $0.renewal.autoRenewStatusChangeDate = moment
         }
-        record(.cancel)
+        record(.refund)
     }
 
     /// The customer picks `product` for the next renewal (`DID_CHANGE_RENEWAL_PREF`).
     mutating func changeRenewalPreference(to product: SimProduct, at fraction: Double) {
         advance(to: momentInCurrentPeriod(fraction))
         modify { $0.renewal.autoRenewProductID = product.productID }
-        record(.didChangeRenewalPref)
+        record(.renewalPreference)
     }
 
     /// The customer switches to `product` at once (`INTERACTIVE_RENEWAL`): the current period
@@ -129,7 +130,7 @@ extension LifecycleBuilder {
             $0.renewal.productID = product.productID
             $0.renewal.autoRenewProductID = product.productID
         }
-        record(.interactiveRenewal)
+        record(.switchNow)
     }
 
     /// Lets `periods` lengths of the current product pass.

@@ -51,9 +51,9 @@ struct LifecycleBuilder {
         change(&state.subscriptions[index])
     }
 
-    /// Records the state as it is now, with the notification Apple sends for the change.
-    mutating func record(_ notification: NotificationType?) {
-        events.append(LifecycleEvent(date: now, notification: notification, groupID: group, state: state))
+    /// Records the state as it is now, with what changed.
+    mutating func record(_ change: LifecycleChange) {
+        events.append(LifecycleEvent(date: now, change: change, groupID: group, state: state))
     }
 
     /// A new period of `product` from `start`, using its offer when `intro` says so.
@@ -113,7 +113,7 @@ struct LifecycleBuilder {
         if let index = state.index(ofGroup: product.groupID) {
             state.subscriptions[index].transactions.append(period)
             state.subscriptions[index].renewal = renewal
-            record(.interactiveRenewal)
+            record(.resubscribe)
         } else {
             state.subscriptions.append(SimSubscription(groupID: product.groupID, transactions: [period], renewal: renewal))
             record(.initialBuy)
@@ -134,12 +134,13 @@ struct LifecycleBuilder {
         } else {
             introPeriodsLeft = 0
         }
-        let period = makePeriod(
+        var period = makePeriod(
             product, from: latest.expiresDate,
             originalTransactionID: latest.originalTransactionID,
             originalPurchaseDate: latest.originalPurchaseDate,
             intro: intro
         )
+        period.isRenewal = true
         autoRenewals += 1
         let capped = clock.environment == .sandbox && autoRenewals >= clock.timing.sandboxMaxRenewals
         let moment = now
@@ -151,7 +152,7 @@ struct LifecycleBuilder {
                 $0.renewal.autoRenewStatusChangeDate = moment
             }
         }
-        record(.didRenew)
+        record(.renewal)
     }
 
     /// Renews `count` times, or until auto-renew is off.

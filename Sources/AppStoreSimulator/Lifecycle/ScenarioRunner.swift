@@ -8,7 +8,8 @@ enum ScenarioRunner {
         app: SimApp,
         configuration: SimulatorConfiguration,
         number: Int,
-        end: Date
+        end: Date,
+        signer: JWSSigner?
     ) throws -> SimCustomer {
         let catalog = configuration.catalog
         let plan = try spec.scenario.plan(for: spec, products: catalog.products(of: app.bundleID), catalog: catalog)
@@ -38,21 +39,27 @@ enum ScenarioRunner {
             if overshoot <= 0 { break }
             start = start.addingTimeInterval(-overshoot)
         }
-        return assemble(spec, app: app, number: number, events: events)
+        let context = NotificationContext(
+            spec: spec, app: app, catalog: catalog, seed: configuration.seed, signer: signer
+        )
+        return try assemble(spec, number: number, events: events, context: context)
     }
 
     /// Renders the notifications of `events` and wraps everything up.
-    private static func assemble(_ spec: CustomerSpec, app: SimApp, number: Int, events: [LifecycleEvent]) -> SimCustomer {
+    private static func assemble(
+        _ spec: CustomerSpec, number: Int, events: [LifecycleEvent], context: NotificationContext
+    ) throws -> SimCustomer {
         var notifications: [SimNotification] = []
         for (index, event) in events.enumerated() {
-            guard let type = event.notification else { continue }
+            let version = spec.notificationVersion.version(ofEvent: index, count: events.count)
             let receipt = ReceiptToken(customer: spec.name, environment: spec.environment, nonce: index + 1).encoded
-            let body = NotificationRenderer.body(event, type: type, app: app, environment: spec.environment, receipt: receipt)
-            notifications.append(SimNotification(
-                customerID: spec.name, sequence: notifications.count, type: type,
-                environment: spec.environment, date: event.date, body: body
-            ))
+            if let notification = try context.render(
+                event, version: version, sequence: notifications.count, receipt: receipt
+            ) {
+                notifications.append(notification)
+            }
         }
+        let app = context.app
         return SimCustomer(
             id: spec.name,
             spec: spec,

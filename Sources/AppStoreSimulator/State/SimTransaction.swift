@@ -26,6 +26,9 @@ public struct SimTransaction: Sendable, Hashable {
     public var isUpgraded: Bool = false
     /// `cancellation_date`: a refund, or (with `isUpgraded`) the moment of the upgrade.
     public var cancellationDate: Date?
+    /// Bought by an automatic (or recovered) renewal rather than by the customer: v2's
+    /// `transactionReason` `RENEWAL` instead of `PURCHASE`.
+    public var isRenewal: Bool = false
     /// `cancellation_reason`: `"1"` app issue, `"0"` other; refunds only.
     public var cancellationReason: String?
 

@@ -16,6 +16,11 @@ public struct CustomerTruth: Sendable, Hashable {
     public var subscriptions: [SubscriptionTruth]
     /// Intro-offer eligibility of every product the app sells, under Apple's rule.
     public var eligibility: [String: Eligibility]
+    /// The app's account token for the customer (v2 transactions carry it), to query
+    /// `GET /v1/subscribers/{token}`; `nil` when the app set none.
+    public var appAccountToken: String?
+    /// The notification version the customer's app receives (the truth does not depend on it).
+    public var notificationVersion: NotificationVersion = .v1
 
     /// Groups where the customer is entitled now, sorted.
     public var entitledGroups: [String] {
@@ -24,7 +29,7 @@ public struct CustomerTruth: Sendable, Hashable {
 
     /// DESIGN.md's subscriber JSON plus the eligibility answer and what the test needs.
     var json: JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("app_user_id", .string(appUserID)),
             ("bundle_id", .string(bundleID)),
             ("environment", .string(environment.rawValue)),
@@ -33,6 +38,11 @@ public struct CustomerTruth: Sendable, Hashable {
             ("subscriptions", .array(subscriptions.map(\.json))),
             ("entitled_groups", .array(entitledGroups.map(JSONValue.string))),
             ("eligibility", .object(eligibility.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.rawValue)) })),
-        ])
+            ("notifications_version", .string(notificationVersion.rawValue)),
+        ]
+        if let appAccountToken {
+            members.append(("app_account_token", .string(appAccountToken)))
+        }
+        return .object(members)
     }
 }

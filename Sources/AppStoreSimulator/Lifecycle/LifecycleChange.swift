@@ -1,0 +1,59 @@
+/// What happened at one lifecycle event; both notification versions derive their type from it.
+enum LifecycleChange: Sendable, Hashable {
+    /// First purchase in the group.
+    case initialBuy
+    /// A purchase in a group subscribed before, after a lapse.
+    case resubscribe
+    /// An automatic renewal.
+    case renewal
+    /// A renewal after failed charges.
+    case recovery
+    /// Auto-renew turned on (`true`) or off.
+    case autoRenew(Bool)
+    /// Another product chosen for the next renewal (downgrade, different-length crossgrade).
+    case renewalPreference
+    /// A switch effective at once (upgrade, same-length crossgrade).
+    case switchNow
+    /// The renewal charge failed; `grace` when a grace period keeps access.
+    case billingFailed(grace: Bool)
+    /// Apple support refunded the current period.
+    case refund
+    /// The period ended with auto-renew off.
+    case lapse
+    /// Apple stopped retrying the charge.
+    case billingRetryEnded
+
+    /// The v1 `notification_type`; `nil` where v1 is silent.
+    var v1Type: NotificationType? {
+        switch self {
+        case .initialBuy: .initialBuy
+        case .resubscribe, .switchNow: .interactiveRenewal
+        case .renewal: .didRenew
+        case .recovery: .didRecover
+        case .autoRenew: .didChangeRenewalStatus
+        case .renewalPreference: .didChangeRenewalPref
+        case .billingFailed: .didFailToRenew
+        case .refund: .cancel
+        case .lapse, .billingRetryEnded: nil
+        }
+    }
+
+    /// The v2 `notificationType` and `subtype`.
+    var v2Type: NotificationTypeV2 {
+        switch self {
+        case .initialBuy: NotificationTypeV2("SUBSCRIBED", "INITIAL_BUY")
+        case .resubscribe: NotificationTypeV2("SUBSCRIBED", "RESUBSCRIBE")
+        case .renewal: NotificationTypeV2("DID_RENEW")
+        case .recovery: NotificationTypeV2("DID_RENEW", "BILLING_RECOVERY")
+        case .autoRenew(let on): NotificationTypeV2("DID_CHANGE_RENEWAL_STATUS", on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
+        // Apple: UPGRADE for upgrades and same-length crossgrades (at once), DOWNGRADE for
+        // downgrades and different-length crossgrades (at the next renewal).
+        case .renewalPreference: NotificationTypeV2("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE")
+        case .switchNow: NotificationTypeV2("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
+        case .billingFailed(let grace): NotificationTypeV2("DID_FAIL_TO_RENEW", grace ? "GRACE_PERIOD" : nil)
+        case .refund: NotificationTypeV2("REFUND")
+        case .lapse: NotificationTypeV2("EXPIRED", "VOLUNTARY")
+        case .billingRetryEnded: NotificationTypeV2("EXPIRED", "BILLING_RETRY")
+        }
+    }
+}

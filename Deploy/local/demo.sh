@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `make demo`: the whole system on this machine. A fresh demo database on the local cluster,
 # the demo catalog, subscriptiond pointed at appstore-sim, the named demo customers run
-# through their lifecycles (every notification delivered twice, shuffled), then a table of
-# what subscriptiond says about each customer and whether it agrees with the simulator.
+# through their lifecycles — some sending version 1 notifications, some signed version 2,
+# some migrating from one to the other; every notification delivered twice, shuffled — then
+# a table of what subscriptiond says about each customer and whether it agrees with the
+# simulator.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -21,6 +23,10 @@ export DATABASE_URL="${DATABASE_URL%/*}/subscriptiond_demo"
 "$bin/subscriptionctl" products list
 echo
 
+# subscriptiond trusts Apple's root and the simulator's own (its PKI lives in .local/appstore-sim).
+"$bin/appstore-sim" ca --out .local/appstore-sim-root.pem
+export APPSTORE_ROOT_CERTIFICATES="Certificates/AppleRootCA-G3.pem,.local/appstore-sim-root.pem"
+
 simport="$(Deploy/local/free-port.sh 19100 19199)"
 sdport="$(Deploy/local/free-port.sh 19200 19299)"
 SUBSCRIPTIOND_PORT="$sdport" VERIFY_RECEIPT_URL="http://127.0.0.1:$simport/verifyReceipt" \
@@ -35,6 +41,7 @@ echo "subscriptiond on 127.0.0.1:$sdport, appstore-sim (verifyReceipt) on 127.0.
 status=0
 "$bin/appstore-sim" run --demo --secret "$APPSTORE_BUNDLE_ID=$APPSTORE_SHARED_SECRET" --port "$simport" \
     --target "http://127.0.0.1:$sdport/notifications/appstore" --duplicates 2 --shuffle --concurrency 4 \
+    --notifications-version mixed \
     --truth-out .local/demo-truth.json --check-url "http://127.0.0.1:$sdport" --check-token "$ADMIN_TOKEN" \
     2> .local/demo-appstore-sim.log || status=$?
 echo

@@ -3,7 +3,8 @@ import NIOConcurrencyHelpers
 
 extension AppStoreSimulator {
     /// A v2 `TEST` notification for the app `bundleID` (default: the first app), as Apple
-    /// sends after "Request a Test Notification"; each call gets the next stable id.
+    /// sends after "Request a Test Notification"; each call gets its own id, stable for the
+    /// same seed, call count and date (so separate `appstore-sim test-notification` runs differ).
     public func testNotification(
         bundleID: String? = nil,
         environment: SimEnvironment = .sandbox,
@@ -17,7 +18,8 @@ extension AppStoreSimulator {
             state.testNotifications += 1
             return (try state.signer(), state.testNotifications)
         }
-        let uuid = NotificationRendererV2.uuid(seed: configuration.seed, customer: "test-\(bundle)", sequence: count)
+        let millis = Int64((date.timeIntervalSince1970 * 1_000).rounded())
+        let uuid = NotificationRendererV2.uuid(seed: configuration.seed, customer: "test-\(bundle)-\(millis)", sequence: count)
         let context = SignedTransactionRenderer.Context(
             app: app, environment: environment, catalog: configuration.catalog, appAccountToken: nil, signedDate: date
         )

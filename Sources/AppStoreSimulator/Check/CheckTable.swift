@@ -3,12 +3,13 @@ public enum CheckTable {
     /// Renders results; `productIDs` are the eligibility columns.
     public static func render(_ results: [CustomerCheck], productIDs: [String]) -> String {
         let short = productIDs.map { $0.split(separator: ".").suffix(2).joined(separator: ".") }
-        var rows = [["CUSTOMER", "SCENARIO", "STATUS", "ENTITLED"] + short + ["AGREES"]]
+        var rows = [["CUSTOMER", "SCENARIO", "SENDS", "STATUS", "ENTITLED"] + short + ["AGREES"]]
         for result in results {
             let status = result.actualStatuses.joined(separator: ",")
             let entitled = result.actualEntitledGroups.isEmpty ? "no" : "yes (\(result.actualEntitledGroups.joined(separator: ",")))"
             let eligibility = productIDs.map { result.actualEligibility[$0] ?? "-" }
-            rows.append([result.truth.appUserID, result.truth.scenario.rawValue, status.isEmpty ? "-" : status, entitled]
+            rows.append([result.truth.appUserID, result.truth.scenario.rawValue, sends(result.truth.notificationVersion),
+                         status.isEmpty ? "-" : status, entitled]
                 + eligibility + [result.agrees ? "yes" : "NO"])
         }
         var widths = rows[0].map(\.count)
@@ -25,5 +26,14 @@ public enum CheckTable {
         lines.append("")
         lines.append("subscriptiond agrees with the simulator: \(agreeing)/\(results.count) customers")
         return lines.joined(separator: "\n")
+    }
+
+    /// Which notifications the customer's app receives: `v1`, `v2`, or `v1→v2`.
+    private static func sends(_ version: NotificationVersion) -> String {
+        switch version {
+        case .v1: "v1"
+        case .v2: "v2"
+        case .migrating: "v1→v2"
+        }
     }
 }

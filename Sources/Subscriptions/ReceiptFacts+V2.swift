@@ -35,6 +35,7 @@ extension TransactionFact {
             offerCodeRefName: t.offerTypeRaw == OfferTypeV2.offerCode.rawValue ? t.offerIdentifier : nil,
             promotionalOfferID: t.offerTypeRaw == OfferTypeV2.promotional.rawValue ? t.offerIdentifier : nil,
             source: .v2,
+            statedAt: t.signedDate,
             offerType: t.offerTypeRaw,
             appAccountToken: t.appAccountToken?.lowercased()
         )

@@ -26,8 +26,14 @@ extension ReceiptFacts {
         let entries = response.latestReceiptInfo
             + (receipt?.inApp ?? []).filter { $0.expiresDate != nil }
             + [response.latestExpiredReceiptInfo, receipt?.legacyTransaction].compactMap { $0 }
+        // Apple's answer speaks for the moment it arrived: a later answer may show a refund
+        // reversed.
         let transactions = entries.compactMap {
             TransactionFact(receiptTransaction: $0, bundleID: bundleID, environment: environment)
+        }.map { fact in
+            var fact = fact
+            fact.statedAt = observedAt
+            return fact
         }
         var renewals = response.pendingRenewalInfo.compactMap {
             RenewalFact(pendingRenewalInfo: $0, bundleID: bundleID, environment: environment, observedAt: observedAt)

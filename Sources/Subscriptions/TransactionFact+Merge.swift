@@ -4,11 +4,15 @@ import Foundation
 extension TransactionFact {
     /// Combines two observations of the same transaction so that nothing learnt is lost.
     ///
-    /// Present values win over absent ones, flags are OR-ed and a cancellation is only ever
-    /// added, never cleared. Two present values should agree; when they do not, the pick is
-    /// deterministic (the later `expiresDate`, since Apple only ever extends a period; the
-    /// earlier date or the smaller string otherwise) so that `a.merged(with: b) ==
-    /// b.merged(with: a)` and any arrival order ends in the same stored row.
+    /// Present values win over absent ones and flags are OR-ed. Two present values should
+    /// agree; when they do not, the pick is deterministic (the later `expiresDate`, since
+    /// Apple only ever extends a period; the earlier date or the smaller string otherwise) so
+    /// that `a.merged(with: b) == b.merged(with: a)` and any arrival order ends in the same
+    /// stored row.
+    ///
+    /// A refund is the exception, because Apple can reverse one: when both observations say
+    /// when Apple stated them, the newer statement decides the cancellation (so a reversed
+    /// refund un-revokes); otherwise a cancellation is only ever added, never cleared.
     ///
     /// Facts of another transaction id or environment are not the same transaction: `self`
     /// comes back unchanged.
@@ -34,10 +38,13 @@ extension TransactionFact {
         result.offerType = Self.pick(offerType, other.offerType)
         result.appAccountToken = Self.pick(appAccountToken, other.appAccountToken)
         // The reason travels with the date it explains.
-        let cancellation = Self.pickCancellation(
-            (cancellationDate, cancellationReason),
-            (other.cancellationDate, other.cancellationReason)
-        )
+        let cancellation: (date: Date?, reason: String?)
+        if let mine = statedAt, let theirs = other.statedAt, mine != theirs {
+            cancellation = mine > theirs ? (cancellationDate, cancellationReason) : (other.cancellationDate, other.cancellationReason)
+        } else {
+            cancellation = Self.pickCancellation((cancellationDate, cancellationReason), (other.cancellationDate, other.cancellationReason))
+        }
+        result.statedAt = Self.pick(statedAt, other.statedAt, by: max)
         result.cancellationDate = cancellation.date
         result.cancellationReason = cancellation.reason
         return result

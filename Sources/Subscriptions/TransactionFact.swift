@@ -43,6 +43,9 @@ public struct TransactionFact: Sendable, Hashable, Codable {
     public var promotionalOfferID: String?
     /// Where the fact came from: a verifyReceipt answer (v1) or a signed transaction (v2).
     public var source: FactSource
+    /// When Apple stated it: a verifyReceipt answer's arrival, a signed transaction's
+    /// `signedDate`; nil when unknown (facts stored before this was kept).
+    public var statedAt: Date?
     /// Apple's `offerType` of the period (1 introductory, 2 promotional, 3 offer code, 4 win-back).
     public var offerType: Int?
     /// The UUID the app set at purchase (`appAccountToken`), lower-case.
@@ -69,6 +72,7 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         offerCodeRefName: String? = nil,
         promotionalOfferID: String? = nil,
         source: FactSource = .v1,
+        statedAt: Date? = nil,
         offerType: Int? = nil,
         appAccountToken: String? = nil
     ) {
@@ -91,6 +95,7 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         self.offerCodeRefName = offerCodeRefName
         self.promotionalOfferID = promotionalOfferID
         self.source = source
+        self.statedAt = statedAt
         self.offerType = offerType
         self.appAccountToken = appAccountToken
     }

@@ -183,7 +183,7 @@ enum CanonicalState {
             "SELECT * FROM renewal_info ORDER BY environment, original_transaction_id",
             "SELECT * FROM subscriptions ORDER BY environment, original_transaction_id",
         ]
-        let volatile: Set<String> = ["first_seen_at", "updated_at", "created_at", "observed_at", "latest_receipt_observed_at"]
+        let volatile: Set<String> = ["first_seen_at", "updated_at", "created_at", "observed_at", "latest_receipt_observed_at", "stated_at"]
         var lines: [String] = []
         for query in queries {
             for row in try await database.query(query) {

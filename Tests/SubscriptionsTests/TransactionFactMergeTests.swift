@@ -12,6 +12,28 @@ struct TransactionFactMergeTests {
         #expect(plain.merged(with: refunded) == refunded)
     }
 
+    @Test("a newer statement from Apple decides the refund: a reversed refund un-revokes, an older one cannot")
+    func newerStatementDecidesTheRefund() {
+        var refunded = period("1002", from: 60, to: 90, cancelledOn: 65, reason: "0")
+        refunded.statedAt = day(65)
+        var reversed = period("1002", from: 60, to: 90)
+        reversed.statedAt = day(70)
+        #expect(refunded.merged(with: reversed).cancellationDate == nil)
+        #expect(reversed.merged(with: refunded).cancellationDate == nil)
+        #expect(reversed.merged(with: refunded).statedAt == day(70))
+        var refundedAgain = refunded
+        refundedAgain.statedAt = day(75)
+        #expect(reversed.merged(with: refundedAgain).cancellationDate == day(65))
+        #expect(refundedAgain.merged(with: reversed).cancellationReason == "0")
+        // Any order of the three statements ends in the same row.
+        let all = [refunded, reversed, refundedAgain]
+        let reference = all.dropFirst().reduce(all[0]) { $0.merged(with: $1) }
+        for order in [[2, 1, 0], [1, 0, 2], [0, 2, 1]] {
+            let merged = order.dropFirst().reduce(all[order[0]]) { $0.merged(with: all[$1]) }
+            #expect(merged == reference)
+        }
+    }
+
     @Test func flagsAreOredAndGapsFilled() {
         var sparse = period("1001", from: 30, to: nil, group: nil)
         sparse.webOrderLineItemID = "w1"

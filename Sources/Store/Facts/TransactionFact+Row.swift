@@ -9,7 +9,7 @@ extension TransactionFact {
         environment, transaction_id, original_transaction_id, bundle_id, product_id, subscription_group_id,
         purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
         is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
-        offer_code_ref_name, promotional_offer_id, source, offer_type, app_account_token
+        offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token
         """
 
     /// Reads one `transactions` row.
@@ -34,6 +34,7 @@ extension TransactionFact {
             offerCodeRefName: try row.decode("offer_code_ref_name"),
             promotionalOfferID: try row.decode("promotional_offer_id"),
             source: FactSource(rawValue: try row.decode("source")) ?? .v1,
+            statedAt: try row.decode("stated_at"),
             offerType: try row.decode("offer_type"),
             appAccountToken: try row.decode("app_account_token")
         )
@@ -46,11 +47,11 @@ extension TransactionFact {
                 environment, transaction_id, original_transaction_id, bundle_id, product_id, subscription_group_id,
                 purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
                 is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
-                offer_code_ref_name, promotional_offer_id, source, offer_type, app_account_token)
+                offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token)
             VALUES (\(environment.rawValue), \(transactionID), \(originalTransactionID), \(bundleID), \(productID),
                 \(subscriptionGroupID), \(purchaseDate), \(originalPurchaseDate), \(expiresDate), \(webOrderLineItemID),
                 \(isTrialPeriod), \(isInIntroOfferPeriod), \(isUpgraded), \(cancellationDate), \(cancellationReason),
-                \(ownershipType), \(offerCodeRefName), \(promotionalOfferID), \(source.rawValue), \(offerType),
+                \(ownershipType), \(offerCodeRefName), \(promotionalOfferID), \(source.rawValue), \(statedAt), \(offerType),
                 \(appAccountToken))
             ON CONFLICT (environment, transaction_id) DO UPDATE SET
                 original_transaction_id = EXCLUDED.original_transaction_id, bundle_id = EXCLUDED.bundle_id,
@@ -61,7 +62,7 @@ extension TransactionFact {
                 is_upgraded = EXCLUDED.is_upgraded, cancellation_date = EXCLUDED.cancellation_date,
                 cancellation_reason = EXCLUDED.cancellation_reason, ownership_type = EXCLUDED.ownership_type,
                 offer_code_ref_name = EXCLUDED.offer_code_ref_name, promotional_offer_id = EXCLUDED.promotional_offer_id,
-                source = EXCLUDED.source, offer_type = EXCLUDED.offer_type, app_account_token = EXCLUDED.app_account_token,
+                source = EXCLUDED.source, stated_at = EXCLUDED.stated_at, offer_type = EXCLUDED.offer_type, app_account_token = EXCLUDED.app_account_token,
                 updated_at = now()
             """)
     }

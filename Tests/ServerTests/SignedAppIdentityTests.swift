@@ -1,0 +1,113 @@
+import AppStoreSimulator
+import Foundation
+import HTTPClient
+import Postgres
+import Server
+import Testing
+
+/// The app checks after a signature verifies: bundle id, environment and, in Production,
+/// `appAppleId` — with payloads signed by a test PKI that subscriptiond is told to trust.
+@Suite("Signed notifications: app identity, unknown types, TEST", .serialized)
+struct SignedAppIdentityTests {
+    static let appleID = "1234567890"
+
+    struct Fixture: Sendable {
+        let signer: JWSSigner
+        let rootPath: String
+    }
+
+    static func fixture() throws -> Fixture {
+        let pki = try SimPKI.generate()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("identity-root-\(UUID().uuidString).pem")
+        try Data(pki.root.pem.utf8).write(to: root)
+        return Fixture(signer: JWSSigner(pki: pki), rootPath: root.path)
+    }
+
+    /// A signed notification body (no nested transaction: the app checks are on the outer payload).
+    static func body(_ signer: JWSSigner, type: String = "DID_RENEW", bundleID: String = RunningService.bundleID,
+                     environment: String = "Production", appAppleID: Any? = 1_234_567_890) throws -> [UInt8] {
+        var data: [String: Any] = ["bundleId": bundleID, "environment": environment, "bundleVersion": "1"]
+        if let appAppleID { data["appAppleId"] = appAppleID }
+        let payload: [String: Any] = [
+            "notificationType": type, "notificationUUID": UUID().uuidString.lowercased(), "version": "2.0",
+            "signedDate": Int64(Date().timeIntervalSince1970 * 1000), "data": data,
+        ]
+        let jws = try signer.sign(payload: Array(try JSONSerialization.data(withJSONObject: payload)))
+        return NotificationBodies.bytes(["signedPayload": jws])
+    }
+
+    @Test("wrong bundle id, wrong or missing appAppleId in Production: 401 and nothing stored; Sandbox needs no appAppleId")
+    func identity() async throws {
+        let fixture = try Self.fixture()
+        defer { try? FileManager.default.removeItem(atPath: fixture.rootPath) }
+        let configured = ["APPSTORE_ROOT_CERTIFICATES": fixture.rootPath, "APPSTORE_APP_APPLE_ID": Self.appleID]
+        try await RunningService.with(settings: configured, runsWorker: false) { service in
+            let cases: [(String, [UInt8], Int)] = [
+                ("right app, Production", try Self.body(fixture.signer), 200),
+                ("appAppleId as text", try Self.body(fixture.signer, appAppleID: Self.appleID), 200),
+                ("wrong bundle id", try Self.body(fixture.signer, bundleID: "com.attacker.other"), 401),
+                ("wrong appAppleId", try Self.body(fixture.signer, appAppleID: 987_654_321), 401),
+                ("no appAppleId in Production", try Self.body(fixture.signer, appAppleID: nil), 401),
+                ("no appAppleId in Sandbox", try Self.body(fixture.signer, environment: "Sandbox", appAppleID: nil), 200),
+                ("unknown environment", try Self.body(fixture.signer, environment: "Staging"), 401),
+            ]
+            for (name, body, status) in cases {
+                let response = try await service.postNotification(body)
+                #expect(response.status == status, "\(name): \(String(decoding: response.body, as: UTF8.self))")
+            }
+            #expect(try await service.stateCounts() == ["pending": 3])
+        }
+        // An app configured without app_apple_id cannot accept Production v2 at all.
+        try await RunningService.with(settings: ["APPSTORE_ROOT_CERTIFICATES": fixture.rootPath], runsWorker: false) { service in
+            let production = try await service.postNotification(try Self.body(fixture.signer))
+            let sandbox = try await service.postNotification(try Self.body(fixture.signer, environment: "Sandbox"))
+            #expect(production.status == 401)
+            #expect(sandbox.status == 200)
+        }
+        // Apple's real root does not vouch for the test PKI.
+        try await RunningService.with(settings: ["APPSTORE_APP_APPLE_ID": Self.appleID], runsWorker: false) { service in
+            let response = try await service.postNotification(try Self.body(fixture.signer))
+            #expect(response.status == 401)
+            #expect(try await service.stateCounts().isEmpty)
+        }
+    }
+
+    @Test("an unknown type is stored and acknowledged; TEST and unknown types end processed without facts")
+    func unknownTypesAndTest() async throws {
+        let fixture = try Self.fixture()
+        defer { try? FileManager.default.removeItem(atPath: fixture.rootPath) }
+        let settings = ["APPSTORE_ROOT_CERTIFICATES": fixture.rootPath, "APPSTORE_APP_APPLE_ID": Self.appleID]
+        try await RunningService.with(settings: settings) { service in
+            #expect(try await service.postNotification(try Self.body(fixture.signer, type: "SOMETHING_NEW_IN_2027")).status == 200)
+            #expect(try await service.postNotification(try Self.body(fixture.signer, type: "TEST", environment: "Sandbox", appAppleID: nil)).status == 200)
+            try await service.waitUntilSettled()
+            #expect(try await service.stateCounts() == ["processed": 2])
+            let types: [String] = try await service.database.query("SELECT notification_type FROM notifications ORDER BY id").map { try $0.decode("notification_type") }
+            #expect(types == ["SOMETHING_NEW_IN_2027", "TEST"])
+        }
+    }
+
+    @Test("a configuration file with app_apple_id and no shared secret merges with the variables; contradictions name both")
+    func configuration() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("apps-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"{"apps":[{"bundle_id":"com.example.v2only","app_apple_id":1234567890},{"bundle_id":"com.example.app","shared_secret":"s3cret-0123456789"}]}"#.utf8).write(to: file)
+        let loaded = try ServiceConfigurationProbe.load(["SUBSCRIPTIOND_CONFIG": file.path, "APPSTORE_BUNDLE_ID": "com.example.app", "APPSTORE_APP_APPLE_ID": "555"])
+        #expect(loaded.contains("com.example.v2only: secret=no apple_id=1234567890"))
+        #expect(loaded.contains("com.example.app: secret=yes apple_id=555"))
+        #expect { try ServiceConfigurationProbe.load(["SUBSCRIPTIOND_CONFIG": file.path, "APPSTORE_BUNDLE_ID": "com.example.v2only", "APPSTORE_APP_APPLE_ID": "555"]) }
+            throws: { "\($0)".contains("APPSTORE_APP_APPLE_ID") && "\($0)".contains("SUBSCRIPTIOND_CONFIG") }
+        #expect { try ServiceConfigurationProbe.load(["APPSTORE_APP_APPLE_ID": "555"]) } throws: { "\($0)".contains("APPSTORE_BUNDLE_ID") }
+        #expect { try ServiceConfigurationProbe.load(["APPSTORE_BUNDLE_ID": "a.b", "APPSTORE_APP_APPLE_ID": "12ab"]) } throws: { "\($0)".contains("numeric") }
+    }
+}
+
+/// Reads a configuration and describes its apps, one line each.
+enum ServiceConfigurationProbe {
+    static func load(_ environment: [String: String]) throws -> [String] {
+        let configuration = try ServiceConfiguration.load(environment: environment)
+        return configuration.apps.bundleIDs.compactMap { configuration.apps.app(bundleID: $0) }.map {
+            "\($0.bundleID): secret=\($0.sharedSecret == nil ? "no" : "yes") apple_id=\($0.appAppleID ?? "-")"
+        }
+    }
+}

@@ -101,10 +101,27 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
-        // HTTP routes, the worker service, configuration and metrics.
+        // What both executables need: configuration, the upstream verifiers, the notification
+        // processor, the contract's JSON documents and the CLI's failure mapping.
+        .target(
+            name: "SubscriptiondCore",
+            dependencies: [
+                "Store",
+                "Postgres",
+                "HTTPClient",
+                "AppStore",
+                "AppStoreSignature",
+                "Subscriptions",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // HTTP routes, the worker service and metrics.
         .target(
             name: "Server",
             dependencies: [
+                "SubscriptiondCore",
                 "Store",
                 "HTTPClient",
                 "AppStore",
@@ -136,6 +153,7 @@ let package = Package(
             name: "subscriptiond",
             dependencies: [
                 "Server",
+                "SubscriptiondCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -148,7 +166,7 @@ let package = Package(
             name: "subscriptionctl",
             dependencies: [
                 "Store",
-                "Server",
+                "SubscriptiondCore",
                 "Postgres",
                 "Subscriptions",
                 "AppStore",
@@ -244,6 +262,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Server",
+                "SubscriptiondCore",
                 "Store",
                 "Postgres",
                 "HTTPClient",

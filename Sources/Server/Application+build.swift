@@ -8,6 +8,7 @@ import Postgres
 import Prometheus
 import ServiceLifecycle
 import Store
+import SubscriptiondCore
 
 /// What `buildApplication` needs besides the configuration.
 public struct ApplicationEnvironment: Sendable {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SubscriptiondCore
 
 /// One flag per configuration variable; a flag given on the command line overrides the
 /// environment variable of the same name.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPClient
 import Postgres
 import Server
+import SubscriptiondCore
 import Synchronization
 import Testing
 import TestSupport

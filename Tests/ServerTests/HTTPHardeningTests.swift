@@ -1,8 +1,9 @@
 import Foundation
 import HTTPClient
 import Server
-import TestSupport
+import SubscriptiondCore
 import Testing
+import TestSupport
 
 @Suite("HTTP hardening: bounded waits, closed connections, protected endpoints, refused inputs")
 struct HTTPHardeningTests {

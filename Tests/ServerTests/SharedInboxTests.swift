@@ -2,6 +2,7 @@ import Foundation
 import HTTPClient
 import Postgres
 import Server
+import SubscriptiondCore
 import Testing
 
 @Suite("Several subscriptiond processes share one inbox")

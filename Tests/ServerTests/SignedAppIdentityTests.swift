@@ -3,6 +3,7 @@ import Foundation
 import HTTPClient
 import Postgres
 import Server
+import SubscriptiondCore
 import Testing
 
 /// The app checks after a signature verifies: bundle id, environment and, in Production,

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import Postgres
+import SubscriptiondCore
 
 /// Maps every error a route throws to the contract's `{"error","message"}` answer, in one place:
 /// `APIError` as is, Hummingbird's own errors (unknown route, wrong method) by status,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SubscriptiondCore
 
 /// A response whose body is contract JSON.
 struct JSONResponse<Document: Encodable & Sendable>: ResponseGenerator {

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Postgres
 import Store
+import SubscriptiondCore
 import Subscriptions
 
 /// `POST /v1/receipts`, `GET /v1/subscribers/{app_user_id}`, `POST /v1/eligibility`.

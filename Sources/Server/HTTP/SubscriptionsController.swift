@@ -1,5 +1,6 @@
 import Hummingbird
 import Store
+import SubscriptiondCore
 
 /// `GET /v1/subscriptions/{original_transaction_id}`.
 struct SubscriptionsController<Context: RequestContext> {

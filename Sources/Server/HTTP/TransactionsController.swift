@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import Postgres
 import Store
+import SubscriptiondCore
 import Subscriptions
 
 /// `POST /v1/transactions`: the v2 twin of `/v1/receipts`. The app's backend sends a

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import Store
+import SubscriptiondCore
 
 /// `POST /notifications/appstore`: authenticate, store durably, then answer.
 ///

@@ -1,6 +1,7 @@
 import AppStore
 import Foundation
 import Store
+import SubscriptiondCore
 
 /// Turns a raw intake body into an inbox entry, or into the contract's error, without I/O.
 ///

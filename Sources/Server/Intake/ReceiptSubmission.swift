@@ -1,6 +1,7 @@
 import AppStore
 import Foundation
 import Store
+import SubscriptiondCore
 import Subscriptions
 
 /// A receipt to verify for the app's backend, resolved to its app.

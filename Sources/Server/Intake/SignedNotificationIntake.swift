@@ -3,6 +3,7 @@ import AppStoreSignature
 import Foundation
 import Logging
 import Store
+import SubscriptiondCore
 
 /// Turns a version 2 `signedPayload` into an inbox entry, in the contract's order: verify the
 /// outer JWS and every nested one, check bundle id, environment and (in Production)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SubscriptiondCore
 
 /// Writes one JSON object per line to standard error, for log shippers (`LOG_FORMAT=json`).
 public struct JSONLogHandler: LogHandler {

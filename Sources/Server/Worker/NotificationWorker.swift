@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Store
+import SubscriptiondCore
 
 /// The background service that drains the inbox: claims due notifications (several
 /// workers and processes share the inbox through `SKIP LOCKED`) and processes up to

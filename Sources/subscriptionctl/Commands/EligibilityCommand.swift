@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Server
+import SubscriptiondCore
 import Subscriptions
 
 /// `subscriptionctl eligibility APP_USER_ID PRODUCT_ID...`.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Server
+import SubscriptiondCore
 import Store
 
 /// `subscriptionctl notifications show ID`.

@@ -4,7 +4,7 @@ import Foundation
 import HTTPClient
 import Logging
 import Postgres
-import Server
+import SubscriptiondCore
 import Store
 import Subscriptions
 

@@ -1,7 +1,7 @@
 import AppStore
 import ArgumentParser
 import Foundation
-import Server
+import SubscriptiondCore
 import Store
 import Subscriptions
 

@@ -1,6 +1,6 @@
 import AppStore
 import Foundation
-import Server
+import SubscriptiondCore
 import Store
 import Subscriptions
 

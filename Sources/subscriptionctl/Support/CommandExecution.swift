@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Postgres
-import Server
+import SubscriptiondCore
 
 /// Runs a command body with a database client, turning any failure into one line on
 /// stderr and the contract's exit code.

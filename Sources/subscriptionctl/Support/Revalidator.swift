@@ -2,7 +2,7 @@ import AppStore
 import Foundation
 import Logging
 import Postgres
-import Server
+import SubscriptiondCore
 import Store
 import Subscriptions
 

@@ -5,8 +5,9 @@ import Logging
 import Postgres
 import Server
 import ServiceLifecycle
-import TestSupport
+import SubscriptiondCore
 import Testing
+import TestSupport
 
 /// The real `subscriptiond` application, started in-process on 127.0.0.1:0 against a
 /// throwaway database, reached over loopback through the production libcurl client.

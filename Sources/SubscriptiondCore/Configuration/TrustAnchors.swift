@@ -3,13 +3,13 @@ import Foundation
 import Store
 
 /// The roots every signed payload must chain to (`APPSTORE_ROOT_CERTIFICATES`).
-enum TrustAnchors {
+public enum TrustAnchors {
     /// The bundled Apple Root CA – G3, searched for like `Schema/`.
-    static let bundledFile = "AppleRootCA-G3.pem"
+    public static let bundledFile = "AppleRootCA-G3.pem"
 
     /// Loads the configured roots, or the bundled G3 root when none are configured; a file
     /// that is missing or holds no certificate stops startup naming the setting.
-    static func load(_ setting: String?) throws -> AppleRootCertificates {
+    public static func load(_ setting: String?) throws -> AppleRootCertificates {
         let paths: String
         if let setting {
             paths = setting

@@ -61,15 +61,10 @@ public struct InboxQueries: Sendable {
     /// Puts the given notifications back to `pending`, due now, attempts kept: all of them
     /// or, when any id is unknown, none (one transaction).
     public func replay(ids: [Int64]) async throws -> ReplayResult {
-        let wanted = Array(Set(ids)).sorted()
-        let texts = wanted.map(String.init)
         return try await client.withTransaction { session in
-            // Locks the rows too, so a concurrent replay or claim waits instead of interleaving.
-            let found = Set(try session.query("""
-                SELECT id FROM notifications WHERE id = ANY(\(texts)::bigint[]) ORDER BY id FOR UPDATE
-                """).map { try $0.decode("id", as: Int64.self) })
-            let missing = wanted.filter { !found.contains($0) }
+            let (wanted, missing) = try Self.lockAll(ids, in: session)
             guard missing.isEmpty else { return .unknown(missing) }
+            let texts = wanted.map(String.init)
             try session.execute("""
                 UPDATE notifications SET state = 'pending', next_attempt_at = now(), unfinished_claims = 0, updated_at = now()
                 WHERE id = ANY(\(texts)::bigint[])
@@ -100,15 +95,11 @@ public struct InboxQueries: Sendable {
     /// records who and when; the attempt counter moves on, so an attempt still in flight
     /// cannot overwrite the discard. `notifications replay` undoes it.
     public func discard(ids: [Int64], reason: String, actor: String) async throws -> DiscardResult {
-        let wanted = Array(Set(ids)).sorted()
-        let texts = wanted.map(String.init)
         let message = "discarded by \(actor): \(reason)"
         return try await client.withTransaction { session in
-            let found = Set(try session.query("""
-                SELECT id FROM notifications WHERE id = ANY(\(texts)::bigint[]) ORDER BY id FOR UPDATE
-                """).map { try $0.decode("id", as: Int64.self) })
-            let missing = wanted.filter { !found.contains($0) }
+            let (wanted, missing) = try Self.lockAll(ids, in: session)
             guard missing.isEmpty else { return .unknown(missing) }
+            let texts = wanted.map(String.init)
             try session.execute("""
                 WITH discarded AS (
                     UPDATE notifications
@@ -121,5 +112,15 @@ public struct InboxQueries: Sendable {
                 """)
             return .discarded(wanted)
         }
+    }
+
+    /// Locks the rows of `ids` (deduplicated, in id order, so a concurrent change or claim
+    /// waits instead of interleaving); returns them sorted and the ones that do not exist.
+    private static func lockAll(_ ids: [Int64], in session: PostgresSession) throws -> (wanted: [Int64], missing: [Int64]) {
+        let wanted = Array(Set(ids)).sorted()
+        let found = Set(try session.query("""
+            SELECT id FROM notifications WHERE id = ANY(\(wanted.map(String.init))::bigint[]) ORDER BY id FOR UPDATE
+            """).map { try $0.decode("id", as: Int64.self) })
+        return (wanted, wanted.filter { !found.contains($0) })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import Postgres
 import Server
 import SubscriptiondCore
 import Testing
@@ -122,6 +123,52 @@ struct HTTPHardeningTests {
             #expect(answer["error"] as? String == "malformed")
             #expect((answer["message"] as? String)?.contains(odd.mentions) == true, "\(answer)")
             #expect(try await service.stateCounts().isEmpty)
+        }
+    }
+}
+
+@Suite("Upstream hardening: bounded waits for the app's backend, permanent transport failures")
+struct UpstreamHardeningTests {
+    private func postReceipt(_ service: RunningService) async throws -> HTTPClient.HTTPResponse {
+        try await service.http.execute(HTTPClient.HTTPRequest(
+            method: .post, url: service.baseURL + "/v1/receipts",
+            headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
+                      HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
+            body: NotificationBodies.bytes(["app_user_id": "alice", "receipt_data": "cmVjZWlwdA=="]), timeout: .seconds(30)))
+    }
+
+    @Test("POST /v1/receipts answers 202 pending after RECEIPT_WAIT_MS while Apple hangs, and the worker finishes it")
+    func receiptWaitIsBounded() async throws {
+        let verify = ScriptedVerifyServer()
+        try await verify.start()
+        defer { Task { await verify.stop() } }
+        verify.answerOneActivePeriodPerReceipt()
+        verify.inject([.hang(.seconds(4))])
+        try await RunningService.with(verifyServer: verify, settings: ["RECEIPT_WAIT_MS": "500", "VERIFY_TIMEOUT_MS": "3000"]) { service in
+            let started = ContinuousClock.now
+            let response = try await postReceipt(service)
+            #expect(response.status == 202)
+            #expect(ContinuousClock.now - started < .seconds(3), "waited \(ContinuousClock.now - started) for Apple")
+            try await service.waitUntilSettled()
+            #expect(try await service.stateCounts() == ["processed": 1])
+            #expect(try await service.get("/v1/subscribers/alice").status == 200)
+        }
+    }
+
+    @Test("a TLS failure upstream is permanent: the notification ends dead at once instead of retrying for a day")
+    func tlsFailureIsPermanent() async throws {
+        let verify = ScriptedVerifyServer()
+        try await verify.start()
+        defer { Task { await verify.stop() } }
+        // The verify stand-in speaks plain HTTP: an https:// URL to it fails the TLS handshake.
+        let settings = ["VERIFY_RECEIPT_URL": verify.productionURL.replacingOccurrences(of: "http://", with: "https://")]
+        try await RunningService.with(verifyServer: verify, settings: settings) { service in
+            #expect(try await service.postNotification(NotificationBodies.bytes(NotificationBodies.v1())).status == 200)
+            try await service.waitUntilSettled()
+            #expect(try await service.stateCounts() == ["dead": 1])
+            let row = try #require(try await service.database.query("SELECT attempts, last_error FROM notifications").first)
+            #expect(try row.decode("attempts", as: Int.self) == 1)
+            #expect(try row.decode("last_error", as: String.self).contains("tls"))
         }
     }
 }

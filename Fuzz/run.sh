@@ -38,6 +38,8 @@ if [ -d "$fixtures" ]; then
 else
     echo "no fixtures at $fixtures; fuzzing from an empty corpus" >&2
 fi
+# Decoded v2 payloads (what the signature verifier hands to the decoders), from the genuine fixtures.
+cp Fuzz/seeds/*.json "$corpus/"
 # Room for the largest fixture to grow a little under mutation.
 max_len=$(( largest * 2 > 65536 ? largest * 2 : 65536 ))
 

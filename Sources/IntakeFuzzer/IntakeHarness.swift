@@ -8,7 +8,8 @@ import Subscriptions
 ///
 /// The path: `StrictJSONParser` → `CanonicalJSONWriter` (output parses again) → the typed
 /// decoders on the raw bytes and on the tree → `ReceiptFacts` → `snapshot(of:at:)` for each
-/// subscription → `Date.postgresValue` for every date the facts hold.
+/// subscription → `Date.postgresValue` for every date the facts hold; and the version 2
+/// payload decoders with their facts.
 enum IntakeHarness {
     /// A fixed clock, so a crash reproduces from the input alone.
     static let now = Date(timeIntervalSince1970: 1_780_000_000)
@@ -23,6 +24,7 @@ enum IntakeHarness {
             checkCanonicalForm(of: tree)
             if let notification = try? NotificationV1.decode(from: tree) { exercise(notification) }
             if let response = try? VerifyReceiptResponse.decode(from: tree) { exercise(response) }
+            exerciseSigned(tree)
         }
         // The raw-byte decoders stay in service until intake moves to the tree.
         if let notification = try? NotificationV1.decode(from: bytes) { exercise(notification) }
@@ -36,6 +38,19 @@ enum IntakeHarness {
         guard (try? StrictJSONParser.parse(canonical)) != nil else {
             fatalError("canonical output does not parse")
         }
+    }
+
+    /// The version 2 readers: the same JSON as a decoded notification payload, signed
+    /// transaction or renewal info (what the verifier hands on once a signature checks out),
+    /// through the facts the worker derives from them.
+    private static func exerciseSigned(_ tree: JSONValue) {
+        if let payload = try? tree.decode(NotificationV2Payload.self) {
+            _ = (payload.notificationType, payload.subtype, payload.bundleID, payload.environment, payload.appAppleID)
+        }
+        let transaction = try? tree.decode(JWSTransactionPayload.self)
+        let renewal = try? tree.decode(JWSRenewalInfoPayload.self)
+        guard transaction != nil || renewal != nil else { return }
+        exercise(ReceiptFacts(signedTransaction: transaction, renewalInfo: renewal, bundleID: "fuzz.app", environment: .sandbox))
     }
 
     private static func exercise(_ notification: NotificationV1) {

@@ -157,4 +157,43 @@ struct PoisonInputTests {
             #expect(process.isRunning)
         }
     }
+
+    @Test("a poison row stored by an earlier version (the incident's body) ends dead; the daemon stays up")
+    func storedPoisonRowEndsDead() async throws {
+        let verify = ScriptedVerifyServer()
+        try await verify.start()
+        defer { Task { await verify.stop() } }
+        verify.answerOneActivePeriodPerReceipt()
+        try await TestDatabase.withClient { database, testDatabase in
+            // What the version before this one accepted and stored: no receipt, and an
+            // expires_date_ms whose microseconds do not fit in Int64.
+            var body = NotificationBodies.v1(type: "DID_RENEW", originalTransactionID: "7900000000000001", transactionID: "7900000000000001",
+                                             receipt: nil, extra: ["transaction": ["expires_date_ms": "100000000000000000000"]])
+            body.removeValue(forKey: "password")
+            let text = String(decoding: NotificationBodies.bytes(body), as: UTF8.self)
+            try await database.execute("""
+                INSERT INTO notifications (source, dedupe_key, notification_type, environment, bundle_id, original_transaction_id, body)
+                VALUES ('v1', 'v1:incident', 'DID_RENEW', 'Production', \(RunningService.bundleID), '7900000000000001', \(text)::jsonb)
+                """)
+            let process = ServiceProcess(environment: [
+                "DATABASE_URL": testDatabase.url, "SUBSCRIPTIOND_PORT": "0",
+                "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
+                "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
+                "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path, "LOG_LEVEL": "info",
+            ])
+            defer { process.terminate() }
+            _ = try await process.start()
+            let deadline = ContinuousClock.now + .seconds(30)
+            var state = "pending"
+            while ContinuousClock.now < deadline && state != "dead" {
+                try await Task.sleep(for: .milliseconds(200))
+                state = try await database.query("SELECT state FROM notifications")[0].decode("state")
+            }
+            #expect(state == "dead")
+            let error: String = try await database.query("SELECT last_error FROM notifications")[0].decode("last_error")
+            #expect(error.contains("expires_date_ms"), "\(error)")
+            try await Task.sleep(for: .seconds(1))
+            #expect(process.isRunning)
+        }
+    }
 }

@@ -121,7 +121,13 @@ extension NotificationProcessor {
         }
         switch notification.source {
         case .v1:
-            guard let body = try? NotificationV1.decode(from: Array(notification.body.utf8)) else {
+            let body: NotificationV1
+            do {
+                body = try NotificationV1.decode(from: Array(notification.body.utf8))
+            } catch let error as AppleValueError {
+                // Stored by a version that did not check dates (or by hand): refuse it now.
+                return .dead(reason: "the stored body is malformed: \(error)")
+            } catch {
                 return .dead(reason: "the stored body is not a version 1 notification")
             }
             // Only Apple's answer is applied: the body's own claims are authenticated by a

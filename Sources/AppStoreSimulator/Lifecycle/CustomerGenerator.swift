@@ -20,7 +20,7 @@ public enum CustomerGenerator {
             let products = catalog.products(of: app.bundleID)
             let options = ScenarioKind.allCases.map { ($0, $0.candidates(in: products, catalog: catalog)) }
                 .filter { !$0.1.isEmpty }
-            guard let (kind, candidates) = options.randomElement(using: &random),
+            guard let (kind, candidates) = weightedElement(options, using: &random),
                   let choice = candidates.randomElement(using: &random)
             else { return nil }
             var target = choice.targets.randomElement(using: &random)
@@ -42,5 +42,17 @@ public enum CustomerGenerator {
                 appAccountToken: AppAccountToken.draw(for: name, seed: seed)
             )
         }
+    }
+
+    /// One of `options`, each as likely as its scenario's `weight`.
+    private static func weightedElement<T>(_ options: [(ScenarioKind, T)], using random: inout SeededRandom) -> (ScenarioKind, T)? {
+        let total = options.reduce(0) { $0 + $1.0.weight }
+        guard total > 0 else { return nil }
+        var draw = Int.random(in: 0..<total, using: &random)
+        for option in options {
+            if draw < option.0.weight { return option }
+            draw -= option.0.weight
+        }
+        return nil
     }
 }

@@ -15,6 +15,8 @@ struct LifecycleBuilder {
     var introPeriodsLeft = 0
     /// Automatic renewals so far (sandbox stops after a few).
     var autoRenewals = 0
+    /// The customer is a family member: every period is `FAMILY_SHARED`.
+    var familyShared = false
 
     init(catalog: ProductCatalog, clock: PeriodClock, ids: IDAllocator, start: Date) {
         self.catalog = catalog
@@ -74,7 +76,7 @@ struct LifecycleBuilder {
         case nil:
             end = clock.end(of: product.period, from: start)
         }
-        return SimTransaction(
+        var period = SimTransaction(
             transactionID: transactionID,
             originalTransactionID: originalTransactionID ?? transactionID,
             productID: product.productID,
@@ -86,23 +88,28 @@ struct LifecycleBuilder {
             isTrialPeriod: intro?.paymentMode == .freeTrial,
             isInIntroOfferPeriod: intro != nil && intro?.paymentMode != .freeTrial
         )
+        period.isFamilyShared = familyShared
+        return period
     }
 
     /// Buys `product` now: `INITIAL_BUY` for a first purchase in its group, else
     /// `INTERACTIVE_RENEWAL` (a resubscribe keeps the original transaction id). Apple applies
-    /// the introductory offer by itself whenever the customer is eligible.
-    mutating func purchase(_ product: SimProduct) {
+    /// the introductory offer by itself whenever the customer is eligible, unless the customer
+    /// redeems `redeemed` (`OFFER_REDEEMED` in v2) or gets the product through Family Sharing.
+    mutating func purchase(_ product: SimProduct, redeeming redeemed: SimOffer? = nil, familyShared: Bool = false) {
         group = product.groupID
+        self.familyShared = familyShared
         let eligible = state.eligibility(for: product, at: now) == .eligible
-        let offer = eligible ? product.introOffer : nil
+        let offer = eligible && redeemed == nil && !familyShared ? product.introOffer : nil
         introPeriodsLeft = offer?.paymentMode == .payAsYouGo ? offer!.periods - 1 : 0
         let existing = state.subscription(inGroup: product.groupID)
-        let period = makePeriod(
+        var period = makePeriod(
             product, from: now,
             originalTransactionID: existing?.originalTransactionID,
             originalPurchaseDate: existing?.latest.originalPurchaseDate,
             intro: offer
         )
+        period.offer = redeemed
         let renewal = SimRenewalInfo(
             originalTransactionID: period.originalTransactionID,
             productID: product.productID,
@@ -113,10 +120,10 @@ struct LifecycleBuilder {
         if let index = state.index(ofGroup: product.groupID) {
             state.subscriptions[index].transactions.append(period)
             state.subscriptions[index].renewal = renewal
-            record(.resubscribe)
+            record(redeemed == nil ? .resubscribe : .offerRedeemed(resubscribe: true))
         } else {
             state.subscriptions.append(SimSubscription(groupID: product.groupID, transactions: [period], renewal: renewal))
-            record(.initialBuy)
+            record(redeemed == nil ? .initialBuy : .offerRedeemed(resubscribe: false))
         }
     }
 

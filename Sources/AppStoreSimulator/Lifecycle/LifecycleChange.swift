@@ -22,8 +22,20 @@ enum LifecycleChange: Sendable, Hashable {
     case lapse
     /// Apple stopped retrying the charge.
     case billingRetryEnded
+    /// A purchase with a promotional offer or offer code: a first one in the group, or
+    /// (`resubscribe`) one after a lapse.
+    case offerRedeemed(resubscribe: Bool)
+    /// Apple reversed the refund of the current period.
+    case refundReversed
+    /// A family member lost the access shared with them.
+    case familyRevoked
+    /// The developer extended the current period.
+    case renewalExtended
+    /// The grace period ended while Apple still retries the charge.
+    case gracePeriodExpired
 
-    /// The v1 `notification_type`; `nil` where v1 is silent.
+    /// The v1 `notification_type`; `nil` where v1 is silent (a reversal or an extension only
+    /// shows in later verifyReceipt answers).
     var v1Type: NotificationType? {
         switch self {
         case .initialBuy: .initialBuy
@@ -34,7 +46,9 @@ enum LifecycleChange: Sendable, Hashable {
         case .renewalPreference: .didChangeRenewalPref
         case .billingFailed: .didFailToRenew
         case .refund: .cancel
-        case .lapse, .billingRetryEnded: nil
+        case .offerRedeemed(let resubscribe): resubscribe ? .interactiveRenewal : .initialBuy
+        case .familyRevoked: .revoke
+        case .lapse, .billingRetryEnded, .refundReversed, .renewalExtended, .gracePeriodExpired: nil
         }
     }
 
@@ -54,6 +68,11 @@ enum LifecycleChange: Sendable, Hashable {
         case .refund: NotificationTypeV2("REFUND")
         case .lapse: NotificationTypeV2("EXPIRED", "VOLUNTARY")
         case .billingRetryEnded: NotificationTypeV2("EXPIRED", "BILLING_RETRY")
+        case .offerRedeemed(let resubscribe): NotificationTypeV2("OFFER_REDEEMED", resubscribe ? "RESUBSCRIBE" : "INITIAL_BUY")
+        case .refundReversed: NotificationTypeV2("REFUND_REVERSED")
+        case .familyRevoked: NotificationTypeV2("REVOKE")
+        case .renewalExtended: NotificationTypeV2("RENEWAL_EXTENDED")
+        case .gracePeriodExpired: NotificationTypeV2("GRACE_PERIOD_EXPIRED")
         }
     }
 }

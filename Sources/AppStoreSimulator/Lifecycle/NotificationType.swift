@@ -16,4 +16,6 @@ public enum NotificationType: String, Sendable, Hashable, Codable, CaseIterable 
     case didFailToRenew = "DID_FAIL_TO_RENEW"
     /// Apple support refunded the purchase.
     case cancel = "CANCEL"
+    /// A Family Sharing member's access ended (the organizer stopped sharing or left).
+    case revoke = "REVOKE"
 }

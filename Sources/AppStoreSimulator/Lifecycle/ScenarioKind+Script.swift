@@ -45,7 +45,11 @@ extension ScenarioKind {
     /// Plays the scenario on `builder`; `random` decides when inside a period things happen.
     func play(_ plan: ScenarioPlan, renewals: Int, on builder: inout LifecycleBuilder, random: inout SeededRandom) {
         let moment = random.fraction(0.2...0.8)
-        builder.purchase(plan.product)
+        switch self {
+        case .offerCode: builder.purchase(plan.product, redeeming: .halfPriceCode(for: plan.product))
+        case .familyRevoke: builder.purchase(plan.product, familyShared: true)
+        default: builder.purchase(plan.product)
+        }
         builder.renew(times: renewals)
         switch self {
         case .trialRenews:
@@ -85,6 +89,28 @@ extension ScenarioKind {
             builder.lapse()
             builder.wait(periods: 1)
             builder.purchase(plan.target ?? plan.product)
+        case .offerCode:
+            break
+        case .promotionalOffer:
+            builder.setAutoRenew(false, at: moment)
+            builder.lapse()
+            builder.wait(periods: 1)
+            builder.purchase(plan.product, redeeming: .comeback(for: plan.product))
+        case .refundReversed:
+            // Both early in the period, so that even a 3-minute sandbox week has not run out
+            // by the end the customer is built for.
+            let before = builder.current.renewal
+            builder.refund(at: moment / 4, reason: random.next() % 2 == 0 ? "0" : "1")
+            builder.reverseRefund(at: 0.25 + moment / 8, restoring: before)
+        case .familyRevoke:
+            builder.revokeFamilyAccess(at: moment)
+        case .renewalExtended:
+            builder.renewOutOfOffers()
+            let days = [7, 14, 30, 90][Int(random.next() % 4)]
+            builder.extendRenewal(days: days, at: moment)
+        case .gracePeriodExpired:
+            builder.failBilling(grace: true)
+            builder.expireGracePeriod()
         }
     }
 }

@@ -27,14 +27,31 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     case crossgrade
     /// Lapse after auto-renew off, then buy again later (`INTERACTIVE_RENEWAL`): ends `active`.
     case resubscribe
+    /// A first purchase with an offer code (`OFFER_REDEEMED`/`INITIAL_BUY`; v1 `INITIAL_BUY`
+    /// with `offer_code_ref_name`), then renewals at full price: ends `active`.
+    case offerCode = "offer-code"
+    /// Lapse, then come back with a promotional offer (`OFFER_REDEEMED`/`RESUBSCRIBE`; v1
+    /// `INTERACTIVE_RENEWAL` with `promotional_offer_id`): ends `active`.
+    case promotionalOffer = "promotional-offer"
+    /// A refund (`REFUND`), then Apple reverses it (`REFUND_REVERSED`; silent in v1, only
+    /// verifyReceipt loses the cancellation): ends `active`.
+    case refundReversed = "refund-reversed"
+    /// A Family Sharing member (`FAMILY_SHARED`) whose access ends (`REVOKE`): ends `revoked`.
+    case familyRevoke = "family-revoke"
+    /// The developer extends the current (non-offer) period (`RENEWAL_EXTENDED`; silent in v1,
+    /// only verifyReceipt's `expires_date` moves): ends `active`.
+    case renewalExtended = "renewal-extended"
+    /// A failed charge with a grace period that runs out while Apple retries
+    /// (`GRACE_PERIOD_EXPIRED`; silent in v1): ends `billing_retry`.
+    case gracePeriodExpired = "grace-period-expired"
 
     /// The status the customer has right after the scenario.
     public var finalStatus: SimStatus {
         switch self {
         case .gracePeriod: .gracePeriod
-        case .billingRetry: .billingRetry
+        case .billingRetry, .gracePeriodExpired: .billingRetry
         case .cancelExpire, .billingRetryExpire: .expired
-        case .refund: .revoked
+        case .refund, .familyRevoke: .revoked
         default: .active
         }
     }
@@ -46,6 +63,15 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// Renewals the script does after the requested ones (kept under sandbox's limit).
     var extraRenewals: Int {
-        self == .downgrade || self == .crossgrade ? 1 : 0
+        self == .downgrade || self == .crossgrade || self == .renewalExtended ? 1 : 0
+    }
+
+    /// How often random customer generation picks the scenario, relative to the others: the
+    /// original lifecycles 3, the rarer events Apple added to v2 2.
+    var weight: Int {
+        switch self {
+        case .offerCode, .promotionalOffer, .refundReversed, .familyRevoke, .renewalExtended, .gracePeriodExpired: 2
+        default: 3
+        }
     }
 }

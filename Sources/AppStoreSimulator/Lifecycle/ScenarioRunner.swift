@@ -22,7 +22,12 @@ enum ScenarioRunner {
             renewals = min(renewals, max(0, configuration.timing.sandboxMaxRenewals - room))
         }
         var jitterRandom = SeededRandom(seed: configuration.seed, name: "end-" + spec.name)
-        let target = Date(timeIntervalSince1970: end.timeIntervalSince1970.rounded(.down) - Double(Int.random(in: 5...90, using: &jitterRandom)))
+        var jitter = Int.random(in: 5...90, using: &jitterRandom)
+        if spec.environment == .sandbox && spec.scenario == .gracePeriod {
+            // A weekly product's sandbox grace period lasts a minute: the end must fall inside it.
+            jitter = min(jitter, 30)
+        }
+        let target = Date(timeIntervalSince1970: end.timeIntervalSince1970.rounded(.down) - Double(jitter))
 
         // Calendar months differ in length, so shift the start until the last event fits.
         var start = target

@@ -19,6 +19,11 @@ enum ReceiptRenderer {
             ("is_trial_period", .string(t.isTrialPeriod ? "true" : "false")),
             ("is_in_intro_offer_period", .string(t.isInIntroOfferPeriod ? "true" : "false")),
         ]
+        switch t.offer?.kind {
+        case .promotional?: members.append(("promotional_offer_id", .string(t.offer?.identifier ?? "")))
+        case .offerCode?: members.append(("offer_code_ref_name", .string(t.offer?.identifier ?? "")))
+        case nil: break
+        }
         if let cancelled = t.cancellationDate {
             members += AppleDate.members("cancellation_date", cancelled)
         }
@@ -29,7 +34,7 @@ enum ReceiptRenderer {
             members.append(("is_upgraded", .string("true")))
         }
         members += [
-            ("in_app_ownership_type", .string("PURCHASED")),
+            ("in_app_ownership_type", .string(t.ownershipType)),
             ("subscription_group_identifier", .string(t.groupID)),
         ]
         return .object(members)

@@ -31,7 +31,7 @@ enum SignedTransactionRenderer {
             members.append(("appAccountToken", .string(token)))
         }
         members += [
-            ("inAppOwnershipType", .string("PURCHASED")),
+            ("inAppOwnershipType", .string(t.ownershipType)),
             ("signedDate", millis(context.signedDate)),
         ]
         if t.isRefunded, let revoked = t.cancellationDate {
@@ -45,6 +45,9 @@ enum SignedTransactionRenderer {
         let offer = (t.isTrialPeriod || t.isInIntroOfferPeriod) ? product?.introOffer : nil
         if offer != nil {
             members.append(("offerType", .int(1)))
+        } else if let redeemed = t.offer {
+            members.append(("offerType", .int(redeemed.kind.rawValue)))
+            members.append(("offerIdentifier", .string(redeemed.identifier)))
         }
         members += [
             ("environment", .string(context.environment.rawValue)),
@@ -56,6 +59,8 @@ enum SignedTransactionRenderer {
         ]
         if let offer {
             members.append(("offerDiscountType", .string(discountType(t, offer))))
+        } else if let redeemed = t.offer {
+            members.append(("offerDiscountType", .string(redeemed.discountType)))
         }
         return .object(members)
     }
@@ -74,6 +79,7 @@ enum SignedTransactionRenderer {
     static func price(of t: SimTransaction, product: SimProduct?, offer: IntroOffer?) -> Int {
         if t.isTrialPeriod { return 0 }
         if let offer { return milliunits(offer.price) }
+        if let redeemed = t.offer { return redeemed.priceMilliunits }
         return product.map { milliunits($0.price) } ?? 0
     }
 

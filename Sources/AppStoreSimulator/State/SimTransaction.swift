@@ -29,11 +29,22 @@ public struct SimTransaction: Sendable, Hashable {
     /// Bought by an automatic (or recovered) renewal rather than by the customer: v2's
     /// `transactionReason` `RENEWAL` instead of `PURCHASE`.
     public var isRenewal: Bool = false
-    /// `cancellation_reason`: `"1"` app issue, `"0"` other; refunds only.
+    /// `cancellation_reason`: `"1"` app issue, `"0"` other; refunds and revocations only.
     public var cancellationReason: String?
+    /// The promotional offer or offer code this period was bought with, if any.
+    public var offer: SimOffer?
+    /// A family member's access through Family Sharing (`in_app_ownership_type`
+    /// `FAMILY_SHARED`) rather than the customer's own purchase.
+    public var isFamilyShared: Bool = false
 
-    /// Refunded or revoked by Apple (an upgrade's cancellation date does not count).
+    /// Refunded or revoked by Apple (an upgrade's cancellation date does not count; a
+    /// reversed refund has none left).
     public var isRefunded: Bool {
         cancellationDate != nil && !isUpgraded
+    }
+
+    /// `in_app_ownership_type` / `inAppOwnershipType`.
+    var ownershipType: String {
+        isFamilyShared ? "FAMILY_SHARED" : "PURCHASED"
     }
 }

@@ -31,7 +31,7 @@ struct EndToEndSignedTests {
             #expect(notifications.contains { $0.version == .v2 })
             let plan = DeliveryPlan.order(notifications, duplicates: duplicates, shuffle: true, seed: seed)
             let target = try #require(URL(string: service.baseURL + "/notifications/appstore"))
-            let report = await NotificationSender(target: target, concurrency: 8).deliver(plan)
+            let report = await NotificationSender(target: target, timeout: .seconds(60), concurrency: 8).deliver(plan)
             #expect(report.failed.isEmpty, "\(report.failed.prefix(3))")
             try await service.waitUntilSettled(timeout: .seconds(300))
             let counts = try await service.stateCounts()

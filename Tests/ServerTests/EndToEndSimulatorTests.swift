@@ -23,7 +23,7 @@ struct EndToEndSimulatorTests {
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
             let plan = DeliveryPlan.order(simulator.notifications(), duplicates: 2, shuffle: true, seed: Self.seed)
             let target = try #require(URL(string: service.baseURL + "/notifications/appstore"))
-            let report = await NotificationSender(target: target, concurrency: 8).deliver(plan)
+            let report = await NotificationSender(target: target, timeout: .seconds(60), concurrency: 8).deliver(plan)
             #expect(report.failed.isEmpty)
             #expect(report.delivered == plan.count)
             try await service.waitUntilSettled(timeout: .seconds(300))

@@ -13,7 +13,7 @@ struct HTTPHardeningTests {
     @Test("a 413 answers at once and closes the connection instead of reading the refused body")
     func tooLargeClosesTheConnection() async throws {
         try await RunningService.with(settings: ["MAX_BODY_BYTES": "1024"], runsWorker: false) { service in
-            let connection = try RawConnection(port: port(service))
+            let connection = try RawConnection(port: port(service), readTimeout: .seconds(30))
             connection.send("POST /notifications/appstore HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n")
             connection.send(String(repeating: "x", count: 4_096))
             let (text, closed) = connection.readAll()

@@ -35,11 +35,17 @@ struct SharedInboxTests {
             try await first.waitUntilSettled()
             try await second.stop()
             #expect(try await first.stateCounts() == ["processed": Self.notifications])
-            // Every notification was claimed once: SKIP LOCKED never handed one to both.
-            let attemptRows = try await first.database.query("SELECT count(*) AS n FROM notification_attempts")[0].decode("n", as: Int.self)
-            #expect(attemptRows == Self.notifications)
-            let most = try await first.database.query("SELECT max(attempts) AS most FROM notifications")[0].decode("most", as: Int.self)
-            #expect(most == 1)
+            // Every notification was processed by exactly one claim: SKIP LOCKED never handed one
+            // to both, and fencing keeps a claim whose lease ran out from finishing it too. (On a
+            // starved machine an upstream timeout may add a `retry` attempt before that.)
+            let processedRows = try await first.database.query("""
+                SELECT count(*) AS n FROM notification_attempts WHERE outcome = 'processed'
+                """)[0].decode("n", as: Int.self)
+            #expect(processedRows == Self.notifications)
+            let otherOutcomes = try await first.database.query("""
+                SELECT count(*) AS n FROM notification_attempts WHERE outcome NOT IN ('processed', 'retry')
+                """)[0].decode("n", as: Int.self)
+            #expect(otherOutcomes == 0)
             let active = try await first.database.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'active'")[0].decode("n", as: Int.self)
             #expect(active == Self.notifications)
         }

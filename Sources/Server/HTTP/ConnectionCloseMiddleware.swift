@@ -4,9 +4,9 @@ import NIOCore
 
 /// Closes the connection after a `413`: the refused body is still on its way, and reading it
 /// only to throw it away would let a client hold the connection (and a worker of ours) for
-/// as long as it keeps sending. The answer says `Connection: close`, and the channel is
-/// closed once its last byte is flushed (writes and the close run in order on the channel's
-/// event loop, and a small answer leaves with its flush).
+/// as long as it keeps sending. The answer says `Connection: close`; the connection is
+/// half-closed once its last byte is written and fully closed two seconds later, whatever
+/// the client still sends.
 struct ConnectionCloseMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
@@ -22,7 +22,11 @@ struct ConnectionCloseMiddleware: RouterMiddleware {
             return Response(status: answer.status, headers: headers, body: ResponseBody(contentLength: bytes.count) { writer in
                 try await writer.write(ByteBuffer(bytes: bytes))
                 try await writer.finish(nil)
-                channel.close(promise: nil)
+                // A lingering close: send FIN after the answer, keep discarding what still
+                // arrives for a moment, then close. Closing at once with unread input would
+                // reset the connection, and the client could lose the answer.
+                channel.close(mode: .output, promise: nil)
+                channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
             })
         }
     }

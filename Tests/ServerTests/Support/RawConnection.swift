@@ -35,7 +35,7 @@ final class RawConnection {
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Reads until the peer closes or the read timeout passes; `closed` tells which.
+    /// Reads until the peer closes (FIN or reset) or the read timeout passes; `closed` tells which.
     func readAll() -> (text: String, closed: Bool) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
@@ -44,7 +44,7 @@ final class RawConnection {
             if count > 0 {
                 received += buffer[0..<count]
             } else {
-                return (String(decoding: received, as: UTF8.self), count == 0)
+                return (String(decoding: received, as: UTF8.self), count == 0 || errno == ECONNRESET)
             }
         }
     }

@@ -112,6 +112,7 @@ let package = Package(
                 "AppStore",
                 "AppStoreSignature",
                 "Subscriptions",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings

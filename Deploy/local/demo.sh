@@ -4,7 +4,7 @@
 # through their lifecycles — some sending version 1 notifications, some signed version 2,
 # some migrating from one to the other; every notification delivered twice, shuffled — then
 # a table of what subscriptiond says about each customer and whether it agrees with the
-# simulator.
+# simulator, and the webhook events a demo receiver (the app's backend) got.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -29,11 +29,17 @@ export APPSTORE_ROOT_CERTIFICATES="Certificates/AppleRootCA-G3.pem,.local/appsto
 
 simport="$(Deploy/local/free-port.sh 19100 19199)"
 sdport="$(Deploy/local/free-port.sh 19200 19299)"
+hookport="$(Deploy/local/free-port.sh 19300 19399)"
+hooksecret="demo-webhook-secret-$(date +%s)-0123456789abcdef"
+rm -f .local/demo-webhooks.jsonl
+python3 Deploy/local/demo-webhook-receiver.py "$hookport" "$hooksecret" .local/demo-webhooks.jsonl &
+receiver=$!
 SUBSCRIPTIOND_PORT="$sdport" VERIFY_RECEIPT_URL="http://127.0.0.1:$simport/verifyReceipt" \
     VERIFY_RECEIPT_SANDBOX_URL="http://127.0.0.1:$simport/sandbox/verifyReceipt" WORKER_LEASE_MS=5000 \
+    WEBHOOK_URL="http://127.0.0.1:$hookport/hooks" WEBHOOK_SECRET="$hooksecret" \
     "$bin/subscriptiond" 2> .local/demo-subscriptiond.log &
 server=$!
-trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
+trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true; kill $receiver 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$sdport/health/ready" >/dev/null && break; sleep 0.1; done
 curl -sf "http://127.0.0.1:$sdport/health/ready" >/dev/null || { echo "demo: subscriptiond did not start; see .local/demo-subscriptiond.log" >&2; exit 1; }
 
@@ -44,7 +50,29 @@ status=0
     --notifications-version mixed \
     --truth-out .local/demo-truth.json --check-url "http://127.0.0.1:$sdport" --check-token "$ADMIN_TOKEN" \
     2> .local/demo-appstore-sim.log || status=$?
+
+# The app's backend: what the demo receiver got once the outbox has drained.
+for _ in $(seq 1 100); do
+    open="$(psql -tA "$DATABASE_URL" -c "SELECT count(*) FROM webhook_events WHERE state IN ('pending', 'retrying')")"
+    [ "$open" = "0" ] && break
+    sleep 0.1
+done
+echo
+python3 - .local/demo-webhooks.jsonl <<'PY'
+import collections, json, sys
+try:
+    events = [json.loads(line) for line in open(sys.argv[1])]
+except FileNotFoundError:
+    events = []
+unique = {e["id"]: e for e in events}
+print(f"webhooks: the demo receiver got {len(events)} deliveries of {len(unique)} events "
+      f"({sum(e['signature_ok'] for e in events)} with a valid signature)")
+for kind, n in sorted(collections.Counter(e["type"] for e in unique.values()).items()):
+    print(f"  {kind:22} {n}")
+for e in list(unique.values())[:5]:
+    print(f"  e.g. {e['type']:20} {e['subscription']}  {e['previous_status'] or '-'} → {e['status']}")
+PY
 echo
 echo "logs: .local/demo-subscriptiond.log, .local/demo-appstore-sim.log; the simulator's truth: .local/demo-truth.json"
-echo "inspect: DATABASE_URL=$DATABASE_URL $bin/subscriptionctl stats"
+echo "inspect: DATABASE_URL=$DATABASE_URL $bin/subscriptionctl stats; webhooks received: .local/demo-webhooks.jsonl"
 exit $status

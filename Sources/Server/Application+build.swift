@@ -24,6 +24,10 @@ public struct ApplicationEnvironment: Sendable {
     public var workerPollInterval: Duration
     /// False to run intake and API only (tests of intake alone).
     public var runsWorker: Bool
+    /// When failed webhook deliveries are tried again (tests shorten it).
+    public var webhookRetryPolicy: WebhookRetryPolicy
+    /// How often the retention job runs.
+    public var retentionInterval: Duration
 
     /// Creates the environment.
     public init(
@@ -32,7 +36,9 @@ public struct ApplicationEnvironment: Sendable {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
         retryPolicy: RetryPolicy = RetryPolicy(),
         workerPollInterval: Duration = .milliseconds(500),
-        runsWorker: Bool = true
+        runsWorker: Bool = true,
+        webhookRetryPolicy: WebhookRetryPolicy = WebhookRetryPolicy(),
+        retentionInterval: Duration = .seconds(3_600)
     ) {
         self.logger = logger
         self.metricsRegistry = metricsRegistry
@@ -40,6 +46,8 @@ public struct ApplicationEnvironment: Sendable {
         self.retryPolicy = retryPolicy
         self.workerPollInterval = workerPollInterval
         self.runsWorker = runsWorker
+        self.webhookRetryPolicy = webhookRetryPolicy
+        self.retentionInterval = retentionInterval
     }
 }
 
@@ -110,6 +118,26 @@ public func buildApplication(
         logger: logger
     )
 
+    // A client of its own: deliveries never queue behind verifyReceipt calls (and back).
+    let webhookHTTP = CurlHTTPClient(
+        configuration: .init(numberOfThreads: configuration.webhookConcurrency, caBundlePath: configuration.upstreamCABundle),
+        logger: logger
+    )
+    let webhooks = WebhookDelivery(
+        outbox: WebhookOutbox(client: database), sender: WebhookSender(http: webhookHTTP, timeout: configuration.webhookTimeout),
+        apps: configuration.apps,
+        configuration: .init(
+            concurrency: configuration.webhookConcurrency,
+            lease: configuration.webhookLease ?? configuration.webhookTimeout + .seconds(30),
+            pollInterval: environment.workerPollInterval, retry: environment.webhookRetryPolicy
+        ),
+        logger: logger
+    )
+    let retention = RetentionService(
+        retention: ReceiptRetention(client: database), days: configuration.retentionDays, dropSigned: configuration.retentionDropSigned,
+        interval: environment.retentionInterval, logger: logger
+    )
+
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ConnectionCloseMiddleware())
@@ -144,10 +172,13 @@ public func buildApplication(
         ShutdownService(name: "upstream-http") {
             try await workerHTTP.shutdown()
             try await apiHTTP.shutdown()
+            try await webhookHTTP.shutdown()
         },
     ]
     if environment.runsWorker && configuration.workerConcurrency > 0 {
         services.append(worker)
+        services.append(webhooks)
+        services.append(retention)
     } else if configuration.workerConcurrency == 0 {
         logger.notice("WORKER_CONCURRENCY is 0: this process takes notifications but does not process them")
     }

@@ -12,6 +12,8 @@ public enum LogKey {
     public static let originalTransactionID = "original_transaction_id"
     /// Processing attempt number.
     public static let attempt = "attempt"
+    /// An outbound webhook event's id (`evt_…`).
+    public static let webhookEventID = "webhook.event_id"
     /// An upstream verifyReceipt status.
     public static let upstreamStatus = "upstream.status"
 }

@@ -15,7 +15,7 @@ struct SubscriptionCtl: AsyncParsableCommand {
             """,
         subcommands: [
             MigrateCommand.self, ProductsCommand.self, SubscriberCommand.self, SubscriptionCommand.self,
-            NotificationsCommand.self, EligibilityCommand.self, RevalidateCommand.self, StatsCommand.self,
+            NotificationsCommand.self, EligibilityCommand.self, RevalidateCommand.self, StatsCommand.self, WebhooksCommand.self,
         ]
     )
 

@@ -42,6 +42,20 @@ struct ServiceSettingsOptions: ParsableArguments {
     var eligibilityPolicy: String?
     @Option(help: "Folder with the migration files (SUBSCRIPTIOND_SCHEMA_DIR; default: found next to the binary).")
     var schemaDir: String?
+    @Option(help: "Where status-change events go, for every app without its own webhook_url (WEBHOOK_URL; https:// except loopback).")
+    var webhookURL: String?
+    @Option(help: "HMAC-SHA256 key signing the events, at least 32 characters (WEBHOOK_SECRET; prefer the variable).")
+    var webhookSecret: String?
+    @Option(help: "Webhook deliveries in flight at once (WEBHOOK_CONCURRENCY, default 8).")
+    var webhookConcurrency: String?
+    @Option(help: "Per webhook request, in milliseconds (WEBHOOK_TIMEOUT_MS, default 10000).")
+    var webhookTimeoutMs: String?
+    @Option(help: "Milliseconds a delivery claim keeps others away (WEBHOOK_LEASE_MS; default the timeout + 30 s).")
+    var webhookLeaseMs: String?
+    @Option(help: "Receipts are removed from notifications processed longer ago than this many days (RETENTION_DAYS, default 90).")
+    var retentionDays: String?
+    @Option(help: "true also removes v2 signedPayloads at the retention cut-off (RETENTION_DROP_SIGNED, default false).")
+    var retentionDropSigned: String?
 
     /// The process environment with every given flag written over its variable.
     func environment(merging base: [String: String]) -> [String: String] {
@@ -54,6 +68,9 @@ struct ServiceSettingsOptions: ParsableArguments {
             "LOG_LEVEL": logLevel, "LOG_FORMAT": logFormat, "SUBSCRIPTIOND_SCHEMA_DIR": schemaDir,
             "WORKER_LEASE_MS": workerLeaseMs, "DATABASE_POOL_SIZE": databasePoolSize,
             "VERIFY_RECEIPT_CA_BUNDLE": verifyReceiptCaBundle, "ELIGIBILITY_POLICY": eligibilityPolicy,
+            "WEBHOOK_URL": webhookURL, "WEBHOOK_SECRET": webhookSecret, "WEBHOOK_CONCURRENCY": webhookConcurrency,
+            "WEBHOOK_TIMEOUT_MS": webhookTimeoutMs, "WEBHOOK_LEASE_MS": webhookLeaseMs, "RETENTION_DAYS": retentionDays,
+            "RETENTION_DROP_SIGNED": retentionDropSigned,
         ]
         var merged = base
         for case let (name, value?) in flags { merged[name] = value }

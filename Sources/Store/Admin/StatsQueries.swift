@@ -39,7 +39,7 @@ public struct SubscriptionStats: Sendable {
 
 /// Counting queries for `subscriptionctl stats`.
 public struct StatsQueries: Sendable {
-    private let client: PostgresClient
+    let client: PostgresClient
 
     /// Creates the repository.
     public init(client: PostgresClient) {

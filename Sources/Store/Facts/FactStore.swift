@@ -16,7 +16,7 @@ public struct StatusChange: Sendable, Equatable {
 }
 
 /// Writes facts from Apple into `transactions`, `renewal_info`, `subscriptions`,
-/// `subscribers` and `status_events`, so that the stored state depends only on the facts,
+/// `subscribers`, `status_events` and the `webhook_events` outbox, so that the stored state depends only on the facts,
 /// never on the order or number of times they arrive.
 public enum FactStore {
     /// Applies one batch of facts inside the caller's transaction.
@@ -46,22 +46,25 @@ public enum FactStore {
         var changes: [StatusChange] = []
         for id in subscriptionIDs {
             let receipt = facts.latestReceipt.map { (receipt: $0, observedAt: receiptObservedAt) }
-            if let change = try SubscriptionRecompute.run(
+            let change = try SubscriptionRecompute.run(
                 environment: facts.environment, originalTransactionID: id, receipt: receipt,
                 notificationID: notificationID, now: now, in: session
-            ) {
-                changes.append(change)
-            }
+            )
+            if let change { changes.append(change) }
             // The caller's user, and the user whose id is the purchase's app account token
             // (DESIGN.md: apps that set the token need no call to link).
             let tokens = Set(facts.transactions(of: id).compactMap(\.appAccountToken))
+            var linked: [String] = []
             for user in Set([appUserID].compactMap { $0 }).union(tokens).sorted() {
-                try session.execute("""
+                let inserted = try session.execute("""
                     INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
                     VALUES (\(user), \(environment), \(id), \(facts.bundleID))
                     ON CONFLICT DO NOTHING
                     """)
+                if inserted == 1 { linked.append(user) }
             }
+            try WebhookOutbox.record(
+                change: change, linkedUsers: linked, environment: facts.environment, originalTransactionID: id, now: now, in: session)
         }
         return changes
     }

@@ -82,6 +82,8 @@ public struct ClaimedNotification: Sendable {
     public let claimedAt: Date
     /// When the entry was first stored.
     public let receivedAt: Date
+    /// When retention removed the body's receipts (nil: never).
+    public var receiptRemovedAt: Date? = nil
 }
 
 /// What storing a notification did.

@@ -59,7 +59,7 @@ public struct NotificationInbox: Sendable {
                 ) AS due
                 WHERE n.id = due.id
                 RETURNING n.id, n.source, n.body::text AS body, n.bundle_id, n.environment, n.app_user_id,
-                          n.attempts, n.claimed_at, n.received_at
+                          n.attempts, n.claimed_at, n.received_at, n.receipt_removed_at
                 """).map(ClaimedNotification.init(row:))
         }
     }
@@ -163,7 +163,8 @@ extension ClaimedNotification {
         self.init(
             id: try row.decode("id"), source: source, body: try row.decode("body"), bundleID: try row.decode("bundle_id"),
             environment: environment, appUserID: try row.decode("app_user_id"), attempt: try row.decode("attempts"),
-            claimedAt: try row.decode("claimed_at"), receivedAt: try row.decode("received_at")
+            claimedAt: try row.decode("claimed_at"), receivedAt: try row.decode("received_at"),
+            receiptRemovedAt: try row.decode("receipt_removed_at")
         )
     }
 }

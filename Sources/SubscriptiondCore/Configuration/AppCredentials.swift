@@ -10,12 +10,20 @@ public struct AppCredentials: Sendable {
     public let sharedSecret: Secret?
     /// The app's Apple ID (`appAppleId`), required to accept Production v2 notifications.
     public let appAppleID: String?
+    /// Where its status-change events go (nil: no webhook).
+    public let webhook: WebhookTarget?
 
     /// Creates credentials for one app.
-    public init(bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil) {
+    public init(bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil) {
         self.bundleID = bundleID
         self.sharedSecret = sharedSecret
         self.appAppleID = appAppleID
+        self.webhook = webhook
+    }
+
+    /// The same app with another webhook target.
+    func with(webhook: WebhookTarget?) -> AppCredentials {
+        AppCredentials(bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook)
     }
 }
 
@@ -39,17 +47,19 @@ public struct AppRegistry: Sendable {
 }
 
 /// The `SUBSCRIPTIOND_CONFIG` file:
-/// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id"}]}`.
+/// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id", "webhook_url", "webhook_secret"}]}`.
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
         let bundleID: String
         let sharedSecret: String?
         let sharedSecretFile: String?
         let appAppleID: String?
+        let webhookURL: String?
+        let webhookSecret: String?
 
         enum CodingKeys: String, CodingKey {
             case bundleID = "bundle_id", sharedSecret = "shared_secret", sharedSecretFile = "shared_secret_file"
-            case appAppleID = "app_apple_id"
+            case appAppleID = "app_apple_id", webhookURL = "webhook_url", webhookSecret = "webhook_secret"
         }
 
         init(from decoder: any Decoder) throws {
@@ -57,6 +67,8 @@ struct ConfigurationFile: Decodable {
             bundleID = try container.decode(String.self, forKey: .bundleID)
             sharedSecret = try container.decodeIfPresent(String.self, forKey: .sharedSecret)
             sharedSecretFile = try container.decodeIfPresent(String.self, forKey: .sharedSecretFile)
+            webhookURL = try container.decodeIfPresent(String.self, forKey: .webhookURL)
+            webhookSecret = try container.decodeIfPresent(String.self, forKey: .webhookSecret)
             // App Store Connect shows the Apple ID as a number; accept it as one or as text.
             if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
                 appAppleID = String(number)
@@ -83,22 +95,29 @@ struct ConfigurationFile: Decodable {
         return try file.apps.map { app in
             guard !app.bundleID.isEmpty else { throw ConfigurationError(setting, "has an app with an empty bundle_id") }
             let appleID = try app.appAppleID.map { try AppAppleID.validated($0, setting: setting) }
-            switch (app.sharedSecret, app.sharedSecretFile) {
-            case (let secret?, nil):
-                guard !secret.isEmpty else { throw ConfigurationError(setting, "app \(app.bundleID) has an empty shared_secret") }
-                return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)
-            case (nil, let secretPath?):
-                guard let contents = FileManager.default.contents(atPath: secretPath),
-                      let secret = String(data: contents, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-                      !secret.isEmpty
-                else { throw ConfigurationError(setting, "app \(app.bundleID): shared_secret_file \(secretPath) cannot be read or is empty") }
-                return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)
-            case (_?, _?):
-                throw ConfigurationError(setting, "app \(app.bundleID) sets both shared_secret and shared_secret_file")
-            case (nil, nil):
-                // A version 2 app: signed payloads need no secret.
-                return AppCredentials(bundleID: app.bundleID, sharedSecret: nil, appAppleID: appleID)
-            }
+            let webhook = try WebhookTarget.validated(
+                url: app.webhookURL, secret: app.webhookSecret,
+                setting: "\(setting) webhook_url of \(app.bundleID)", secretSetting: "\(setting) webhook_secret of \(app.bundleID)")
+            return try credentials(app, appleID: appleID, setting: setting).with(webhook: webhook)
+        }
+    }
+
+    private static func credentials(_ app: App, appleID: String?, setting: String) throws -> AppCredentials {
+        switch (app.sharedSecret, app.sharedSecretFile) {
+        case (let secret?, nil):
+            guard !secret.isEmpty else { throw ConfigurationError(setting, "app \(app.bundleID) has an empty shared_secret") }
+            return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)
+        case (nil, let secretPath?):
+            guard let contents = FileManager.default.contents(atPath: secretPath),
+                  let secret = String(data: contents, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+                  !secret.isEmpty
+            else { throw ConfigurationError(setting, "app \(app.bundleID): shared_secret_file \(secretPath) cannot be read or is empty") }
+            return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)
+        case (_?, _?):
+            throw ConfigurationError(setting, "app \(app.bundleID) sets both shared_secret and shared_secret_file")
+        case (nil, nil):
+            // A version 2 app: signed payloads need no secret.
+            return AppCredentials(bundleID: app.bundleID, sharedSecret: nil, appAppleID: appleID)
         }
     }
 }

@@ -58,6 +58,16 @@ public struct ServiceConfiguration: Sendable {
     public var receiptWait: Duration
     /// Upstream transfers the `/v1` API may run at once, apart from the worker's.
     public var apiUpstreamConcurrency: Int
+    /// Webhook deliveries in flight at once (different subscriptions).
+    public var webhookConcurrency: Int
+    /// Per webhook request.
+    public var webhookTimeout: Duration
+    /// How long a delivery claim keeps others away (nil: the timeout plus 30 s).
+    public var webhookLease: Duration?
+    /// Receipts are removed from notifications processed longer ago than this.
+    public var retentionDays: Int
+    /// Retention also removes v2 `signedPayload`s (Apple's evidence) when true.
+    public var retentionDropSigned: Bool
 
     /// The variables read, with their defaults (nil: no default), in the order of DESIGN.md.
     public static let variables: [(name: String, defaultValue: String?)] = [
@@ -89,6 +99,13 @@ public struct ServiceConfiguration: Sendable {
         ("DATABASE_STATEMENT_TIMEOUT_MS", "30000"),
         ("RECEIPT_WAIT_MS", "5000"),
         ("API_UPSTREAM_CONCURRENCY", "8"),
+        ("WEBHOOK_URL", nil),
+        ("WEBHOOK_SECRET", nil),
+        ("WEBHOOK_CONCURRENCY", "8"),
+        ("WEBHOOK_TIMEOUT_MS", "10000"),
+        ("WEBHOOK_LEASE_MS", nil),
+        ("RETENTION_DAYS", "90"),
+        ("RETENTION_DROP_SIGNED", "false"),
     ]
 
     /// Reads and validates the configuration; throws one `ConfigurationError` naming the first bad setting.
@@ -122,7 +139,12 @@ public struct ServiceConfiguration: Sendable {
             databaseLeaseTimeout: .milliseconds(try reader.integer("DATABASE_LEASE_TIMEOUT_MS", in: 10...600_000)),
             databaseStatementTimeout: .milliseconds(try reader.integer("DATABASE_STATEMENT_TIMEOUT_MS", in: 100...3_600_000)),
             receiptWait: .milliseconds(try reader.integer("RECEIPT_WAIT_MS", in: 10...600_000)),
-            apiUpstreamConcurrency: try reader.integer("API_UPSTREAM_CONCURRENCY", in: 1...256)
+            apiUpstreamConcurrency: try reader.integer("API_UPSTREAM_CONCURRENCY", in: 1...256),
+            webhookConcurrency: try reader.integer("WEBHOOK_CONCURRENCY", in: 1...256),
+            webhookTimeout: .milliseconds(try reader.integer("WEBHOOK_TIMEOUT_MS", in: 100...600_000)),
+            webhookLease: try reader.string("WEBHOOK_LEASE_MS").map { _ in .milliseconds(try reader.integer("WEBHOOK_LEASE_MS", in: 100...3_600_000)) },
+            retentionDays: try reader.integer("RETENTION_DAYS", in: 1...36_500),
+            retentionDropSigned: try reader.boolean("RETENTION_DROP_SIGNED")
         )
     }
 }

@@ -39,7 +39,11 @@ public struct SettingsReader: Sendable {
     /// An `https://` URL, or an `http://` one to a loopback host (a local stand-in such as
     /// appstore-sim): anywhere else a plain-text URL would carry secrets in clear.
     public func upstreamURL(_ name: String) throws -> String {
-        let text = try required(name)
+        try Self.validatedURL(try required(name), setting: name)
+    }
+
+    /// The `upstreamURL` rule applied to a value read from anywhere (a configuration file).
+    static func validatedURL(_ text: String, setting name: String) throws -> String {
         guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
               scheme == "https" || scheme == "http"
         else {
@@ -49,6 +53,16 @@ public struct SettingsReader: Sendable {
             throw ConfigurationError(name, "must use https:// (http:// is only allowed to 127.0.0.1, ::1 or localhost), got '\(text)'")
         }
         return text
+    }
+
+    /// `true` or `false` (also `1`/`0`, `yes`/`no`).
+    public func boolean(_ name: String) throws -> Bool {
+        let text = try required(name)
+        switch text.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw ConfigurationError(name, "must be true or false, got '\(text)'")
+        }
     }
 
     /// A bearer token of at least 16 characters, or nil when unset.
@@ -100,7 +114,10 @@ enum AppRegistryLoader {
         } else if appleID != nil {
             throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set, but APPSTORE_APP_APPLE_ID is")
         }
-        let registry = AppRegistry(try merged(apps))
+        // WEBHOOK_URL / WEBHOOK_SECRET: every app without a webhook of its own uses them.
+        let defaultWebhook = try WebhookTarget.validated(
+            url: reader.string("WEBHOOK_URL"), secret: reader.string("WEBHOOK_SECRET"), setting: "WEBHOOK_URL", secretSetting: "WEBHOOK_SECRET")
+        let registry = AppRegistry(try merged(apps).map { $0.webhook == nil ? $0.with(webhook: defaultWebhook) : $0 })
         guard !registry.isEmpty else {
             throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set: configure at least one app (APPSTORE_BUNDLE_ID with APPSTORE_SHARED_SECRET and/or APPSTORE_APP_APPLE_ID, or SUBSCRIPTIOND_CONFIG)")
         }
@@ -124,7 +141,8 @@ enum AppRegistryLoader {
                 throw ConfigurationError("APPSTORE_APP_APPLE_ID", "and SUBSCRIPTIOND_CONFIG give two different app_apple_id values for \(app.bundleID) (\(a), \(b))")
             }
             byBundleID[app.bundleID] = AppCredentials(
-                bundleID: app.bundleID, sharedSecret: earlier.sharedSecret ?? app.sharedSecret, appAppleID: earlier.appAppleID ?? app.appAppleID)
+                bundleID: app.bundleID, sharedSecret: earlier.sharedSecret ?? app.sharedSecret, appAppleID: earlier.appAppleID ?? app.appAppleID,
+                webhook: earlier.webhook ?? app.webhook)
         }
         return order.compactMap { byBundleID[$0] }
     }

@@ -147,14 +147,21 @@ extension NotificationProcessor {
             } catch {
                 return .dead(reason: "cannot look up the subscription's stored receipt: \(error)")
             }
+            let removed = notification.receiptRemovedAt.map { "its receipt was removed by retention on \(RetentionText.day($0)); " }
             guard let stored else {
                 var plan = ApplyPlan()
-                plan.note = "no receipt in the body and none stored for its subscription: recorded without applying its claims"
+                plan.note = (removed ?? "no receipt in the body and ")
+                    + "none is stored for its subscription: recorded without applying its claims"
                 return .apply(plan)
             }
-            return await verified(receipt: stored, app: app, plan: ApplyPlan(), logger: logger)
+            var plan = ApplyPlan()
+            plan.note = removed.map { $0 + "verified the subscription's latest stored receipt instead" }
+            return await verified(receipt: stored, app: app, plan: plan, logger: logger)
         case .receipt:
             guard let receipt = QueuedReceipt.receiptData(fromStoredBody: notification.body) else {
+                if let removed = notification.receiptRemovedAt {
+                    return .dead(reason: "its receipt_data was removed by retention on \(RetentionText.day(removed)): nothing to verify")
+                }
                 return .dead(reason: "the stored body holds no receipt_data")
             }
             return await verified(receipt: receipt, app: app, plan: ApplyPlan(), logger: logger)
@@ -211,5 +218,13 @@ enum QueuedReceipt {
     static func receiptData(fromStoredBody body: String) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return nil }
         return object["receipt_data"] as? String
+    }
+}
+
+/// How notes name the day retention removed a receipt.
+enum RetentionText {
+    /// `2026-11-22` (UTC).
+    static func day(_ date: Date) -> String {
+        String(ISO8601DateFormatter().string(from: date).prefix(10))
     }
 }

@@ -11,7 +11,9 @@ struct StatsCommand: AsyncParsableCommand {
         abstract: "Inbox and subscription counts at a glance.",
         discussion: """
             Inbox: notifications per state, the age of the oldest pending one, and the five most \
-            common reasons among retrying and among dead notifications. Subscriptions: per \
+            common reasons among retrying and among dead notifications. Webhooks: outbound events \
+            per state, the lag (age of the oldest undelivered one) and the top failure reasons; \
+            and what the receipt retention job did last. Subscriptions: per \
             stored status and per environment, plus how many stored statuses have run out since \
             they were written (reads recompute those; `subscriptionctl revalidate --all` rewrites them).
 
@@ -28,11 +30,15 @@ struct StatsCommand: AsyncParsableCommand {
             let queries = StatsQueries(client: client)
             let inbox = try await queries.inbox(reasons: 5)
             let subscriptions = try await queries.subscriptions()
+            let webhooks = try await queries.webhooks(reasons: 5)
+            let retention = try await queries.lastRetention()
             let now = Date()
             if options.json {
-                try Output.json(StatsDocument(inbox: inbox, subscriptions: subscriptions, now: now))
+                try Output.json(StatsDocument(inbox: inbox, subscriptions: subscriptions, now: now,
+                                              webhooks: WebhookStatsDocument(stats: webhooks, retention: retention, now: now)))
             } else {
                 StatsText(inbox: inbox, subscriptions: subscriptions, now: now).print()
+                WebhookStatsText(stats: webhooks, retention: retention, now: now).print()
             }
         }
     }
@@ -91,6 +97,7 @@ struct StatsDocument: Encodable {
     let inbox: InboxStats
     let subscriptions: SubscriptionStats
     let now: Date
+    let webhooks: WebhookStatsDocument
 
     enum Keys: String, CodingKey {
         case notifications, subscriptions
@@ -98,6 +105,7 @@ struct StatsDocument: Encodable {
         case oldestPendingAgeSeconds = "oldest_pending_age_seconds", topReasons = "top_reasons"
         case retrying, dead, reason, count
         case total, byStatus = "by_status", byEnvironment = "by_environment", stale
+        case webhooks, retention
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -120,5 +128,7 @@ struct StatsDocument: Encodable {
         try subscriptionCounts.encode(Dictionary(uniqueKeysWithValues: subscriptions.byStatus.map { ($0.key.rawValue, $0.value) }), forKey: .byStatus)
         try subscriptionCounts.encode(subscriptions.byEnvironment, forKey: .byEnvironment)
         try subscriptionCounts.encode(subscriptions.stale, forKey: .stale)
+        try root.encode(webhooks, forKey: .webhooks)
+        try root.encode(webhooks.retentionDocument, forKey: .retention)
     }
 }

@@ -26,7 +26,7 @@ enum Style {
     /// An inbox state coloured by whether it needs attention.
     static func state(_ state: String) -> String {
         switch state {
-        case "processed": return paint(state, "32")
+        case "processed", "delivered": return paint(state, "32")
         case "pending": return paint(state, "36")
         case "retrying": return paint(state, "33")
         case "dead": return paint(state, "1;31")

@@ -93,7 +93,8 @@ struct RunningService: Sendable {
                     onServerRunning: { port in portContinuation.yield(port) },
                     retryPolicy: retryPolicy,
                     workerPollInterval: .milliseconds(250),
-                    runsWorker: runsWorker
+                    runsWorker: runsWorker,
+                    webhookRetryPolicy: WebhookRetryPolicy(baseDelay: .milliseconds(50), maximumDelay: .milliseconds(400))
                 )
             )
             let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
@@ -139,6 +140,17 @@ struct RunningService: Sendable {
             try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("notifications did not settle within \(timeout)")
+    }
+
+    /// Waits until no webhook event is pending or retrying (or the deadline passes).
+    func waitUntilWebhooksSettled(timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let open = try await database.query("SELECT count(*) AS n FROM webhook_events WHERE state IN ('pending', 'retrying')")
+            if try open[0].decode("n", as: Int.self) == 0 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("webhook events did not settle within \(timeout)")
     }
 
     /// Notification counts by state.

@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+import Store
+import SubscriptiondCore
+
+/// The background service that sends the outbox to the apps' backends: claims due events
+/// (`SKIP LOCKED`, several processes side by side; only the oldest unfinished event of each
+/// subscription, so one subscription's events arrive in order) and delivers up to
+/// `concurrency` at once. A kill mid-delivery loses nothing: the claim's lease runs out and
+/// the event is sent again (at least once; receivers dedupe by event id).
+public struct WebhookDelivery: Service {
+    /// Tuning knobs.
+    public struct Configuration: Sendable {
+        /// Deliveries in flight at once.
+        public var concurrency: Int
+        /// How long a claim keeps other processes away; longer than one request can take.
+        public var lease: Duration
+        /// How often to look for due events when nothing signals.
+        public var pollInterval: Duration
+        /// When failed deliveries are tried again, and for how long.
+        public var retry: WebhookRetryPolicy
+
+        /// Creates a configuration.
+        public init(concurrency: Int, lease: Duration, pollInterval: Duration = .milliseconds(500), retry: WebhookRetryPolicy = .init()) {
+            self.concurrency = max(1, concurrency)
+            self.lease = lease
+            self.pollInterval = pollInterval
+            self.retry = retry
+        }
+    }
+
+    private let outbox: WebhookOutbox
+    private let sender: WebhookSender
+    private let apps: AppRegistry
+    private let configuration: Configuration
+    private let logger: Logger
+    private let metrics = WebhookMetrics()
+
+    /// Creates the service.
+    public init(outbox: WebhookOutbox, sender: WebhookSender, apps: AppRegistry, configuration: Configuration, logger: Logger) {
+        self.outbox = outbox
+        self.sender = sender
+        self.apps = apps
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let targets = apps.bundleIDs.filter { apps.app(bundleID: $0)?.webhook != nil }
+        let slots = WorkerSlots(count: configuration.concurrency)
+        let signal = WorkerSignal()
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                var failures = 0
+                var lastHousekeeping = ContinuousClock.now - .seconds(3_600)
+                while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                    if ContinuousClock.now - lastHousekeeping > .seconds(10) {
+                        lastHousekeeping = ContinuousClock.now
+                        await housekeeping(targets: targets)
+                    }
+                    await slots.waitForFree()
+                    let claimed: [ClaimedWebhookEvent]
+                    do {
+                        claimed = targets.isEmpty ? [] : try await outbox.claimDue(
+                            limit: await slots.free, lease: configuration.lease, bundleIDs: targets)
+                        failures = 0
+                    } catch {
+                        failures += 1
+                        if failures == 1 || failures % 20 == 0 {
+                            logger.warning("cannot claim webhook events; will keep trying", metadata: [LogKey.error: "\(error)"])
+                        }
+                        await signal.wait(upTo: .milliseconds(min(5_000, 250 * failures)))
+                        continue
+                    }
+                    if claimed.isEmpty {
+                        await signal.wait(upTo: configuration.pollInterval)
+                        continue
+                    }
+                    await slots.take(claimed.count)
+                    for claim in claimed {
+                        group.addTask {
+                            await deliver(claim)
+                            await slots.release()
+                            // The subscription's next event may be due now.
+                            await signal.signal()
+                        }
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            Task { await signal.signal() }
+        }
+        logger.info("webhook delivery stopped")
+    }
+
+    /// Ends events of apps without a URL `dead` (with the reason) and updates the lag gauges.
+    private func housekeeping(targets: [String]) async {
+        do {
+            let buried = try await outbox.buryUnconfigured(bundleIDs: targets)
+            if buried > 0 {
+                logger.info("webhook events of apps without a webhook URL ended dead", metadata: ["count": "\(buried)"])
+            }
+            let backlog = try await outbox.backlog()
+            metrics.unfinished.record(backlog.unfinished)
+            metrics.lag.record(backlog.oldestCreatedAt.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
+        } catch {
+            logger.debug("webhook housekeeping failed; will try again", metadata: [LogKey.error: "\(error)"])
+        }
+    }
+
+    private func deliver(_ claim: ClaimedWebhookEvent) async {
+        var logger = logger
+        logger[metadataKey: LogKey.webhookEventID] = "\(claim.event.eventID)"
+        logger[metadataKey: LogKey.attempt] = "\(claim.attempt)"
+        guard let target = apps.app(bundleID: claim.event.bundleID)?.webhook else { return }
+        let outcome = await sender.send(claim.event, to: target, logger: logger)
+        do {
+            switch outcome {
+            case .acknowledged(let status):
+                if try await outbox.markDelivered(claim, status: status) { metrics.delivered.increment() }
+            case .failed(let status, let reason):
+                if let next = configuration.retry.nextAttempt(after: claim.attempt, createdAt: claim.event.createdAt, now: Date()) {
+                    logger.info("webhook delivery failed; will retry", metadata: [LogKey.error: "\(reason)", "next_attempt_at": "\(next)"])
+                    if try await outbox.scheduleRetry(claim, at: next, status: status, reason: reason) { metrics.retried.increment() }
+                } else {
+                    let final = "gave up after \(claim.attempt) attempts: \(reason)"
+                    logger.warning("webhook event is dead", metadata: [LogKey.error: "\(final)"])
+                    if try await outbox.markDead(claim, status: status, reason: final) { metrics.dead.increment() }
+                }
+            }
+        } catch {
+            // Recording the outcome failed (database trouble): the lease brings it back.
+            logger.warning("could not record the webhook outcome; the event will be sent again after its lease",
+                           metadata: [LogKey.error: "\(error)"])
+        }
+    }
+}

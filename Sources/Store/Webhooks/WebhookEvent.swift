@@ -1,0 +1,59 @@
+import AppStore
+import Foundation
+import Subscriptions
+
+/// What an outbound event reports (DESIGN.md, "Outbound webhooks").
+public enum WebhookEventType: String, Sendable, Codable, CaseIterable {
+    /// A subscription seen for the first time.
+    case subscriptionCreated = "subscription_created"
+    /// Its status changed (including to `revoked` on a refund or revocation).
+    case statusChanged = "status_changed"
+    /// It was linked to an app user it was not linked to before.
+    case userLinked = "user_linked"
+}
+
+/// Delivery state of an outbound event.
+public enum WebhookEventState: String, Sendable, Codable, CaseIterable {
+    /// Waiting for its first attempt (or replayed).
+    case pending
+    /// The receiver acknowledged it with a 2xx.
+    case delivered
+    /// An attempt failed; tried again at `next_attempt_at`.
+    case retrying
+    /// Given up (3 days of failures, or no webhook URL for its app); `webhooks replay` brings it back.
+    case dead
+}
+
+/// One outbound event as stored: everything its body is rendered from.
+public struct WebhookEvent: Sendable {
+    /// Outbox row id (what `subscriptionctl webhooks show` takes).
+    public let id: Int64
+    /// The event id receivers dedupe by (`evt_…`), the same on every attempt.
+    public let eventID: String
+    /// What happened.
+    public let type: WebhookEventType
+    /// The app's bundle id.
+    public let bundleID: String
+    /// The subscription's environment.
+    public let environment: AppStoreEnvironment
+    /// The subscription's key.
+    public let originalTransactionID: String
+    /// The app users linked to the subscription at the change.
+    public let appUserIDs: [String]
+    /// The status before the change (nil for a new subscription).
+    public let previousStatus: SubscriptionStatus?
+    /// The subscription as it was right after the change.
+    public let subscription: SubscriptionView
+    /// When the change was committed (the event's `created_at`).
+    public let createdAt: Date
+}
+
+/// An event claimed by a delivery attempt.
+public struct ClaimedWebhookEvent: Sendable {
+    /// The event.
+    public let event: WebhookEvent
+    /// This attempt's number, starting at 1 (the fence for its outcome).
+    public let attempt: Int
+    /// When this attempt was claimed.
+    public let claimedAt: Date
+}

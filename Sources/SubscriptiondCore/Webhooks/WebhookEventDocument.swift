@@ -1,0 +1,33 @@
+import Foundation
+import Store
+import Subscriptions
+
+/// The body of one webhook POST (DESIGN.md, "Outbound webhooks"): id, type, created_at,
+/// app_user_ids, previous_status and the contract's subscription JSON as it was at the change.
+public struct WebhookEventDocument: Encodable, Sendable {
+    let event: WebhookEvent
+
+    /// Wraps a stored event.
+    public init(_ event: WebhookEvent) {
+        self.event = event
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, createdAt = "created_at", appUserIDs = "app_user_ids", previousStatus = "previous_status", subscription
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event.eventID, forKey: .id)
+        try container.encode(event.type.rawValue, forKey: .type)
+        try container.encode(event.createdAt, forKey: .createdAt)
+        try container.encode(event.appUserIDs, forKey: .appUserIDs)
+        try container.encode(event.previousStatus?.rawValue, forKey: .previousStatus)
+        try container.encode(SubscriptionDocument(event.subscription, includeTransactions: false), forKey: .subscription)
+    }
+
+    /// The exact bytes sent: compact, keys sorted, so every attempt sends the same body.
+    public static func body(of event: WebhookEvent) throws -> [UInt8] {
+        Array(try ContractJSON.encode(WebhookEventDocument(event)))
+    }
+}

@@ -1,0 +1,30 @@
+import Crypto
+import Foundation
+
+/// The `Subscriptiond-Signature` header: `v1=` and the hex HMAC-SHA256, keyed with the
+/// webhook secret, of the timestamp, a dot and the raw body.
+public enum WebhookSignature {
+    /// The header's value for `body` sent at `timestamp` (UNIX seconds).
+    public static func header(secret: Secret, timestamp: Int64, body: [UInt8]) -> String {
+        "v1=" + hex(secret: secret.revealed, timestamp: timestamp, body: body)
+    }
+
+    /// True when `header` carries a `v1=` signature of `body` at `timestamp` under `secret`
+    /// (constant-time comparison). What a receiver does; the tests use it too.
+    public static func isValid(header: String, secret: String, timestamp: Int64, body: [UInt8]) -> Bool {
+        let expected = "v1=" + hex(secret: secret, timestamp: timestamp, body: body)
+        return header.split(separator: ",").contains { candidate in
+            ConstantTime.equals(Array(candidate.trimmingCharacters(in: .whitespaces).utf8), Array(expected.utf8))
+        }
+    }
+
+    private static func hex(secret: String, timestamp: Int64, body: [UInt8]) -> String {
+        var message = Array("\(timestamp).".utf8)
+        message.append(contentsOf: body)
+        let code = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: Array(secret.utf8)))
+        return code.map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
+        }.joined()
+    }
+}

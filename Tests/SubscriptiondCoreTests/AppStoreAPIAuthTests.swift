@@ -1,8 +1,10 @@
 import AppStore
+import AppStoreSignature
 import Crypto
 import Foundation
 import Logging
 import SubscriptiondCore
+import Synchronization
 import Testing
 
 @Suite("App Store Server API: token and authorisation")
@@ -76,6 +78,30 @@ struct AppStoreAPIAuthTests {
             let tokens = harness.server.requests.compactMap(\.token)
             #expect(tokens.count == 6)
             #expect(Set(tokens).count == 1)
+        }
+    }
+
+    @Test("a token older than its reuse window is replaced by a fresh one")
+    func tokenRotation() async throws {
+        try await APIHarness.with { harness in
+            let transaction = try harness.signedTransaction(id: "1000", environment: "Production")
+            harness.server.respond { _ in .json(["signedTransactionInfo": transaction]) }
+            // The clock starts 250 s in the past (its token is still valid for the server), then jumps to now.
+            let offset = Mutex<TimeInterval>(-250)
+            let signer = try AppStoreAPIToken(privateKeyPEM: harness.apiKey.pemRepresentation, keyID: APIHarness.keyID, issuerID: APIHarness.issuerID, bundleID: TestPayloads.bundleID)
+            let client = AppStoreAPIClient(
+                bundleID: TestPayloads.bundleID, token: signer, productionURL: harness.server.productionURL,
+                sandboxURL: harness.server.sandboxURL, http: harness.http, timeout: .seconds(5), verifier: harness.verifier,
+                logger: Logger(label: "test"), now: { Date().addingTimeInterval(offset.withLock { $0 }) }
+            )
+            _ = try await client.transactionInfo(transactionID: "1000")
+            _ = try await client.transactionInfo(transactionID: "1000")
+            offset.withLock { $0 = 0 }
+            _ = try await client.transactionInfo(transactionID: "1000")
+            let tokens = harness.server.requests.compactMap(\.token)
+            #expect(tokens.count == 3)
+            #expect(tokens[0] == tokens[1])
+            #expect(tokens[1] != tokens[2])
         }
     }
 }

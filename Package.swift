@@ -289,6 +289,23 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
+            name: "SubscriptiondCoreTests",
+            dependencies: [
+                "SubscriptiondCore",
+                "AppStoreSignature",
+                "AppStore",
+                "HTTPClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
             name: "StoreTests",
             dependencies: ["Store", "Postgres", "TestSupport", "AppStore"],
             swiftSettings: sharedSwiftSettings

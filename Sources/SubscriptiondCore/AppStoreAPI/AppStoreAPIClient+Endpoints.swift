@@ -1,0 +1,128 @@
+import AppStore
+import AppStoreSignature
+import Foundation
+import HTTPClient
+import Logging
+
+extension AppStoreAPIClient {
+    /// Get All Subscription Statuses for any transaction id of a customer's subscription.
+    ///
+    /// `environment` `nil` asks production, then sandbox on `TransactionIdNotFound`.
+    /// Throws `AppStoreAPIError` or `CancellationError`.
+    public func subscriptionStatuses(transactionID: String, environment: AppStoreEnvironment? = nil, logger: Logger? = nil) async throws -> SubscriptionStatusesAnswer {
+        let call = AppStoreAPICall(method: .get, path: "/inApps/v1/subscriptions/" + (try Self.pathID(transactionID)), route: "/inApps/v1/subscriptions/{transactionId}")
+        return try await perform(call, in: Self.lookupOrder(environment), logger: logger) { environment, body throws(AppStoreAPIError) in
+            let wire = try decodeJSON(AppStoreAPIWire.StatusResponse.self, body, in: environment)
+            var groups: [SubscriptionGroupStatus] = []
+            for group in wire.data ?? [] {
+                var last: [SubscriptionLastTransaction] = []
+                for item in group.lastTransactions ?? [] {
+                    let transaction = try await verifiedTransaction(item.signedTransactionInfo, in: environment)
+                    var renewal: JWSRenewalInfoPayload?
+                    if let jws = item.signedRenewalInfo {
+                        renewal = try await verifiedRenewalInfo(jws, in: environment)
+                    }
+                    guard let original = item.originalTransactionId ?? transaction.originalTransactionID else {
+                        throw .malformedAnswer(environment: environment)
+                    }
+                    last.append(SubscriptionLastTransaction(originalTransactionID: original, statusRaw: item.status, transaction: transaction, renewalInfo: renewal))
+                }
+                groups.append(SubscriptionGroupStatus(subscriptionGroupIdentifier: group.subscriptionGroupIdentifier, lastTransactions: last))
+            }
+            return SubscriptionStatusesAnswer(environment: environment, groups: groups)
+        }
+    }
+
+    /// One page of Get Transaction History v2; pass the previous page's `revision` for the next.
+    public func transactionHistoryPage(transactionID: String, revision: String? = nil, environment: AppStoreEnvironment? = nil, logger: Logger? = nil) async throws -> TransactionHistoryPage {
+        var call = AppStoreAPICall(method: .get, path: "/inApps/v2/history/" + (try Self.pathID(transactionID)), route: "/inApps/v2/history/{transactionId}")
+        if let revision { call.query = [("revision", revision)] }
+        return try await perform(call, in: Self.lookupOrder(environment), logger: logger) { environment, body throws(AppStoreAPIError) in
+            let wire = try decodeJSON(AppStoreAPIWire.HistoryResponse.self, body, in: environment)
+            var transactions: [JWSTransactionPayload] = []
+            for jws in wire.signedTransactions ?? [] {
+                transactions.append(try await verifiedTransaction(jws, in: environment))
+            }
+            return TransactionHistoryPage(environment: environment, transactions: transactions, revision: wire.revision, hasMore: wire.hasMore ?? false)
+        }
+    }
+
+    /// Every page of Get Transaction History v2, pinned to the environment the first page found.
+    ///
+    /// Refuses (`.malformedAnswer`) an answer that says `hasMore` without a new revision, or
+    /// more than `maximumPages` pages, so a confused upstream cannot loop it forever.
+    public func transactionHistory(transactionID: String, environment: AppStoreEnvironment? = nil, maximumPages: Int = 10_000, logger: Logger? = nil) async throws -> (environment: AppStoreEnvironment, transactions: [JWSTransactionPayload]) {
+        var page = try await transactionHistoryPage(transactionID: transactionID, environment: environment, logger: logger)
+        var transactions = page.transactions
+        var pages = 1
+        while page.hasMore {
+            guard let revision = page.revision, pages < maximumPages else {
+                throw AppStoreAPIError.malformedAnswer(environment: page.environment)
+            }
+            let next = try await transactionHistoryPage(transactionID: transactionID, revision: revision, environment: page.environment, logger: logger)
+            if next.hasMore, next.revision == revision {
+                throw AppStoreAPIError.malformedAnswer(environment: page.environment)
+            }
+            transactions += next.transactions
+            pages += 1
+            page = next
+        }
+        return (page.environment, transactions)
+    }
+
+    /// Get Transaction Info; `environment` `nil` asks production, then sandbox.
+    public func transactionInfo(transactionID: String, environment: AppStoreEnvironment? = nil, logger: Logger? = nil) async throws -> TransactionInfoAnswer {
+        let call = AppStoreAPICall(method: .get, path: "/inApps/v1/transactions/" + (try Self.pathID(transactionID)), route: "/inApps/v1/transactions/{transactionId}")
+        return try await perform(call, in: Self.lookupOrder(environment), logger: logger) { environment, body throws(AppStoreAPIError) in
+            let wire = try decodeJSON(AppStoreAPIWire.TransactionInfoResponse.self, body, in: environment)
+            return TransactionInfoAnswer(environment: environment, transaction: try await verifiedTransaction(wire.signedTransactionInfo, in: environment))
+        }
+    }
+
+    /// One page of Get Notification History in `environment`; pass the previous page's
+    /// `paginationToken` for the next. Refuses a start more than 180 days back before sending.
+    public func notificationHistoryPage(_ query: NotificationHistoryQuery, paginationToken: String? = nil, environment: AppStoreEnvironment, now: Date = Date(), logger: Logger? = nil) async throws -> NotificationHistoryPage {
+        var call = AppStoreAPICall(method: .post, path: "/inApps/v1/notifications/history", route: "/inApps/v1/notifications/history", body: try query.body(now: now))
+        if let paginationToken { call.query = [("paginationToken", paginationToken)] }
+        return try await perform(call, in: [environment], logger: logger) { environment, body throws(AppStoreAPIError) in
+            let wire = try decodeJSON(AppStoreAPIWire.NotificationHistoryResponse.self, body, in: environment)
+            var items: [NotificationHistoryItem] = []
+            for item in wire.notificationHistory ?? [] {
+                let notification = try await verifiedNotification(item.signedPayload, in: environment)
+                items.append(NotificationHistoryItem(signedPayload: item.signedPayload ?? "", notification: notification, sendAttempts: (item.sendAttempts ?? []).map(NotificationSendAttempt.init)))
+            }
+            return NotificationHistoryPage(notifications: items, paginationToken: wire.paginationToken, hasMore: wire.hasMore ?? false)
+        }
+    }
+
+    /// Request a Test Notification in `environment`; returns `testNotificationToken`.
+    public func requestTestNotification(environment: AppStoreEnvironment, logger: Logger? = nil) async throws -> String {
+        let call = AppStoreAPICall(method: .post, path: "/inApps/v1/notifications/test", route: "/inApps/v1/notifications/test")
+        return try await perform(call, in: [environment], logger: logger) { environment, body throws(AppStoreAPIError) in
+            let wire = try decodeJSON(AppStoreAPIWire.TestNotificationResponse.self, body, in: environment)
+            guard let token = wire.testNotificationToken, !token.isEmpty else { throw .malformedAnswer(environment: environment) }
+            return token
+        }
+    }
+
+    /// Get Test Notification Status: the signed TEST notification and Apple's delivery attempts.
+    public func testNotificationStatus(token: String, environment: AppStoreEnvironment, logger: Logger? = nil) async throws -> TestNotificationStatus {
+        let call = AppStoreAPICall(method: .get, path: "/inApps/v1/notifications/test/" + (try Self.pathID(token)), route: "/inApps/v1/notifications/test/{token}")
+        return try await perform(call, in: [environment], logger: logger) { environment, body throws(AppStoreAPIError) in
+            let wire = try decodeJSON(AppStoreAPIWire.NotificationHistoryItem.self, body, in: environment)
+            let notification = try await verifiedNotification(wire.signedPayload, in: environment)
+            return TestNotificationStatus(signedPayload: wire.signedPayload ?? "", notification: notification, sendAttempts: (wire.sendAttempts ?? []).map(NotificationSendAttempt.init))
+        }
+    }
+
+    /// Production then sandbox, unless the caller knows the environment.
+    static func lookupOrder(_ environment: AppStoreEnvironment?) -> [AppStoreEnvironment] {
+        environment.map { [$0] } ?? [.production, .sandbox]
+    }
+
+    /// An id for a path segment: non-empty, at most 256 characters, percent-encoded.
+    static func pathID(_ id: String) throws(AppStoreAPIError) -> String {
+        guard !id.isEmpty, id.count <= 256 else { throw .invalidRequest(reason: "an id for the App Store Server API must have 1 to 256 characters") }
+        return percentEncoded(id)
+    }
+}

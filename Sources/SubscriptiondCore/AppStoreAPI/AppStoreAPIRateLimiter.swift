@@ -1,0 +1,84 @@
+/// A token bucket that keeps one app's requests in one environment under Apple's limit.
+///
+/// Every request takes a token first. Tokens refill continuously at `ratePerSecond` up to
+/// `capacity` (one second's worth by default). A request finding the bucket empty reserves
+/// the next token and sleeps until it is due, so waiters are served in arrival order and a
+/// burst never exceeds the rate. A Retry-After from Apple holds the whole bucket until then.
+public actor AppStoreAPIRateLimiter {
+    /// Requests per second.
+    public nonisolated let ratePerSecond: Double
+    /// The most requests allowed back to back after a quiet period.
+    public nonisolated let capacity: Double
+
+    /// Tokens available now; negative when waiters have reserved future tokens.
+    private var tokens: Double
+    private var refilledAt: ContinuousClock.Instant
+    private var heldUntil: ContinuousClock.Instant?
+
+    /// A bucket of `ratePerSecond` (clamped to at least 0.01/s), holding `capacity` tokens
+    /// (default: one second's worth, at least 1), starting full.
+    public init(ratePerSecond: Double, capacity: Double? = nil) {
+        let rate = ratePerSecond.isFinite ? max(ratePerSecond, 0.01) : 1
+        let size = capacity.flatMap { $0.isFinite ? $0 : nil } ?? rate
+        self.ratePerSecond = rate
+        self.capacity = max(size, 1)
+        self.tokens = max(size, 1)
+        self.refilledAt = .now
+    }
+
+    /// Takes one token, sleeping until one is due; throws `CancellationError` when the task
+    /// is cancelled while waiting (its reservation is then returned).
+    public func acquire() async throws {
+        try Task.checkCancellation()
+        let now = ContinuousClock.now
+        refill(at: now)
+        tokens -= 1
+        var due = now
+        if tokens < 0 {
+            due = now + .seconds(-tokens / ratePerSecond)
+        }
+        if let heldUntil, heldUntil > due {
+            due = heldUntil
+        }
+        guard due > now else { return }
+        do {
+            try await Task.sleep(until: due, clock: .continuous)
+        } catch {
+            tokens = min(capacity, tokens + 1)
+            throw error
+        }
+    }
+
+    /// Stops handing out tokens until `instant` (Apple's Retry-After), for every waiter.
+    public func hold(until instant: ContinuousClock.Instant) {
+        if heldUntil.map({ $0 < instant }) ?? true {
+            heldUntil = instant
+        }
+    }
+
+    private func refill(at now: ContinuousClock.Instant) {
+        let elapsed = refilledAt.duration(to: now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if seconds > 0 {
+            tokens = min(capacity, tokens + seconds * ratePerSecond)
+            refilledAt = now
+        }
+        if let heldUntil, heldUntil <= now {
+            self.heldUntil = nil
+        }
+    }
+}
+
+/// Requests per second allowed for one app, per environment.
+public struct AppStoreAPIRateLimits: Sendable, Hashable {
+    /// Production requests per second (Apple documents 50/s for the endpoints used here).
+    public var production: Double
+    /// Sandbox requests per second (Apple grants sandbox 10% of production).
+    public var sandbox: Double
+
+    /// Creates limits; the defaults are Apple's documented ones.
+    public init(production: Double = 50, sandbox: Double = 5) {
+        self.production = production
+        self.sandbox = sandbox
+    }
+}

@@ -1,0 +1,31 @@
+import Crypto
+import Foundation
+
+/// Signs compact JWS the way the App Store does (ES256, `x5c` header), for tests and,
+/// later, the simulator.
+enum TestJWS {
+    /// Unpadded base64url.
+    static func base64URL(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// A JWS over `payload` (JSON text) with the given header fields, signed by `key`.
+    ///
+    /// `x5c: nil` leaves the header without a chain; `alg` may be anything, to test refusals.
+    static func sign(payload: String, x5c: [String]?, alg: String = "ES256", key: P256.Signing.PrivateKey) throws -> String {
+        var header: [String: Any] = ["alg": alg]
+        if let x5c { header["x5c"] = x5c }
+        let headerJSON = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
+        let input = base64URL(headerJSON) + "." + base64URL(Array(payload.utf8))
+        let signature = try key.signature(for: Array(input.utf8)).rawRepresentation
+        return input + "." + base64URL(signature)
+    }
+
+    /// A JWS signed by the leaf of `pki` with its own chain.
+    static func sign(payload: String, by pki: TestPKI) throws -> String {
+        try sign(payload: payload, x5c: pki.x5c, key: pki.leaf.key)
+    }
+}

@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// A throwaway App Store-shaped PKI: root CA → intermediate (WWDR marker) → leaf
+/// (receipt-signing marker), all P-256. Each option breaks one property for the tamper tests.
+///
+/// Kept free of test-framework imports so it can later serve the simulator.
+struct TestPKI: Sendable {
+    /// One issued certificate with its key.
+    struct Issued: Sendable {
+        let certificate: Certificate
+        let key: P256.Signing.PrivateKey
+
+        /// The DER bytes.
+        var der: [UInt8] {
+            var serializer = DER.Serializer()
+            // Serializing a certificate we just built cannot fail; an empty array would fail the test visibly.
+            guard (try? serializer.serialize(certificate)) != nil else { return [] }
+            return serializer.serializedBytes
+        }
+
+        /// Standard base64 of the DER, as `x5c` carries it.
+        var base64: String { Data(der).base64EncodedString() }
+    }
+
+    /// What to get wrong on purpose.
+    struct Options: Sendable {
+        var leafMarker = true
+        var intermediateMarker = true
+        var notBefore = Date(timeIntervalSince1970: 1_704_067_200)  // 2024-01-01
+        var notAfter = Date(timeIntervalSince1970: 1_893_456_000)  // 2030-01-01
+        var leafNotAfter: Date?
+        var name = "Test"
+    }
+
+    static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 1]
+    static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 11, 1]
+
+    let root: Issued
+    let intermediate: Issued
+    let leaf: Issued
+
+    /// `x5c` as Apple sends it: leaf, intermediate, root.
+    var x5c: [String] { [leaf.base64, intermediate.base64, root.base64] }
+
+    init(_ options: Options = Options()) throws {
+        let rootKey = P256.Signing.PrivateKey()
+        let rootName = try DistinguishedName { CommonName("\(options.name) Root CA") }
+        let root = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
+            notValidBefore: options.notBefore, notValidAfter: options.notAfter,
+            issuer: rootName, subject: rootName,
+            extensions: Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+            },
+            issuerPrivateKey: .init(rootKey)
+        )
+
+        let intermediateKey = P256.Signing.PrivateKey()
+        let intermediateName = try DistinguishedName { CommonName("\(options.name) WWDR CA") }
+        var intermediateExtensions = try Certificate.Extensions {
+            Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+            Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+        }
+        if options.intermediateMarker {
+            try intermediateExtensions.append(.init(oid: Self.intermediateMarker, critical: false, value: [0x05, 0x00]))
+        }
+        let intermediate = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey),
+            notValidBefore: options.notBefore, notValidAfter: options.notAfter,
+            issuer: rootName, subject: intermediateName,
+            extensions: intermediateExtensions, issuerPrivateKey: .init(rootKey)
+        )
+
+        let leafKey = P256.Signing.PrivateKey()
+        var leafExtensions = try Certificate.Extensions {
+            Critical(BasicConstraints.notCertificateAuthority)
+            Critical(KeyUsage(digitalSignature: true))
+        }
+        if options.leafMarker {
+            try leafExtensions.append(.init(oid: Self.leafMarker, critical: false, value: [0x05, 0x00]))
+        }
+        let leaf = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
+            notValidBefore: options.notBefore, notValidAfter: options.leafNotAfter ?? options.notAfter,
+            issuer: intermediateName,
+            subject: try DistinguishedName { CommonName("\(options.name) Receipt Signing") },
+            extensions: leafExtensions, issuerPrivateKey: .init(intermediateKey)
+        )
+        self.root = Issued(certificate: root, key: rootKey)
+        self.intermediate = Issued(certificate: intermediate, key: intermediateKey)
+        self.leaf = Issued(certificate: leaf, key: leafKey)
+    }
+}

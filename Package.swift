@@ -271,6 +271,7 @@ let package = Package(
                 "Subscriptions",
                 "TestSupport",
                 "AppStoreSimulator",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

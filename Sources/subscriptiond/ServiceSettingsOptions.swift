@@ -56,6 +56,34 @@ struct ServiceSettingsOptions: ParsableArguments {
     var retentionDays: String?
     @Option(help: "true also removes v2 signedPayloads at the retention cut-off (RETENTION_DROP_SIGNED, default false).")
     var retentionDropSigned: String?
+    @Option(help: "Single-app shortcut: the app's numeric Apple ID, checked on Production v2 notifications (APPSTORE_APP_APPLE_ID).")
+    var appstoreAppAppleID: String?
+    @Option(help: "Comma-separated PEM/DER roots signed payloads must chain to (APPSTORE_ROOT_CERTIFICATES; default the bundled Apple Root CA - G3).")
+    var appstoreRootCertificates: String?
+    @Option(help: "Single-app shortcut: App Store Server API issuer id (APPSTORE_ISSUER_ID).")
+    var appstoreIssuerID: String?
+    @Option(help: "Single-app shortcut: App Store Server API key id (APPSTORE_KEY_ID).")
+    var appstoreKeyID: String?
+    @Option(help: "Single-app shortcut: the In-App Purchase key's .p8 file (APPSTORE_PRIVATE_KEY_FILE).")
+    var appstorePrivateKeyFile: String?
+    @Option(help: "App Store Server API production base URL (APPSTORE_API_URL, default https://api.storekit.apple.com).")
+    var appstoreAPIURL: String?
+    @Option(help: "App Store Server API sandbox base URL (APPSTORE_API_SANDBOX_URL, default https://api.storekit-sandbox.apple.com).")
+    var appstoreAPISandboxURL: String?
+    @Option(help: "Bearer token for /metrics; unset leaves it open (METRICS_TOKEN; prefer the variable).")
+    var metricsToken: String?
+    @Option(help: "Milliseconds a connection may go without a complete request (HTTP_IDLE_TIMEOUT_MS, default 30000).")
+    var httpIdleTimeoutMs: String?
+    @Option(help: "Connections served at once (HTTP_MAX_CONNECTIONS, default 2048).")
+    var httpMaxConnections: String?
+    @Option(help: "Longest wait for a database connection before answering 503, in ms (DATABASE_LEASE_TIMEOUT_MS, default 2000).")
+    var databaseLeaseTimeoutMs: String?
+    @Option(help: "Server-side statement limit in ms; the client gives up 5 s later (DATABASE_STATEMENT_TIMEOUT_MS, default 30000).")
+    var databaseStatementTimeoutMs: String?
+    @Option(help: "Longest POST /v1/receipts waits for Apple before answering 202, in ms (RECEIPT_WAIT_MS, default 5000).")
+    var receiptWaitMs: String?
+    @Option(help: "Upstream transfers the /v1 API runs at once (API_UPSTREAM_CONCURRENCY, default 8).")
+    var apiUpstreamConcurrency: String?
 
     /// The process environment with every given flag written over its variable.
     func environment(merging base: [String: String]) -> [String: String] {
@@ -70,7 +98,13 @@ struct ServiceSettingsOptions: ParsableArguments {
             "VERIFY_RECEIPT_CA_BUNDLE": verifyReceiptCaBundle, "ELIGIBILITY_POLICY": eligibilityPolicy,
             "WEBHOOK_URL": webhookURL, "WEBHOOK_SECRET": webhookSecret, "WEBHOOK_CONCURRENCY": webhookConcurrency,
             "WEBHOOK_TIMEOUT_MS": webhookTimeoutMs, "WEBHOOK_LEASE_MS": webhookLeaseMs, "RETENTION_DAYS": retentionDays,
-            "RETENTION_DROP_SIGNED": retentionDropSigned,
+            "RETENTION_DROP_SIGNED": retentionDropSigned, "APPSTORE_APP_APPLE_ID": appstoreAppAppleID,
+            "APPSTORE_ROOT_CERTIFICATES": appstoreRootCertificates, "APPSTORE_ISSUER_ID": appstoreIssuerID,
+            "APPSTORE_KEY_ID": appstoreKeyID, "APPSTORE_PRIVATE_KEY_FILE": appstorePrivateKeyFile,
+            "APPSTORE_API_URL": appstoreAPIURL, "APPSTORE_API_SANDBOX_URL": appstoreAPISandboxURL,
+            "METRICS_TOKEN": metricsToken, "HTTP_IDLE_TIMEOUT_MS": httpIdleTimeoutMs, "HTTP_MAX_CONNECTIONS": httpMaxConnections,
+            "DATABASE_LEASE_TIMEOUT_MS": databaseLeaseTimeoutMs, "DATABASE_STATEMENT_TIMEOUT_MS": databaseStatementTimeoutMs,
+            "RECEIPT_WAIT_MS": receiptWaitMs, "API_UPSTREAM_CONCURRENCY": apiUpstreamConcurrency,
         ]
         var merged = base
         for case let (name, value?) in flags { merged[name] = value }

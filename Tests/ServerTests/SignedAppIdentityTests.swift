@@ -1,4 +1,5 @@
 import AppStoreSimulator
+import Crypto
 import Foundation
 import HTTPClient
 import Postgres
@@ -110,5 +111,39 @@ enum ServiceConfigurationProbe {
         return configuration.apps.bundleIDs.compactMap { configuration.apps.app(bundleID: $0) }.map {
             "\($0.bundleID): secret=\($0.sharedSecret == nil ? "no" : "yes") apple_id=\($0.appAppleID ?? "-")"
         }
+    }
+}
+
+@Suite("App Store Server API credentials in the configuration")
+struct AppStoreAPIKeyConfigurationTests {
+    private func environment(_ extra: [String: String]) -> [String: String] {
+        ["APPSTORE_BUNDLE_ID": "com.example.app", "APPSTORE_SHARED_SECRET": "s3cret-0123456789"].merging(extra) { _, new in new }
+    }
+
+    @Test("a readable .p8 key is loaded; a missing, unreadable or non-key file, or a partial set, stops startup naming it")
+    func keys() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keyFile = directory.appendingPathComponent("AuthKey_ABC123DEFG.p8")
+        try Data(try SimPKI.generate().leaf.key.pemRepresentation.utf8).write(to: keyFile)
+        let notAKey = directory.appendingPathComponent("notes.txt")
+        try Data("hello".utf8).write(to: notAKey)
+        let api = ["APPSTORE_ISSUER_ID": "57246542-96fe-1a63-e053-0824d011072a", "APPSTORE_KEY_ID": "ABC123DEFG"]
+
+        let loaded = try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": keyFile.path]) { a, _ in a }))
+        let key = try #require(loaded.apps.app(bundleID: "com.example.app")?.apiKey)
+        #expect(key.keyID == "ABC123DEFG" && key.privateKeyFile == keyFile.path)
+        #expect(!"\(key)".contains("PRIVATE KEY"), "the key must never print")
+        #expect(loaded.appStoreAPIURL == "https://api.storekit.apple.com")
+
+        #expect { try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": "/nonexistent/k.p8"]) { a, _ in a })) }
+            throws: { "\($0)".contains("APPSTORE_PRIVATE_KEY_FILE") && "\($0)".contains("/nonexistent/k.p8") }
+        #expect { try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": notAKey.path]) { a, _ in a })) }
+            throws: { "\($0)".contains("not an App Store Connect .p8") }
+        #expect { try ServiceConfiguration.load(environment: environment(["APPSTORE_KEY_ID": "ABC123DEFG"])) }
+            throws: { "\($0)".contains("APPSTORE_ISSUER_ID") }
+        #expect { try ServiceConfiguration.load(environment: environment(["APPSTORE_API_URL": "http://api.example.com"])) }
+            throws: { "\($0)".contains("APPSTORE_API_URL") }
     }
 }

@@ -12,18 +12,23 @@ public struct AppCredentials: Sendable {
     public let appAppleID: String?
     /// Where its status-change events go (nil: no webhook).
     public let webhook: WebhookTarget?
+    /// Its App Store Server API key (nil: v2 works from signed payloads alone).
+    public let apiKey: AppStoreAPIKey?
 
     /// Creates credentials for one app.
-    public init(bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil) {
+    public init(
+        bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil, apiKey: AppStoreAPIKey? = nil
+    ) {
         self.bundleID = bundleID
         self.sharedSecret = sharedSecret
         self.appAppleID = appAppleID
         self.webhook = webhook
+        self.apiKey = apiKey
     }
 
     /// The same app with another webhook target.
     func with(webhook: WebhookTarget?) -> AppCredentials {
-        AppCredentials(bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook)
+        AppCredentials(bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook, apiKey: apiKey)
     }
 }
 
@@ -47,7 +52,8 @@ public struct AppRegistry: Sendable {
 }
 
 /// The `SUBSCRIPTIOND_CONFIG` file:
-/// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id", "webhook_url", "webhook_secret"}]}`.
+/// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id", "webhook_url", "webhook_secret",
+/// "issuer_id", "key_id", "private_key_file"}]}`.
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
         let bundleID: String
@@ -56,10 +62,14 @@ struct ConfigurationFile: Decodable {
         let appAppleID: String?
         let webhookURL: String?
         let webhookSecret: String?
+        let issuerID: String?
+        let keyID: String?
+        let privateKeyFile: String?
 
         enum CodingKeys: String, CodingKey {
             case bundleID = "bundle_id", sharedSecret = "shared_secret", sharedSecretFile = "shared_secret_file"
             case appAppleID = "app_apple_id", webhookURL = "webhook_url", webhookSecret = "webhook_secret"
+            case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
         }
 
         init(from decoder: any Decoder) throws {
@@ -69,6 +79,9 @@ struct ConfigurationFile: Decodable {
             sharedSecretFile = try container.decodeIfPresent(String.self, forKey: .sharedSecretFile)
             webhookURL = try container.decodeIfPresent(String.self, forKey: .webhookURL)
             webhookSecret = try container.decodeIfPresent(String.self, forKey: .webhookSecret)
+            issuerID = try container.decodeIfPresent(String.self, forKey: .issuerID)
+            keyID = try container.decodeIfPresent(String.self, forKey: .keyID)
+            privateKeyFile = try container.decodeIfPresent(String.self, forKey: .privateKeyFile)
             // App Store Connect shows the Apple ID as a number; accept it as one or as text.
             if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
                 appAppleID = String(number)
@@ -98,7 +111,11 @@ struct ConfigurationFile: Decodable {
             let webhook = try WebhookTarget.validated(
                 url: app.webhookURL, secret: app.webhookSecret,
                 setting: "\(setting) webhook_url of \(app.bundleID)", secretSetting: "\(setting) webhook_secret of \(app.bundleID)")
-            return try credentials(app, appleID: appleID, setting: setting).with(webhook: webhook)
+            let apiKey = try AppStoreAPIKey.optional(
+                issuerID: app.issuerID, keyID: app.keyID, privateKeyFile: app.privateKeyFile, bundleID: app.bundleID,
+                names: ("\(setting) issuer_id of \(app.bundleID)", "\(setting) key_id of \(app.bundleID)", "\(setting) private_key_file of \(app.bundleID)"))
+            let base = try credentials(app, appleID: appleID, setting: setting)
+            return AppCredentials(bundleID: base.bundleID, sharedSecret: base.sharedSecret, appAppleID: base.appAppleID, webhook: webhook, apiKey: apiKey)
         }
     }
 

@@ -41,6 +41,10 @@ public struct ServiceConfiguration: Sendable {
     public var databasePoolSize: Int
     /// `apple` (Apple's documented rule) or `strict` (anyone who ever subscribed in the group is ineligible).
     public var eligibilityPolicy: EligibilityPolicy
+    /// The App Store Server API's production and sandbox base URLs (paths are appended).
+    public var appStoreAPIURL: String
+    /// See `appStoreAPIURL`.
+    public var appStoreAPISandboxURL: String
     /// The roots a signed payload must chain to: comma-separated PEM/DER files (nil: the
     /// bundled Apple Root CA – G3).
     public var appleRootCertificates: String?
@@ -79,6 +83,11 @@ public struct ServiceConfiguration: Sendable {
         ("APPSTORE_SHARED_SECRET", nil),
         ("APPSTORE_APP_APPLE_ID", nil),
         ("APPSTORE_ROOT_CERTIFICATES", nil),
+        ("APPSTORE_ISSUER_ID", nil),
+        ("APPSTORE_KEY_ID", nil),
+        ("APPSTORE_PRIVATE_KEY_FILE", nil),
+        ("APPSTORE_API_URL", "https://api.storekit.apple.com"),
+        ("APPSTORE_API_SANDBOX_URL", "https://api.storekit-sandbox.apple.com"),
         ("VERIFY_RECEIPT_URL", "https://buy.itunes.apple.com/verifyReceipt"),
         ("VERIFY_RECEIPT_SANDBOX_URL", "https://sandbox.itunes.apple.com/verifyReceipt"),
         ("VERIFY_TIMEOUT_MS", "10000"),
@@ -132,6 +141,8 @@ public struct ServiceConfiguration: Sendable {
             upstreamCABundle: reader.string("VERIFY_RECEIPT_CA_BUNDLE"),
             databasePoolSize: try reader.integer("DATABASE_POOL_SIZE", in: 2...500),
             eligibilityPolicy: try reader.choice("ELIGIBILITY_POLICY", EligibilityPolicy.self),
+            appStoreAPIURL: try reader.upstreamURL("APPSTORE_API_URL"),
+            appStoreAPISandboxURL: try reader.upstreamURL("APPSTORE_API_SANDBOX_URL"),
             appleRootCertificates: reader.string("APPSTORE_ROOT_CERTIFICATES"),
             metricsToken: metricsToken.map(Secret.init),
             httpIdleTimeout: .milliseconds(try reader.integer("HTTP_IDLE_TIMEOUT_MS", in: 100...3_600_000)),

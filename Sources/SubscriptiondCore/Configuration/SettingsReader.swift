@@ -107,12 +107,18 @@ enum AppRegistryLoader {
         }
         let secret = reader.string("APPSTORE_SHARED_SECRET")
         let appleID = try reader.string("APPSTORE_APP_APPLE_ID").map { try AppAppleID.validated($0, setting: "APPSTORE_APP_APPLE_ID") }
+        let apiSettings = (reader.string("APPSTORE_ISSUER_ID"), reader.string("APPSTORE_KEY_ID"), reader.string("APPSTORE_PRIVATE_KEY_FILE"))
         if let bundleID = reader.string("APPSTORE_BUNDLE_ID") {
-            apps.append(AppCredentials(bundleID: bundleID, sharedSecret: secret.map(Secret.init), appAppleID: appleID))
+            let apiKey = try AppStoreAPIKey.optional(
+                issuerID: apiSettings.0, keyID: apiSettings.1, privateKeyFile: apiSettings.2, bundleID: bundleID,
+                names: ("APPSTORE_ISSUER_ID", "APPSTORE_KEY_ID", "APPSTORE_PRIVATE_KEY_FILE"))
+            apps.append(AppCredentials(bundleID: bundleID, sharedSecret: secret.map(Secret.init), appAppleID: appleID, apiKey: apiKey))
         } else if secret != nil {
             throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set, but APPSTORE_SHARED_SECRET is")
         } else if appleID != nil {
             throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set, but APPSTORE_APP_APPLE_ID is")
+        } else if apiSettings.0 != nil || apiSettings.1 != nil || apiSettings.2 != nil {
+            throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set, but App Store Server API settings (APPSTORE_ISSUER_ID …) are")
         }
         // WEBHOOK_URL / WEBHOOK_SECRET: every app without a webhook of its own uses them.
         let defaultWebhook = try WebhookTarget.validated(
@@ -140,9 +146,12 @@ enum AppRegistryLoader {
             if let a = earlier.appAppleID, let b = app.appAppleID, a != b {
                 throw ConfigurationError("APPSTORE_APP_APPLE_ID", "and SUBSCRIPTIOND_CONFIG give two different app_apple_id values for \(app.bundleID) (\(a), \(b))")
             }
+            if let a = earlier.apiKey, let b = app.apiKey, a.keyID != b.keyID || a.issuerID != b.issuerID {
+                throw ConfigurationError("APPSTORE_KEY_ID", "and SUBSCRIPTIOND_CONFIG give two different App Store Server API keys for \(app.bundleID)")
+            }
             byBundleID[app.bundleID] = AppCredentials(
                 bundleID: app.bundleID, sharedSecret: earlier.sharedSecret ?? app.sharedSecret, appAppleID: earlier.appAppleID ?? app.appAppleID,
-                webhook: earlier.webhook ?? app.webhook)
+                webhook: earlier.webhook ?? app.webhook, apiKey: earlier.apiKey ?? app.apiKey)
         }
         return order.compactMap { byBundleID[$0] }
     }

@@ -168,6 +168,7 @@ let package = Package(
             dependencies: [
                 "Store",
                 "SubscriptiondCore",
+                "AppStoreSignature",
                 "Postgres",
                 "Subscriptions",
                 "AppStore",

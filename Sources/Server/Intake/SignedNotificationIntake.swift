@@ -26,36 +26,17 @@ struct SignedNotificationIntake: Sendable {
             logger.info("signed notification rejected", metadata: [LogKey.error: "\(error.reason)"])
             throw APIError.unauthorized(Self.rejection)
         }
-        let payload = verified.payload
-        guard let bundleID = payload.bundleID, let app = apps.app(bundleID: bundleID) else {
-            logger.info("signed notification rejected", metadata: [LogKey.error: "unknown bundle id", LogKey.bundleID: "\(payload.bundleID ?? "-")"])
+        switch SignedNotificationEntry.make(verified, signedPayload: signedPayload, apps: apps) {
+        case .success(let entry):
+            return InboxEntryDraft(
+                source: entry.source, notificationType: entry.notificationType ?? "UNKNOWN", subtype: entry.notificationSubtype,
+                environment: entry.environment, bundleID: entry.bundleID, originalTransactionID: entry.originalTransactionID,
+                storedBody: entry.body, dedupeKey: entry.dedupeKey)
+        case .failure(.notForThisApp(let reason)):
+            logger.info("signed notification rejected", metadata: [LogKey.error: "\(reason)"])
             throw APIError.unauthorized(Self.rejection)
+        case .failure(.malformed(let reason)):
+            throw APIError.malformed(reason)
         }
-        let environment: AppStoreEnvironment
-        do {
-            environment = try AppIdentityCheck.resolvedEnvironment(of: payload)
-            try AppIdentityCheck.check(verified, bundleID: app.bundleID, appAppleID: app.appAppleID)
-        } catch {
-            if app.appAppleID == nil && payload.environment == .production {
-                logger.warning("a Production v2 notification arrived for an app without app_apple_id: set APPSTORE_APP_APPLE_ID or app_apple_id",
-                               metadata: [LogKey.bundleID: "\(bundleID)"])
-            }
-            logger.info("signed notification rejected", metadata: [LogKey.error: "\(error.reason)", LogKey.bundleID: "\(bundleID)"])
-            throw APIError.unauthorized(Self.rejection)
-        }
-        guard let uuid = payload.notificationUUID, !uuid.isEmpty, uuid.utf8.count <= 64,
-              !uuid.unicodeScalars.contains(where: { $0.value < 0x20 })
-        else { throw APIError.malformed("the signed notification has no usable notificationUUID") }
-        let body = CanonicalJSONWriter.string(.object(["signedPayload": .string(signedPayload)]))
-        return InboxEntryDraft(
-            source: .v2,
-            notificationType: payload.notificationTypeRaw ?? "UNKNOWN",
-            subtype: payload.subtypeRaw,
-            environment: environment,
-            bundleID: app.bundleID,
-            originalTransactionID: verified.transaction?.originalTransactionID ?? verified.renewalInfo?.originalTransactionID,
-            storedBody: body,
-            dedupeKey: "v2:" + uuid
-        )
     }
 }

@@ -11,6 +11,7 @@ struct NotificationsCommand: AsyncParsableCommand {
             """,
         subcommands: [
             NotificationsListCommand.self, NotificationsShowCommand.self, NotificationsReplayCommand.self, NotificationsDiscardCommand.self,
+            NotificationsBackfillCommand.self,
         ]
     )
 }

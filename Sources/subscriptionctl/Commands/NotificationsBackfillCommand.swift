@@ -1,0 +1,106 @@
+import AppStore
+import ArgumentParser
+import Foundation
+import Store
+import SubscriptiondCore
+
+/// `subscriptionctl notifications backfill --since DATE [--until DATE] [--app B] [--environment E] [--only-failures]`.
+struct NotificationsBackfillCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backfill",
+        abstract: "Fetch missed version 2 notifications from Apple's notification history into the inbox.",
+        discussion: """
+            Pages through Get Notification History (Apple keeps 180 days; sandbox notifications \
+            are sent once and never retried, so this is how a missed one comes back). Every \
+            notification is verified and checked like one posted to the intake, then stored; \
+            ones already in the inbox count as duplicates. Each page is recorded as it is done, \
+            so a backfill stopped by Ctrl-C or a crash resumes when run again with the same \
+            options. A running subscriptiond processes what was stored. DATE is YYYY-MM-DD or \
+            an ISO 8601 time (UTC).
+
+            Examples:
+              subscriptionctl notifications backfill --since 2026-11-01
+              subscriptionctl notifications backfill --since 2026-11-20 --environment Sandbox --only-failures
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: "Start of the window (YYYY-MM-DD or ISO 8601).")
+    var since: String
+
+    @Option(help: "End of the window (default: now).")
+    var until: String?
+
+    @Option(help: ArgumentHelp("The app (default: the only one with an API key).", valueName: "bundle-id"))
+    var app: String?
+
+    @Option(help: "Production or Sandbox.")
+    var environment = "Production"
+
+    @Flag(help: "Only notifications Apple failed to deliver.")
+    var onlyFailures = false
+
+    func run() async throws {
+        let environment = try EnvironmentOption.parse(self.environment)
+        let start = try DateOption.parse(since, name: "--since")
+        // Whole seconds, so a rerun with the same options finds the same open run.
+        let end = try until.map { try DateOption.parse($0, name: "--until") } ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        guard start < end else { throw CommandFailure.usage("--since must be before --until") }
+        try await CommandExecution.withDatabase(options) { database in
+            try await APISession.with { session in
+                let client = try session.client(app: app)
+                let inbox = NotificationInbox(client: database)
+                let store = BackfillStore(client: database)
+                var run = try await store.open(bundleID: client.bundleID, environment: environment, start: start, end: end, onlyFailures: onlyFailures)
+                if run.resumed && !options.json { Output.line("resuming backfill \(run.id) after \(run.pages) page\(run.pages == 1 ? "" : "s")") }
+                let query = NotificationHistoryQuery(startDate: start, endDate: end, onlyFailures: onlyFailures)
+                repeat {
+                    let page = try await client.notificationHistoryPage(query, paginationToken: run.paginationToken, environment: environment)
+                    var (stored, duplicates, refused) = (0, 0, 0)
+                    for item in page.notifications {
+                        switch SignedNotificationEntry.make(item.notification, signedPayload: item.signedPayload, apps: session.settings.apps) {
+                        case .success(let entry):
+                            switch try await inbox.insert(entry) {
+                            case .accepted: stored += 1
+                            case .duplicate: duplicates += 1
+                            }
+                        case .failure(let refusal):
+                            refused += 1
+                            Output.error("subscriptionctl: skipped a notification: \(refusal)")
+                        }
+                    }
+                    run = try await store.advance(run, next: page.hasMore ? page.paginationToken : nil, stored: stored, duplicates: duplicates, refused: refused)
+                    if !options.json {
+                        Output.line("page \(run.pages): \(stored) stored, \(duplicates) already there\(refused > 0 ? ", \(refused) refused" : "")")
+                    }
+                } while run.paginationToken != nil
+                if options.json {
+                    try Output.json(BackfillDocument(run: run.id, pages: run.pages, stored: run.stored, duplicates: run.duplicates, refused: run.refused))
+                } else {
+                    Output.line("backfill \(run.id) done: \(run.pages) pages, \(run.stored) stored, \(run.duplicates) already in the inbox, \(run.refused) refused")
+                }
+            }
+        }
+    }
+}
+
+/// `notifications backfill --json`.
+struct BackfillDocument: Encodable {
+    let run: Int64
+    let pages: Int
+    let stored: Int
+    let duplicates: Int
+    let refused: Int
+}
+
+/// Dates given on the command line: `YYYY-MM-DD` (midnight UTC) or ISO 8601.
+enum DateOption {
+    static func parse(_ text: String, name: String) throws -> Date {
+        let iso = ISO8601DateFormatter()
+        if let date = iso.date(from: text) { return date }
+        iso.formatOptions = [.withFullDate]
+        if let date = iso.date(from: text) { return date }
+        throw CommandFailure.usage("\(name) must be a date (YYYY-MM-DD) or an ISO 8601 time, got '\(text)'")
+    }
+}

@@ -20,3 +20,9 @@ CREATE TABLE backfill_runs (
 );
 CREATE UNIQUE INDEX backfill_runs_open_idx ON backfill_runs (bundle_id, environment, start_date, end_date, only_failures)
     WHERE finished_at IS NULL;
+
+-- `POST /v1/transactions {"transaction_id"}` while the App Store Server API is unavailable:
+-- the lookup is queued in the inbox (source 'transaction') and finished by the worker.
+ALTER TABLE notifications DROP CONSTRAINT notifications_source_check;
+ALTER TABLE notifications ADD CONSTRAINT notifications_source_check
+    CHECK (source IN ('v1', 'v2', 'receipt', 'transaction'));

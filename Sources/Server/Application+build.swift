@@ -103,9 +103,16 @@ public func buildApplication(
             logger.warning("app \(bundleID) has neither a shared secret nor app_apple_id: it accepts only Sandbox version 2 notifications")
         }
     }
+    // One client for the App Store Server API, shared by the worker and /v1, so each app's
+    // requests pass through one rate limiter per environment.
+    let appStoreHTTP = CurlHTTPClient(
+        configuration: .init(numberOfThreads: configuration.apiUpstreamConcurrency, caBundlePath: configuration.upstreamCABundle),
+        logger: logger
+    )
+    let appStoreAPI = try AppStoreAPIDirectory(configuration: configuration, http: appStoreHTTP, verifier: signatures, logger: logger)
     let processor = NotificationProcessor(
         database: database, verifier: verifier(over: workerHTTP), signatures: signatures, apps: configuration.apps,
-        retryPolicy: environment.retryPolicy
+        retryPolicy: environment.retryPolicy, api: appStoreAPI
     )
     let worker = NotificationWorker(
         inbox: inbox, processor: processor, signal: workerSignal,
@@ -155,6 +162,7 @@ public func buildApplication(
         SubscriptionsController(reader: SubscriptionReader(client: database)).addRoutes(to: api)
         TransactionsController(
             database: database, reader: SubscriptionReader(client: database), signatures: signatures, apps: configuration.apps,
+            api: appStoreAPI, inbox: inbox, workerSignal: workerSignal, lookupWait: configuration.receiptWait,
             maxBodyBytes: configuration.maxBodyBytes
         ).addRoutes(to: api)
         SubscribersController(
@@ -173,6 +181,7 @@ public func buildApplication(
             try await workerHTTP.shutdown()
             try await apiHTTP.shutdown()
             try await webhookHTTP.shutdown()
+            try await appStoreHTTP.shutdown()
         },
     ]
     if environment.runsWorker && configuration.workerConcurrency > 0 {

@@ -9,6 +9,8 @@ public enum InboxSource: String, Sendable, Codable {
     case v2
     /// A receipt posted to `/v1/receipts` while the upstream was unavailable.
     case receipt
+    /// A transaction id posted to `/v1/transactions` while the App Store Server API was unavailable.
+    case transaction
 }
 
 /// Processing state of an inbox entry.

@@ -28,10 +28,12 @@ public struct NotificationProcessor: Sendable {
     private let retryPolicy: RetryPolicy
     private let receipts: StoredReceipts
     private let signatures: SignedPayloadVerifier
+    private let api: AppStoreAPIDirectory?
 
     /// Creates a processor.
     public init(
-        database: PostgresClient, verifier: ReceiptVerifier, signatures: SignedPayloadVerifier, apps: AppRegistry, retryPolicy: RetryPolicy
+        database: PostgresClient, verifier: ReceiptVerifier, signatures: SignedPayloadVerifier, apps: AppRegistry, retryPolicy: RetryPolicy,
+        api: AppStoreAPIDirectory? = nil
     ) {
         self.database = database
         self.inbox = NotificationInbox(client: database)
@@ -40,6 +42,7 @@ public struct NotificationProcessor: Sendable {
         self.retryPolicy = retryPolicy
         self.receipts = StoredReceipts(client: database)
         self.signatures = signatures
+        self.api = api
     }
 
     /// Runs one attempt and records its outcome. Database trouble while recording is
@@ -166,7 +169,9 @@ extension NotificationProcessor {
             }
             return await verified(receipt: receipt, app: app, plan: ApplyPlan(), logger: logger)
         case .v2:
-            return await signedFacts(notification)
+            return await signedFacts(notification, logger: logger)
+        case .transaction:
+            return await lookedUp(notification, logger: logger)
         }
     }
 
@@ -190,7 +195,7 @@ extension NotificationProcessor {
 extension NotificationProcessor {
     /// The facts of a stored v2 notification. Its signatures are checked again (cheap with
     /// the chain cache): the stored payload is evidence, and only verified data is applied.
-    func signedFacts(_ notification: ClaimedNotification) async -> Preparation {
+    func signedFacts(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
         guard let jws = (try? StrictJSONParser.parse(Array(notification.body.utf8)))?["signedPayload"]?.stringValue else {
             return .dead(reason: "the stored body holds no signedPayload")
         }
@@ -209,7 +214,42 @@ extension NotificationProcessor {
             return .apply(plan)
         }
         plan.batches.append(.init(facts: facts, observedAt: verified.payload.signedDate ?? notification.receivedAt))
+        guard let client = api?.client(bundleID: notification.bundleID), let id = facts.subscriptionIDs.first else { return .apply(plan) }
+        // With an API key, also apply what Apple says about the subscription now (the v2
+        // twin of verifying the receipt): a notification that was lost is healed by the next one.
+        do {
+            for batch in try await AppleSubscriptionState.facts(
+                transactionID: id, environment: notification.environment, withHistory: false, client: client, logger: logger) {
+                plan.batches.append(.init(facts: batch, observedAt: Date()))
+            }
+        } catch let error as AppStoreAPIError where error.isRetryable {
+            return .retry(reason: "App Store Server API: \(error)", limited: false)
+        } catch {
+            plan.note = "the notification's own facts applied; reconciling with the App Store Server API failed: \(error)"
+        }
         return .apply(plan)
+    }
+
+    /// A transaction id queued by `POST /v1/transactions`: looked up with the API, applied,
+    /// and the user linked.
+    func lookedUp(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
+        guard let id = (try? StrictJSONParser.parse(Array(notification.body.utf8)))?["transaction_id"]?.stringValue else {
+            return .dead(reason: "the stored body holds no transaction_id")
+        }
+        guard let client = api?.client(bundleID: notification.bundleID) else {
+            return .dead(reason: "\(notification.bundleID) has no App Store Server API key to look transaction \(id) up with")
+        }
+        do {
+            var plan = ApplyPlan()
+            for batch in try await AppleSubscriptionState.facts(transactionID: id, environment: nil, withHistory: false, client: client, logger: logger) {
+                plan.batches.append(.init(facts: batch, observedAt: Date()))
+            }
+            return .apply(plan)
+        } catch let error as AppStoreAPIError where error.isRetryable {
+            return .retry(reason: "App Store Server API: \(error)", limited: false)
+        } catch {
+            return .dead(reason: "App Store Server API: \(error)")
+        }
     }
 }
 

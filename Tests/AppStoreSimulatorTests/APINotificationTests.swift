@@ -59,9 +59,9 @@ struct APINotificationTests {
 
             // One a second: two requests in the same second give a 404 (allowed) then a 429.
             // A pair may straddle a second boundary, so a few pairs are tried.
-            simulator.setAPIRateLimit(1)
             var statuses: [Int] = []
             for _ in 0..<5 where !statuses.contains(429) {
+                simulator.setAPIRateLimit(1) // a fresh window for each pair
                 statuses = []
                 for _ in 0..<2 {
                     statuses.append(try await apiCall(server.apiProductionURL, "/inApps/v1/transactions/1", token: token).response.status)

@@ -44,4 +44,9 @@ extension AppStoreSimulator {
     func record(_ outcome: ServedOutcome, endpoint: VerifyEndpoint) {
         box.withLockedValue { $0.stats.record(outcome, endpoint: endpoint) }
     }
+
+    /// Counts one App Store Server API request.
+    func recordAPI(_ outcome: ServedOutcome) {
+        box.withLockedValue { $0.stats.api[outcome.description, default: 0] += 1 }
+    }
 }

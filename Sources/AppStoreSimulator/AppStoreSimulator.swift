@@ -88,6 +88,7 @@ struct SimulatorState: Sendable {
     var receiptNonce = 1_000_000
     var currentSigner: JWSSigner?
     var testNotifications = 0
+    var api = APIState()
 
     /// The signer, made with a throwaway PKI when the simulator was given none.
     mutating func signer() throws -> JWSSigner {

@@ -16,10 +16,13 @@ struct AppStoreSim: AsyncParsableCommand {
         Control endpoints while serving: GET /control/stats, POST /control/stats/reset, \
         GET|POST|DELETE /control/faults, GET /control/truth[?at_ms=N].
 
-        Per-request faults: header X-Sim-Fault: 21005|21100|500|503|hang|reset, and X-Sim-Latency-Ms: N.
+        App Store Server API (keys from `appstore-sim api-key`): production under /api, sandbox under \
+        /api-sandbox (e.g. GET /api/inApps/v1/subscriptions/{transactionId}); faults apply to it too.
+
+        Per-request faults: header X-Sim-Fault: 21005|21100|429|500|503|hang|reset, and X-Sim-Latency-Ms: N.
         """,
         subcommands: [
-            ServeCommand.self, RunCommand.self, TruthCommand.self, CACommand.self, TestNotificationCommand.self,
+            ServeCommand.self, RunCommand.self, TruthCommand.self, CACommand.self, TestNotificationCommand.self, APIKeyCommand.self,
             NotificationsCommand.self, ScenariosCommand.self, CatalogCommand.self,
         ]
     )

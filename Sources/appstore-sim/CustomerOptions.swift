@@ -51,8 +51,11 @@ struct CustomerOptions: ParsableArguments {
             let secret = secrets[bundle] ?? envSecret ?? SimulatorConfiguration.demoSharedSecret
             configuration = .demo(seed: seed, sharedSecret: secret)
         }
-        // The persisted PKI only when something is signed, so v1 runs leave no state behind.
-        let pki = notificationsVersion == .v1 ? nil : try state.pki()
+        // The persisted PKI only when something is signed (v2 notifications, or API answers once
+        // `api-key` made a key), so plain v1 runs leave no state behind.
+        let hasAPIKey = try SimAPIKey.load(from: state.directory) != nil
+        let signs = notificationsVersion != .v1 || hasAPIKey
+        let pki = signs ? try state.pki() : nil
         let simulator = AppStoreSimulator(configuration: configuration, pki: pki)
         if demo {
             try simulator.addDemoCustomers(notificationVersions: notificationsVersion, endingAt: end)

@@ -23,6 +23,10 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var customers: CustomerOptions
     @OptionGroup var server: ServerOptions
     @OptionGroup var faults: FaultOptions
+    @OptionGroup var api: APIOptions
+
+    @Option(help: "Share of v2 notifications never sent (0...1, seeded by --delivery-seed), as if subscriptiond had missed them; Get Notification History still lists them.")
+    var dropRate: Double = 0
 
     @Option(help: "subscriptiond's notification URL.")
     var target: String
@@ -69,11 +73,15 @@ struct RunCommand: AsyncParsableCommand {
         }
         let simulator = try customers.makeSimulator()
         simulator.setFaults(try faults.settings())
+        guard (0...1).contains(dropRate) else { throw ValidationError("--drop-rate must be between 0 and 1") }
+        try api.configure(simulator, state: customers.state)
+        simulator.setNotificationTarget(url)
         let running = try await server.start(simulator)
         let delays = retryDelaysMs.split(separator: ",").compactMap { Int($0) }.map { Duration.milliseconds($0) }
         let sender = NotificationSender(
             target: url, retry: RetryPolicy(delays: delays, retrySandbox: retrySandbox),
-            timeout: .milliseconds(timeoutMs), concurrency: concurrency
+            timeout: .milliseconds(timeoutMs), concurrency: concurrency,
+            drops: DropPolicy(rate: dropRate, seed: deliverySeed ?? customers.seed), simulator: simulator
         )
         let plan = DeliveryPlan.order(
             simulator.notifications(), duplicates: duplicates, shuffle: shuffle, seed: deliverySeed ?? customers.seed
@@ -81,6 +89,9 @@ struct RunCommand: AsyncParsableCommand {
         Console.log("sending \(plan.count) notifications of \(simulator.customers.count) customers to \(target)")
         let report = await sender.deliver(plan)
         let statuses = report.statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
+        if !report.dropped.isEmpty {
+            Console.log("dropped \(report.dropped.count) v2 notifications on purpose (--drop-rate); Get Notification History lists them")
+        }
         Console.log("delivered \(report.delivered)/\(report.sent) in \(report.attempts) attempts (HTTP \(statuses); transport errors \(report.transportErrors))")
         let truth = simulator.truth().jsonText(pretty: true) + "\n"
         if let truthOut {

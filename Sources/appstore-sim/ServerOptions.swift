@@ -22,7 +22,7 @@ struct ServerOptions: ParsableArguments {
         if let portFile {
             try "\(server.port)\n".write(toFile: portFile, atomically: true, encoding: .utf8)
         }
-        Console.log("listening on \(server.baseURL.absoluteString): production \(server.productionURL.path), sandbox \(server.sandboxURL.path)")
+        Console.log("listening on \(server.baseURL.absoluteString): production \(server.productionURL.path), sandbox \(server.sandboxURL.path); App Store Server API \(server.apiProductionURL.absoluteString), sandbox \(server.apiSandboxURL.absoluteString)")
         return server
     }
 }

@@ -12,6 +12,8 @@ public struct DeliveryReport: Sendable, Hashable {
     public var transportErrors = 0
     /// The notifications that never got a 2xx.
     public var failed: [SimNotification] = []
+    /// The v2 notifications a drop policy skipped (never sent; not counted as failed).
+    public var dropped: [SimNotification] = []
 
     /// An empty report.
     public init() {}
@@ -24,5 +26,6 @@ public struct DeliveryReport: Sendable, Hashable {
         statuses.merge(other.statuses, uniquingKeysWith: +)
         transportErrors += other.transportErrors
         failed += other.failed
+        dropped += other.dropped
     }
 }

@@ -11,13 +11,22 @@ public struct NotificationSender: Sendable {
     public var timeout: Duration
     /// Notifications in flight at once (1 keeps the given order exactly).
     public var concurrency: Int
+    /// Which v2 notifications are skipped on purpose (none by default).
+    public var drops: DropPolicy
+    /// Where attempts and drops are recorded for Get Notification History; `nil` records nothing.
+    public var simulator: AppStoreSimulator?
 
     /// A sender from its parts.
-    public init(target: URL, retry: RetryPolicy = .quick, timeout: Duration = .seconds(10), concurrency: Int = 1) {
+    public init(
+        target: URL, retry: RetryPolicy = .quick, timeout: Duration = .seconds(10), concurrency: Int = 1,
+        drops: DropPolicy = .none, simulator: AppStoreSimulator? = nil
+    ) {
         self.target = target
         self.retry = retry
         self.timeout = timeout
         self.concurrency = max(1, concurrency)
+        self.drops = drops
+        self.simulator = simulator
     }
 
     /// Delivers `notifications` in order, at most `concurrency` at a time.
@@ -43,6 +52,12 @@ public struct NotificationSender: Sendable {
     public func deliver(_ notification: SimNotification) async -> DeliveryReport {
         var report = DeliveryReport()
         report.sent = 1
+        if drops.drops(notification) {
+            // Recorded as one attempt that got no answer, so the history offers it to a backfill.
+            simulator?.recordSendAttempt(notification, SendAttempt(date: Date(), result: "NO_RESPONSE"), dropped: true)
+            report.dropped = [notification]
+            return report
+        }
         let delays = retry.delays(for: notification)
         for attempt in 0...delays.count {
             if attempt > 0 {
@@ -55,11 +70,14 @@ public struct NotificationSender: Sendable {
                     body: notification.body, timeout: timeout
                 )
                 report.statuses[answer.status, default: 0] += 1
-                if (200..<300).contains(answer.status) {
+                let success = (200..<300).contains(answer.status)
+                simulator?.recordSendAttempt(notification, SendAttempt(date: Date(), result: success ? SendAttempt.success : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"))
+                if success {
                     report.delivered = 1
                     return report
                 }
             } catch {
+                simulator?.recordSendAttempt(notification, SendAttempt(date: Date(), result: error as? SimHTTPError == .timeout ? "TIMED_OUT" : "NO_RESPONSE"))
                 report.transportErrors += 1
             }
         }

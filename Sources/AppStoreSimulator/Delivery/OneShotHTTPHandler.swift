@@ -10,6 +10,7 @@ final class OneShotHTTPHandler: ChannelInboundHandler {
     private let body: [UInt8]
     private let promise: EventLoopPromise<SimHTTPResponse>
     private var status: Int?
+    private var headers: [String: String] = [:]
     private var collected: [UInt8] = []
 
     init(head: HTTPRequestHead, body: [UInt8], promise: EventLoopPromise<SimHTTPResponse>) {
@@ -31,10 +32,13 @@ final class OneShotHTTPHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let responseHead):
             status = Int(responseHead.status.code)
+            for (name, value) in responseHead.headers {
+                headers[name.lowercased()] = value
+            }
         case .body(var buffer):
             collected += buffer.readBytes(length: buffer.readableBytes) ?? []
         case .end:
-            promise.succeed(SimHTTPResponse(status: status ?? 0, body: collected))
+            promise.succeed(SimHTTPResponse(status: status ?? 0, body: collected, headers: headers))
             context.close(promise: nil)
         }
     }

@@ -4,6 +4,20 @@ public struct SimHTTPResponse: Sendable, Hashable {
     public let status: Int
     /// The body.
     public let body: [UInt8]
+    /// The headers, names lowercased (a repeated header keeps its last value).
+    public var headers: [String: String] = [:]
+
+    /// An answer from its parts.
+    init(status: Int, body: [UInt8], headers: [String: String] = [:]) {
+        self.status = status
+        self.body = body
+        self.headers = headers
+    }
+
+    /// The value of header `name` (any case).
+    public func header(_ name: String) -> String? {
+        headers[name.lowercased()]
+    }
 
     /// The body as text.
     public var text: String {

@@ -8,6 +8,9 @@ public enum Fault: String, Sendable, Hashable, Codable, CaseIterable {
     case http500 = "500"
     /// HTTP 503.
     case http503 = "503"
+    /// HTTP 429 with `Retry-After` one second later (UNIX ms), as the App Store Server API
+    /// answers when rate limited; verifyReceipt gets a bare 429.
+    case http429 = "429"
     /// No answer until the hang limit passes (the client times out first), then a reset.
     case hang
     /// The connection is reset (TCP RST) instead of answering.

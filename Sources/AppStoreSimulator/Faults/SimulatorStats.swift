@@ -6,6 +6,9 @@ public struct SimulatorStats: Sendable, Hashable, Codable {
     public var outcomes: [String: Int] = [:]
     /// Requests per endpoint: `production`, `sandbox`.
     public var endpoints: [String: Int] = [:]
+    /// App Store Server API requests per outcome (`http_200`, `http_401`, `http_429`, `hang`, ...);
+    /// not part of `total`.
+    public var api: [String: Int] = [:]
 
     /// An empty count.
     public init() {}
@@ -17,7 +20,7 @@ public struct SimulatorStats: Sendable, Hashable, Codable {
 
     /// Requests that got an injected fault.
     public var faults: Int {
-        count(.status(21005)) + count(.status(21100)) + count(.http(500)) + count(.http(503))
+        count(.status(21005)) + count(.status(21100)) + count(.http(500)) + count(.http(503)) + count(.http(429))
             + count(.hang) + count(.reset)
     }
 

@@ -45,6 +45,7 @@ extension SimulatorRoutes {
             ("faults", .int(stats.faults)),
             ("outcomes", counts(stats.outcomes)),
             ("endpoints", counts(stats.endpoints)),
+            ("api", counts(stats.api)),
         ])
     }
 }

@@ -39,6 +39,9 @@ extension SimulatorRoutes {
         case .http503?:
             simulator.record(.http(503), endpoint: endpoint)
             return json(Array("{\"error\":\"unavailable\"}".utf8), status: .serviceUnavailable)
+        case .http429?:
+            simulator.record(.http(429), endpoint: endpoint)
+            return json(Array("{\"error\":\"rate_limited\"}".utf8), status: .tooManyRequests)
         case .hang?:
             simulator.record(.hang, endpoint: endpoint)
             try? await Task.sleep(for: .seconds(decision.hangSeconds))
@@ -54,7 +57,7 @@ extension SimulatorRoutes {
     }
 
     /// Closes the connection with SO_LINGER 0, so the client sees a TCP reset, not an answer.
-    private static func reset(_ channel: any Channel) async -> Response {
+    static func reset(_ channel: any Channel) async -> Response {
         if let provider = channel as? any SocketOptionProvider {
             try? await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
         }

@@ -26,6 +26,7 @@ enum SimulatorRoutes {
             json(JSONValue.object([("status", .string("ok"))]).bytes())
         }
         addControlRoutes(to: router, simulator: simulator)
+        addAPIRoutes(to: router, simulator: simulator)
         return router
     }
 

@@ -3,7 +3,8 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// The simulator's HTTP server on loopback: Apple's two verifyReceipt URLs plus control
+/// The simulator's HTTP server on loopback: Apple's two verifyReceipt URLs, the App Store
+/// Server API (production under `/api`, sandbox under `/api-sandbox`) plus control
 /// endpoints (`/control/faults`, `/control/stats`, `/control/truth`).
 public final class SimulatorServer: Sendable {
     /// The simulator it serves.
@@ -43,6 +44,17 @@ public final class SimulatorServer: Sendable {
     /// `POST` here like `https://sandbox.itunes.apple.com/verifyReceipt`.
     public var sandboxURL: URL {
         baseURL.appendingPathComponent("sandbox").appendingPathComponent("verifyReceipt")
+    }
+
+    /// The App Store Server API's production base URL, like `https://api.storekit.apple.com`
+    /// (`<base>/inApps/v1/...`).
+    public var apiProductionURL: URL {
+        baseURL.appendingPathComponent(SimulatorRoutes.apiBasePath(.production))
+    }
+
+    /// The App Store Server API's sandbox base URL, like `https://api.storekit-sandbox.apple.com`.
+    public var apiSandboxURL: URL {
+        baseURL.appendingPathComponent(SimulatorRoutes.apiBasePath(.sandbox))
     }
 
     /// Starts serving `simulator` on `host:port` (0 picks a free port) and returns once bound.

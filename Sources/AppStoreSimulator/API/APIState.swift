@@ -1,0 +1,17 @@
+import Foundation
+
+/// The App Store Server API's mutable part, inside the simulator's lock.
+struct APIState: Sendable {
+    /// The key bearer tokens must be signed with.
+    var key: SimAPIKey?
+    /// The per-second limit per app and environment.
+    var rate = APIRateWindow()
+    /// Delivery attempts per `notificationUUID`, oldest first.
+    var attempts: [String: [SendAttempt]] = [:]
+    /// `notificationUUID`s a drop rate made the sender skip.
+    var dropped: Set<String> = []
+    /// Test notifications requested through the API, by token, in request order.
+    var tests: [(token: String, bundleID: String, notification: SimNotification)] = []
+    /// Where requested test notifications are sent; `nil` keeps them unsent.
+    var notificationTarget: URL?
+}

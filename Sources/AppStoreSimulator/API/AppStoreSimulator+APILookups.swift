@@ -1,0 +1,125 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The App Store Server API's transaction endpoints, answered from the customers' state at
+/// request time and signed like v2 notifications.
+extension AppStoreSimulator {
+    /// Checks the bearer token, then the rate limit; returns the token's bundle id.
+    func apiAuthorize(authorization: String?, environment: SimEnvironment, now: Date) -> Result<String, APIError> {
+        box.withLockedValue { state in
+            let verifier = APITokenVerifier(key: state.api.key, bundleIDs: Set(configuration.apps.map(\.bundleID)))
+            let verdict = verifier.verify(authorization: authorization, now: now)
+            guard case .success(let bundleID) = verdict else { return verdict }
+            if let retry = state.api.rate.admit(environment.rawValue + "|" + bundleID, now: now) {
+                return .failure(.rateLimited(retryAfter: retry))
+            }
+            return .success(bundleID)
+        }
+    }
+
+    /// Get All Subscription Statuses: every group of the customer owning `transactionID`.
+    func apiSubscriptionStatuses(_ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
+        let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
+        let context = try apiContext(customer, now: now)
+        var groups: [JSONValue] = []
+        do {
+            for subscription in customer.state(at: now).subscriptions {
+                let transaction = try signer.sign(SignedTransactionRenderer.payload(subscription.latest, context))
+                let renewal = try signer.sign(SignedRenewalRenderer.payload(subscription, environment: environment, signedDate: now))
+                let last = JSONValue.object([
+                    ("originalTransactionId", .string(subscription.originalTransactionID)),
+                    ("status", .int(NotificationRendererV2.statusCode(subscription.status(at: now)))),
+                    ("signedTransactionInfo", .string(transaction)),
+                    ("signedRenewalInfo", .string(renewal)),
+                ])
+                groups.append(.object([("subscriptionGroupIdentifier", .string(subscription.groupID)), ("lastTransactions", .array([last]))]))
+            }
+        } catch {
+            throw .internalError(status: 500)
+        }
+        return .object(apiAppMembers(context) + [("data", .array(groups))])
+    }
+
+    /// Get Transaction History v2: the customer's transactions by purchase date, 20 a page;
+    /// `revision` is the offset of the page, as handed out by the previous one.
+    func apiTransactionHistory(_ transactionID: String, revision: String?, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
+        let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
+        let context = try apiContext(customer, now: now)
+        let all = customer.state(at: now).transactions.sorted { ($0.purchaseDate, $0.transactionID) < ($1.purchaseDate, $1.transactionID) }
+        let page = try APIPage.slice(all, token: revision, invalid: .badRequest(4_000_005, "Invalid revision."))
+        var signed: [JSONValue] = []
+        do {
+            for transaction in page.items {
+                signed.append(.string(try signer.sign(SignedTransactionRenderer.payload(transaction, context))))
+            }
+        } catch {
+            throw .internalError(status: 500)
+        }
+        return .object([
+            ("revision", .string(page.nextToken)),
+            ("bundleId", .string(bundleID)),
+            ("appAppleId", .int(context.app.appAppleID)),
+            ("environment", .string(environment.rawValue)),
+            ("hasMore", .bool(page.hasMore)),
+            ("signedTransactions", .array(signed)),
+        ])
+    }
+
+    /// Get Transaction Info: the transaction itself, signed now.
+    func apiTransactionInfo(_ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
+        let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
+        let context = try apiContext(customer, now: now)
+        guard let transaction = customer.state(at: now).transactions.first(where: { $0.transactionID == transactionID }) else {
+            throw .transactionNotFound
+        }
+        do {
+            return .object([("signedTransactionInfo", .string(try signer.sign(SignedTransactionRenderer.payload(transaction, context))))])
+        } catch {
+            throw .internalError(status: 500)
+        }
+    }
+
+    /// The customer of `bundleID` in `environment` owning `transactionID` (ever), and the signer.
+    func apiCustomer(_ transactionID: String, environment: SimEnvironment, bundleID: String) throws(APIError) -> (SimCustomer, JWSSigner) {
+        let found: (SimCustomer, JWSSigner)?
+        do {
+            found = try box.withLockedValue { state in
+                let signer = try state.signer()
+                let customer = state.customers.first { customer in
+                    customer.environment == environment && customer.bundleID == bundleID
+                        && customer.ownsTransaction(transactionID)
+                }
+                return customer.map { ($0, signer) }
+            }
+        } catch {
+            throw .internalError(status: 500)
+        }
+        guard let found else { throw .transactionNotFound }
+        return found
+    }
+
+    /// What the signed payloads of `customer` share, signed at `now`.
+    func apiContext(_ customer: SimCustomer, now: Date) throws(APIError) -> SignedTransactionRenderer.Context {
+        guard let app = configuration.app(customer.bundleID) else { throw .internalError(status: 500) }
+        return SignedTransactionRenderer.Context(
+            app: app, environment: customer.environment, catalog: configuration.catalog,
+            appAccountToken: customer.spec.appAccountToken, signedDate: now
+        )
+    }
+
+    /// `environment`, `bundleId`, `appAppleId`.
+    func apiAppMembers(_ context: SignedTransactionRenderer.Context) -> [(String, JSONValue)] {
+        [
+            ("environment", .string(context.environment.rawValue)),
+            ("bundleId", .string(context.app.bundleID)),
+            ("appAppleId", .int(context.app.appAppleID)),
+        ]
+    }
+}
+
+extension SimCustomer {
+    /// Whether `transactionID` is one of the customer's transactions at any point of their life.
+    func ownsTransaction(_ transactionID: String) -> Bool {
+        events.last?.state.transactions.contains { $0.transactionID == transactionID } ?? false
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+extension AppStoreSimulator {
+    /// Accepts App Store Server API tokens signed by `key` (and refuses all others); `nil`
+    /// refuses every request with 401.
+    public func setAPIKey(_ key: SimAPIKey?) {
+        box.withLockedValue { $0.api.key = key }
+    }
+
+    /// Answers 429 to the `limit + 1`-th API request of an app within one second, per
+    /// environment; `nil` lifts the limit.
+    public func setAPIRateLimit(_ limit: Int?) {
+        box.withLockedValue { $0.api.rate = APIRateWindow(limit: limit.map { max(0, $0) }) }
+    }
+
+    /// Sends test notifications requested through the API to `url` (subscriptiond's
+    /// notification URL), once, recording the attempt; `nil` leaves them unsent.
+    public func setNotificationTarget(_ url: URL?) {
+        box.withLockedValue { $0.api.notificationTarget = url }
+    }
+
+    /// The delivery attempts recorded for the notification `uuid`, oldest first.
+    public func sendAttempts(notificationUUID uuid: String) -> [SendAttempt] {
+        box.withLockedValue { $0.api.attempts[uuid] ?? [] }
+    }
+
+    /// The v2 notifications a drop rate made the sender skip, in `notifications()` order.
+    public func droppedNotifications() -> [SimNotification] {
+        let dropped = box.withLockedValue { $0.api.dropped }
+        return notifications().filter { $0.notificationUUID.map(dropped.contains) ?? false }
+    }
+
+    /// Records one delivery attempt of `notification` (v1 ones have no history and are ignored).
+    public func recordSendAttempt(_ notification: SimNotification, _ attempt: SendAttempt, dropped: Bool = false) {
+        guard let uuid = notification.notificationUUID else { return }
+        box.withLockedValue { state in
+            state.api.attempts[uuid, default: []].append(attempt)
+            if dropped { state.api.dropped.insert(uuid) }
+        }
+    }
+}

@@ -10,6 +10,8 @@ public struct BackfillRun: Sendable {
     public let paginationToken: String?
     /// Pages done, notifications stored, already stored, refused.
     public let pages: Int, stored: Int, duplicates: Int, refused: Int
+    /// The end of the run's window.
+    public let end: Date
     /// True when an interrupted run was picked up again.
     public let resumed: Bool
 }
@@ -23,21 +25,25 @@ public struct BackfillStore: Sendable {
         self.client = client
     }
 
-    /// The open run for this app, environment, window and filter, or a new one.
-    public func open(bundleID: String, environment: AppStoreEnvironment, start: Date, end: Date, onlyFailures: Bool) async throws -> BackfillRun {
+    /// The open run for this app, environment, start and filter — and end, when one is given
+    /// (without one, a run stopped earlier is resumed with the end it had) — or a new one
+    /// ending at `end` (default: now).
+    public func open(bundleID: String, environment: AppStoreEnvironment, start: Date, end: Date?, onlyFailures: Bool) async throws -> BackfillRun {
         try await client.withTransaction { session in
             if let row = try session.queryFirst("""
-                SELECT id, pagination_token, pages, stored, duplicates, refused FROM backfill_runs
+                SELECT id, pagination_token, pages, stored, duplicates, refused, end_date FROM backfill_runs
                 WHERE bundle_id = \(bundleID) AND environment = \(environment.rawValue) AND start_date = \(start)
-                  AND end_date = \(end) AND only_failures = \(onlyFailures) AND finished_at IS NULL
+                  AND (\(end)::timestamptz IS NULL OR end_date = \(end)) AND only_failures = \(onlyFailures) AND finished_at IS NULL
+                ORDER BY id DESC LIMIT 1
                 FOR UPDATE
                 """) {
                 return try BackfillRun(row: row, resumed: true)
             }
+            let end = end ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             let row = try session.queryFirst("""
                 INSERT INTO backfill_runs (bundle_id, environment, start_date, end_date, only_failures)
                 VALUES (\(bundleID), \(environment.rawValue), \(start), \(end), \(onlyFailures))
-                RETURNING id, pagination_token, pages, stored, duplicates, refused
+                RETURNING id, pagination_token, pages, stored, duplicates, refused, end_date
                 """)
             guard let row else { throw StoreError("backfill run was not created") }
             return try BackfillRun(row: row, resumed: false)
@@ -52,7 +58,7 @@ public struct BackfillStore: Sendable {
                     duplicates = duplicates + \(duplicates), refused = refused + \(refused),
                     finished_at = CASE WHEN \(token == nil) THEN now() END
                 WHERE id = \(run.id)
-                RETURNING id, pagination_token, pages, stored, duplicates, refused
+                RETURNING id, pagination_token, pages, stored, duplicates, refused, end_date
                 """)
         }
         guard let row else { throw StoreError("backfill run \(run.id) vanished") }
@@ -65,6 +71,6 @@ extension BackfillRun {
         self.init(
             id: try row.decode("id"), paginationToken: try row.decode("pagination_token"), pages: try row.decode("pages"),
             stored: try row.decode("stored"), duplicates: try row.decode("duplicates"), refused: try row.decode("refused"),
-            resumed: resumed)
+            end: try row.decode("end_date"), resumed: resumed)
     }
 }

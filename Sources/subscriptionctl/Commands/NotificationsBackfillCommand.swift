@@ -15,8 +15,8 @@ struct NotificationsBackfillCommand: AsyncParsableCommand {
             notification is verified and checked like one posted to the intake, then stored; \
             ones already in the inbox count as duplicates. Each page is recorded as it is done, \
             so a backfill stopped by Ctrl-C or a crash resumes when run again with the same \
-            options. A running subscriptiond processes what was stored. DATE is YYYY-MM-DD or \
-            an ISO 8601 time (UTC).
+            options (without --until it keeps the end it started with). A running subscriptiond \
+            processes what was stored. DATE is YYYY-MM-DD or an ISO 8601 time (UTC).
 
             Examples:
               subscriptionctl notifications backfill --since 2026-11-01
@@ -44,9 +44,8 @@ struct NotificationsBackfillCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = try EnvironmentOption.parse(self.environment)
         let start = try DateOption.parse(since, name: "--since")
-        // Whole seconds, so a rerun with the same options finds the same open run.
-        let end = try until.map { try DateOption.parse($0, name: "--until") } ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        guard start < end else { throw CommandFailure.usage("--since must be before --until") }
+        let end = try until.map { try DateOption.parse($0, name: "--until") }
+        guard start < (end ?? Date()) else { throw CommandFailure.usage("--since must be before --until") }
         try await CommandExecution.withDatabase(options) { database in
             try await APISession.with { session in
                 let client = try session.client(app: app)
@@ -54,7 +53,8 @@ struct NotificationsBackfillCommand: AsyncParsableCommand {
                 let store = BackfillStore(client: database)
                 var run = try await store.open(bundleID: client.bundleID, environment: environment, start: start, end: end, onlyFailures: onlyFailures)
                 if run.resumed && !options.json { Output.line("resuming backfill \(run.id) after \(run.pages) page\(run.pages == 1 ? "" : "s")") }
-                let query = NotificationHistoryQuery(startDate: start, endDate: end, onlyFailures: onlyFailures)
+                // Without --until, a run stopped earlier resumes with the window it had.
+                let query = NotificationHistoryQuery(startDate: start, endDate: run.end, onlyFailures: onlyFailures)
                 repeat {
                     let page = try await client.notificationHistoryPage(query, paginationToken: run.paginationToken, environment: environment)
                     var (stored, duplicates, refused) = (0, 0, 0)

@@ -1,0 +1,174 @@
+import AppStoreSimulator
+import Foundation
+import HTTPClient
+import Postgres
+import Testing
+import TestSupport
+
+/// The App Store Server API against appstore-sim, through subscriptiond's libcurl client:
+/// backfill of dropped notifications (resumable), sync within the rate limit, the worker's
+/// reconciliation, transaction lookups and test notifications.
+@Suite("App Store Server API end to end against appstore-sim", .serialized)
+struct AppStoreAPIEndToEndTests {
+    /// A simulator with an API key, serving, and the settings that point subscriptiond at it.
+    struct World: Sendable {
+        let simulator: AppStoreSimulator
+        let server: SimulatorServer
+        let settings: [String: String]
+        let files: [URL]
+
+        static func make(customers: Int, seed: UInt64, sandboxShare: Double = 1.0) async throws -> World {
+            let simulator = AppStoreSimulator(configuration: .demo(seed: seed, sharedSecret: RunningService.sharedSecret))
+            try simulator.addRandomCustomers(customers, seed: seed, sandboxShare: sandboxShare, notificationVersions: .v2)
+            let (key, privateKeyPEM) = SimAPIKey.generate()
+            simulator.setAPIKey(key)
+            let directory = FileManager.default.temporaryDirectory
+            let keyFile = directory.appendingPathComponent("sim-key-\(UUID().uuidString).p8")
+            let rootFile = directory.appendingPathComponent("sim-root-\(UUID().uuidString).pem")
+            try Data(privateKeyPEM.utf8).write(to: keyFile)
+            try Data(try simulator.signingPKI().root.pem.utf8).write(to: rootFile)
+            let server = try await SimulatorServer.start(simulator: simulator)
+            let app = try #require(simulator.configuration.apps.first)
+            return World(simulator: simulator, server: server, settings: [
+                "VERIFY_RECEIPT_URL": server.productionURL.absoluteString,
+                "VERIFY_RECEIPT_SANDBOX_URL": server.sandboxURL.absoluteString,
+                "APPSTORE_ROOT_CERTIFICATES": rootFile.path, "APPSTORE_APP_APPLE_ID": String(app.appAppleID),
+                "APPSTORE_ISSUER_ID": key.issuerID, "APPSTORE_KEY_ID": key.keyID, "APPSTORE_PRIVATE_KEY_FILE": keyFile.path,
+                "APPSTORE_API_URL": server.apiProductionURL.absoluteString, "APPSTORE_API_SANDBOX_URL": server.apiSandboxURL.absoluteString,
+            ], files: [keyFile, rootFile])
+        }
+
+        func close() async {
+            await server.shutdown()
+            for file in files { try? FileManager.default.removeItem(at: file) }
+        }
+    }
+
+    private func count(_ service: RunningService, _ sql: PostgresQuery) async throws -> Int {
+        try await service.database.query(sql)[0].decode("n")
+    }
+
+    @Test("backfill finds exactly the dropped notifications over many pages, resumes after being killed, and everyone agrees after")
+    func backfillResumesAndHeals() async throws {
+        let world = try await World.make(customers: 140, seed: 20_261_125)
+        defer { Task { await world.close() } }
+        try await RunningService.with(settings: world.settings) { service in
+            try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
+            let notifications = world.simulator.notifications()
+            let drops = DropPolicy(rate: 0.3, seed: 7)
+            let dropped = drops.dropped(notifications)
+            #expect(notifications.count >= 500, "\(notifications.count) notifications")
+            #expect(!dropped.isEmpty)
+            let target = try #require(URL(string: service.baseURL + "/notifications/appstore"))
+            let report = await NotificationSender(target: target, timeout: .seconds(60), concurrency: 8, drops: drops, simulator: world.simulator)
+                .deliver(DeliveryPlan.order(notifications, duplicates: 1, shuffle: true, seed: 7))
+            #expect(report.failed.isEmpty)
+            try await service.waitUntilSettled(timeout: .seconds(300))
+            #expect(try await count(service, "SELECT count(*) AS n FROM notifications") == notifications.count - dropped.count)
+
+            // Killed (SIGINT, no handler: the process just ends) after a dozen pages, then run again.
+            let since = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-2 * 86_400))
+            let arguments = ["notifications", "backfill", "--since", since, "--environment", "Sandbox", "--json"]
+            let environment = service.environment.merging(["DATABASE_URL": service.databaseURL]) { _, new in new }
+            world.simulator.resetStats()
+            let simulator = world.simulator
+            let first = try await CLI.spawn(CLI.binary.path, arguments, databaseURL: service.databaseURL, environment: environment,
+                                            interruptWhen: { simulator.stats().api["http_200", default: 0] >= 12 })
+            #expect(first.status != 0, "the first run should have been stopped half way")
+            let second = try await CLI.run(arguments, databaseURL: service.databaseURL, environment: environment)
+            #expect(second.status == 0, "\(second.stderr)")
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
+            #expect((summary["pages"] as? Int ?? 0) >= 25, "\(summary)")
+            #expect(summary["stored"] as? Int == dropped.count, "\(summary)")
+            #expect(try await count(service, "SELECT count(*) AS n FROM notifications") == notifications.count)
+            #expect(try await count(service, "SELECT count(*) AS n FROM backfill_runs WHERE finished_at IS NOT NULL") == 1)
+
+            try await service.waitUntilSettled(timeout: .seconds(300))
+            let check = SubscriptiondCheck(
+                baseURL: try #require(URL(string: service.baseURL)), adminToken: RunningService.adminToken, simulator: world.simulator)
+            let mismatches = try await check.statusMismatches()
+            #expect(mismatches.isEmpty, "\(mismatches.count) mismatches: \(mismatches.prefix(5))")
+            #expect(try await check.linkCustomers().isEmpty)
+            try await service.waitUntilSettled(timeout: .seconds(120))
+            let results = try await check.compare(productIDs: world.simulator.configuration.catalog.products.map(\.productID))
+            #expect(results.filter { !$0.agrees }.isEmpty, "\(results.filter { !$0.agrees }.prefix(3).map(\.mismatches))")
+        }
+    }
+
+    @Test("sync --all stays under the API's rate limit (no 429 provoked) and still finishes when 429s are forced")
+    func syncWithinTheRateLimit() async throws {
+        let world = try await World.make(customers: 120, seed: 20_261_126)
+        defer { Task { await world.close() } }
+        try await RunningService.with(settings: world.settings) { service in
+            let target = try #require(URL(string: service.baseURL + "/notifications/appstore"))
+            _ = await NotificationSender(target: target, timeout: .seconds(60), concurrency: 8, simulator: world.simulator)
+                .deliver(DeliveryPlan.order(world.simulator.notifications(), duplicates: 1, shuffle: false, seed: 1))
+            try await service.waitUntilSettled(timeout: .seconds(300))
+            let subscriptions = try await count(service, "SELECT count(*) AS n FROM subscriptions")
+            #expect(subscriptions > 0)
+            let environment = service.environment.merging(["DATABASE_URL": service.databaseURL]) { _, new in new }
+
+            world.simulator.setAPIRateLimit(5)
+            world.simulator.resetStats()
+            let synced = try await CLI.run(["sync", "--all", "--concurrency", "16", "--json"], databaseURL: service.databaseURL, environment: environment)
+            #expect(synced.status == 0, "\(synced.stderr)")
+            #expect(synced.stdout.contains("\"synced\" : \(subscriptions)"), "\(synced.stdout)")
+            let stats = world.simulator.stats().api
+            #expect(stats["http_429", default: 0] == 0, "subscriptiond provoked 429s: \(stats)")
+            #expect(stats["http_200", default: 0] >= 2 * subscriptions)
+
+            world.simulator.setAPIRateLimit(nil)
+            world.simulator.failNext(4, with: .http429)
+            let forced = try await CLI.run(["sync", "--all", "--json"], databaseURL: service.databaseURL, environment: environment)
+            #expect(forced.status == 0, "\(forced.stderr)")
+            #expect(world.simulator.stats().api["http_429", default: 0] == 4)
+        }
+    }
+
+    @Test("POST /v1/transactions with a transaction_id: linked (sandbox found after production's 404), 422 unknown, 202 then finished when the API is down")
+    func transactionLookups() async throws {
+        let world = try await World.make(customers: 6, seed: 20_261_127)
+        defer { Task { await world.close() } }
+        try await RunningService.with(settings: world.settings.merging(["RECEIPT_WAIT_MS": "1500"]) { _, new in new }) { service in
+            func post(_ body: [String: Any]) async throws -> HTTPClient.HTTPResponse {
+                try await service.http.execute(HTTPClient.HTTPRequest(
+                    method: .post, url: service.baseURL + "/v1/transactions",
+                    headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
+                              HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
+                    body: NotificationBodies.bytes(body), timeout: .seconds(30)))
+            }
+            let customers = world.simulator.truth().customers.filter { !$0.subscriptions.isEmpty }
+            let first = try #require(customers.first)
+            let id = try #require(first.subscriptions.first?.originalTransactionID)
+            let linked = try await post(["app_user_id": "lookup-user", "transaction_id": id])
+            #expect(linked.status == 200, "\(String(decoding: linked.body, as: UTF8.self))")
+            #expect((try jsonObject(linked)["subscriptions"] as? [Any])?.count == 1)
+            #expect(try await post(["app_user_id": "nobody", "transaction_id": "999999999999"]).status == 422)
+
+            let second = try #require(customers.dropFirst().first?.subscriptions.first?.originalTransactionID)
+            world.simulator.failNext(12, with: .hang)
+            let queued = try await post(["app_user_id": "later-user", "transaction_id": second])
+            #expect(queued.status == 202)
+            world.simulator.clearFaults()
+            try await service.waitUntilSettled(timeout: .seconds(120))
+            #expect(try await service.get("/v1/subscribers/later-user").status == 200)
+        }
+    }
+
+    @Test("test-notification: Apple's TEST arrives and the command says so")
+    func testNotification() async throws {
+        let world = try await World.make(customers: 1, seed: 20_261_128)
+        defer { Task { await world.close() } }
+        try await RunningService.with(settings: world.settings) { service in
+            world.simulator.setNotificationTarget(URL(string: service.baseURL + "/notifications/appstore"))
+            let environment = service.environment.merging(["DATABASE_URL": service.databaseURL]) { _, new in new }
+            let result = try await CLI.run(["test-notification", "--environment", "Sandbox", "--wait", "30"], databaseURL: service.databaseURL, environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("arrived"), "\(result.stdout)")
+            // A key Apple does not know: a configuration error, exit 2.
+            world.simulator.setAPIKey(SimAPIKey.generate().key)
+            let refused = try await CLI.run(["test-notification", "--wait", "5"], databaseURL: service.databaseURL, environment: environment)
+            #expect(refused.status == 2, "\(refused.stderr)")
+        }
+    }
+}

@@ -49,49 +49,25 @@ public struct WebhookDelivery: Service {
 
     public func run() async throws {
         let targets = apps.bundleIDs.filter { apps.app(bundleID: $0)?.webhook != nil }
-        let slots = WorkerSlots(count: configuration.concurrency)
         let signal = WorkerSignal()
-        await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                var failures = 0
-                var lastHousekeeping = ContinuousClock.now - .seconds(3_600)
-                while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                    if ContinuousClock.now - lastHousekeeping > .seconds(10) {
-                        lastHousekeeping = ContinuousClock.now
-                        await housekeeping(targets: targets)
-                    }
-                    await slots.waitForFree()
-                    let claimed: [ClaimedWebhookEvent]
-                    do {
-                        claimed = targets.isEmpty ? [] : try await outbox.claimDue(
-                            limit: await slots.free, lease: configuration.lease, bundleIDs: targets)
-                        failures = 0
-                    } catch {
-                        failures += 1
-                        if failures == 1 || failures % 20 == 0 {
-                            logger.warning("cannot claim webhook events; will keep trying", metadata: [LogKey.error: "\(error)"])
-                        }
-                        await signal.wait(upTo: .milliseconds(min(5_000, 250 * failures)))
-                        continue
-                    }
-                    if claimed.isEmpty {
-                        await signal.wait(upTo: configuration.pollInterval)
-                        continue
-                    }
-                    await slots.take(claimed.count)
-                    for claim in claimed {
-                        group.addTask {
-                            await deliver(claim)
-                            await slots.release()
-                            // The subscription's next event may be due now.
-                            await signal.signal()
-                        }
-                    }
-                }
+        let (outbox, configuration) = (self.outbox, self.configuration)
+        let lastHousekeeping = HousekeepingClock(every: .seconds(10))
+        await ClaimLoop<ClaimedWebhookEvent>(
+            concurrency: configuration.concurrency, pollInterval: configuration.pollInterval, signal: signal,
+            what: "webhook events", logger: logger
+        ).run(
+            beforeClaiming: {
+                if await lastHousekeeping.isDue() { await housekeeping(targets: targets) }
+            },
+            claim: { limit in
+                targets.isEmpty ? [] : try await outbox.claimDue(limit: limit, lease: configuration.lease, bundleIDs: targets)
+            },
+            handle: { claim in
+                await deliver(claim)
+                // The subscription's next event may be due now.
+                await signal.signal()
             }
-        } onGracefulShutdown: {
-            Task { await signal.signal() }
-        }
+        )
         logger.info("webhook delivery stopped")
     }
 
@@ -135,5 +111,22 @@ public struct WebhookDelivery: Service {
             logger.warning("could not record the webhook outcome; the event will be sent again after its lease",
                            metadata: [LogKey.error: "\(error)"])
         }
+    }
+}
+
+/// Says when a periodic chore is due again: at once the first time, then every `interval`.
+private actor HousekeepingClock {
+    private let interval: Duration
+    private var last: ContinuousClock.Instant?
+
+    init(every interval: Duration) {
+        self.interval = interval
+    }
+
+    func isDue() -> Bool {
+        let now = ContinuousClock.now
+        if let last, now - last < interval { return false }
+        last = now
+        return true
     }
 }

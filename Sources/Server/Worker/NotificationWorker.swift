@@ -46,42 +46,16 @@ public struct NotificationWorker: Service {
     }
 
     public func run() async throws {
-        let slots = WorkerSlots(count: configuration.concurrency)
-        let signal = self.signal
-        await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                var failures = 0
-                while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                    await slots.waitForFree()
-                    let free = await slots.free
-                    let claimed: [ClaimedNotification]
-                    do {
-                        claimed = try await inbox.claimDue(limit: free, lease: configuration.lease, maxUnfinishedClaims: configuration.maxUnfinishedClaims)
-                        failures = 0
-                    } catch {
-                        failures += 1
-                        if failures == 1 || failures % 20 == 0 {
-                            logger.warning("cannot claim notifications; will keep trying", metadata: [LogKey.error: "\(error)"])
-                        }
-                        await signal.wait(upTo: .milliseconds(min(5_000, 250 * failures)))
-                        continue
-                    }
-                    if claimed.isEmpty {
-                        await signal.wait(upTo: configuration.pollInterval)
-                        continue
-                    }
-                    await slots.take(claimed.count)
-                    for notification in claimed {
-                        group.addTask {
-                            await attempt(notification)
-                            await slots.release()
-                        }
-                    }
-                }
-            }
-        } onGracefulShutdown: {
-            Task { await signal.signal() }
-        }
+        let (inbox, configuration) = (self.inbox, self.configuration)
+        await ClaimLoop<ClaimedNotification>(
+            concurrency: configuration.concurrency, pollInterval: configuration.pollInterval, signal: signal,
+            what: "notifications", logger: logger
+        ).run(
+            claim: { limit in
+                try await inbox.claimDue(limit: limit, lease: configuration.lease, maxUnfinishedClaims: configuration.maxUnfinishedClaims)
+            },
+            handle: { notification in await attempt(notification) }
+        )
         logger.info("worker stopped")
     }
 

@@ -1,0 +1,64 @@
+import Logging
+import ServiceLifecycle
+import SubscriptiondCore
+
+/// The dispatcher the notification worker and webhook delivery share: wait for a free slot,
+/// claim as much due work as there are free slots, run each claim in a task of its own, and
+/// repeat until graceful shutdown (in-flight work finishes). A claim that fails (database
+/// trouble) is retried with a growing pause, logged on the first failure and every 20th.
+struct ClaimLoop<Claim: Sendable>: Sendable {
+    /// Claims in flight at most.
+    let concurrency: Int
+    /// How long to wait for work when nothing signals.
+    let pollInterval: Duration
+    /// Wakes the loop early (new work stored, a slot freed, shutdown).
+    let signal: WorkerSignal
+    /// What is claimed, for the log line ("notifications", "webhook events").
+    let what: String
+    let logger: Logger
+
+    /// Runs until graceful shutdown or cancellation. `beforeClaiming` runs before every
+    /// claim; `claim` takes up to N due items; `handle` processes one.
+    func run(
+        beforeClaiming: @escaping @Sendable () async -> Void = {},
+        claim: @escaping @Sendable (_ limit: Int) async throws -> [Claim],
+        handle: @escaping @Sendable (Claim) async -> Void
+    ) async {
+        let slots = WorkerSlots(count: concurrency)
+        let (signal, pollInterval, logger, what) = (self.signal, self.pollInterval, self.logger, self.what)
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                var failures = 0
+                while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                    await beforeClaiming()
+                    await slots.waitForFree()
+                    let claimed: [Claim]
+                    do {
+                        claimed = try await claim(await slots.free)
+                        failures = 0
+                    } catch {
+                        failures += 1
+                        if failures == 1 || failures % 20 == 0 {
+                            logger.warning("cannot claim \(what); will keep trying", metadata: [LogKey.error: "\(error)"])
+                        }
+                        await signal.wait(upTo: .milliseconds(min(5_000, 250 * failures)))
+                        continue
+                    }
+                    if claimed.isEmpty {
+                        await signal.wait(upTo: pollInterval)
+                        continue
+                    }
+                    await slots.take(claimed.count)
+                    for item in claimed {
+                        group.addTask {
+                            await handle(item)
+                            await slots.release()
+                        }
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            Task { await signal.signal() }
+        }
+    }
+}

@@ -21,14 +21,14 @@ public struct NotificationProcessor: Sendable {
         case superseded
     }
 
-    private let database: PostgresClient
-    private let inbox: NotificationInbox
-    private let verifier: ReceiptVerifier
-    private let apps: AppRegistry
-    private let retryPolicy: RetryPolicy
-    private let receipts: StoredReceipts
-    private let signatures: SignedPayloadVerifier
-    private let api: AppStoreAPIDirectory?
+    let database: PostgresClient
+    let inbox: NotificationInbox
+    let verifier: ReceiptVerifier
+    let apps: AppRegistry
+    let retryPolicy: RetryPolicy
+    let receipts: StoredReceipts
+    let signatures: SignedPayloadVerifier
+    let api: AppStoreAPIDirectory?
 
     /// Creates a processor.
     public init(
@@ -94,177 +94,5 @@ public struct NotificationProcessor: Sendable {
         }
         logger.info("notification will be retried", metadata: [LogKey.error: "\(reason)", "next_attempt_at": "\(next)"])
         return try await inbox.scheduleRetry(notification, at: next, reason: reason) ? .retrying(reason: reason) : .superseded
-    }
-}
-
-/// The facts one attempt will apply, each batch with the time its information is from.
-struct ApplyPlan {
-    struct Batch {
-        let facts: ReceiptFacts
-        let observedAt: Date
-    }
-
-    var batches: [Batch] = []
-    /// Kept with the attempt when nothing could be verified (so nothing was applied).
-    var note: String?
-}
-
-/// The result of everything an attempt does before touching the database.
-enum Preparation {
-    case apply(ApplyPlan)
-    case retry(reason: String, limited: Bool)
-    case dead(reason: String)
-}
-
-extension NotificationProcessor {
-    /// Decodes the stored body, verifies its receipt upstream and gathers the facts.
-    func prepare(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
-        guard let app = apps.app(bundleID: notification.bundleID) else {
-            return .dead(reason: "bundle id \(notification.bundleID) is not a configured app")
-        }
-        switch notification.source {
-        case .v1:
-            let body: NotificationV1
-            do {
-                body = try NotificationV1.decode(from: Array(notification.body.utf8))
-            } catch let error as AppleValueError {
-                // Stored by a version that did not check dates (or by hand): refuse it now.
-                return .dead(reason: "the stored body is malformed: \(error)")
-            } catch {
-                return .dead(reason: "the stored body is not a version 1 notification")
-            }
-            // Only Apple's answer is applied: the body's own claims are authenticated by a
-            // shared secret alone (one that has shipped inside apps), so they never grant,
-            // extend or revoke anything. Its receipt, or else the subscription's stored one,
-            // is verified instead.
-            if let receipt = body.receiptData {
-                return await verified(receipt: receipt, app: app, plan: ApplyPlan(), logger: logger)
-            }
-            let stored: String?
-            do {
-                stored = try await receipts.latestReceipt(
-                    bundleID: notification.bundleID, environment: notification.environment,
-                    originalTransactionIDs: body.originalTransactionIDs)
-            } catch let error as PostgresError where error.isTransient {
-                return .retry(reason: "database: \(error.message)", limited: false)
-            } catch {
-                return .dead(reason: "cannot look up the subscription's stored receipt: \(error)")
-            }
-            let removed = notification.receiptRemovedAt.map { "its receipt was removed by retention on \(RetentionText.day($0)); " }
-            guard let stored else {
-                var plan = ApplyPlan()
-                plan.note = (removed ?? "no receipt in the body and ")
-                    + "none is stored for its subscription: recorded without applying its claims"
-                return .apply(plan)
-            }
-            var plan = ApplyPlan()
-            plan.note = removed.map { $0 + "verified the subscription's latest stored receipt instead" }
-            return await verified(receipt: stored, app: app, plan: plan, logger: logger)
-        case .receipt:
-            guard let receipt = QueuedReceipt.receiptData(fromStoredBody: notification.body) else {
-                if let removed = notification.receiptRemovedAt {
-                    return .dead(reason: "its receipt_data was removed by retention on \(RetentionText.day(removed)): nothing to verify")
-                }
-                return .dead(reason: "the stored body holds no receipt_data")
-            }
-            return await verified(receipt: receipt, app: app, plan: ApplyPlan(), logger: logger)
-        case .v2:
-            return await signedFacts(notification, logger: logger)
-        case .transaction:
-            return await lookedUp(notification, logger: logger)
-        }
-    }
-
-    private func verified(receipt: String, app: AppCredentials, plan: ApplyPlan, logger: Logger) async -> Preparation {
-        switch await verifier.verify(receiptData: receipt, app: app, logger: logger) {
-        case .verified(let response, let observedAt, let endpoint):
-            var plan = plan
-            var facts = ReceiptFacts(verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
-            // Keep a receipt to re-verify later even when the answer carries no newer one.
-            facts.latestReceipt = facts.latestReceipt ?? receipt
-            plan.batches.append(.init(facts: facts, observedAt: observedAt))
-            return .apply(plan)
-        case .retry(let reason, let limited):
-            return .retry(reason: reason, limited: limited)
-        case .permanent(let reason):
-            return .dead(reason: reason)
-        }
-    }
-}
-
-extension NotificationProcessor {
-    /// The facts of a stored v2 notification. Its signatures are checked again (cheap with
-    /// the chain cache): the stored payload is evidence, and only verified data is applied.
-    func signedFacts(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
-        guard let jws = (try? StrictJSONParser.parse(Array(notification.body.utf8)))?["signedPayload"]?.stringValue else {
-            return .dead(reason: "the stored body holds no signedPayload")
-        }
-        let verified: VerifiedNotificationV2
-        do {
-            verified = try await signatures.verifyNotification(jws)
-        } catch {
-            return .dead(reason: "the stored signed payload does not verify against the configured roots: \(error.reason)")
-        }
-        let facts = ReceiptFacts(
-            signedTransaction: verified.transaction, renewalInfo: verified.renewalInfo,
-            bundleID: notification.bundleID, environment: notification.environment)
-        var plan = ApplyPlan()
-        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty else {
-            plan.note = "\(verified.payload.notificationTypeRaw ?? "notification") carries no transaction: recorded"
-            return .apply(plan)
-        }
-        plan.batches.append(.init(facts: facts, observedAt: verified.payload.signedDate ?? notification.receivedAt))
-        guard let client = api?.client(bundleID: notification.bundleID), let id = facts.subscriptionIDs.first else { return .apply(plan) }
-        // With an API key, also apply what Apple says about the subscription now (the v2
-        // twin of verifying the receipt): a notification that was lost is healed by the next one.
-        do {
-            for batch in try await AppleSubscriptionState.facts(
-                transactionID: id, environment: notification.environment, withHistory: false, client: client, logger: logger) {
-                plan.batches.append(.init(facts: batch, observedAt: Date()))
-            }
-        } catch let error as AppStoreAPIError where error.isRetryable {
-            return .retry(reason: "App Store Server API: \(error)", limited: false)
-        } catch {
-            plan.note = "the notification's own facts applied; reconciling with the App Store Server API failed: \(error)"
-        }
-        return .apply(plan)
-    }
-
-    /// A transaction id queued by `POST /v1/transactions`: looked up with the API, applied,
-    /// and the user linked.
-    func lookedUp(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
-        guard let id = (try? StrictJSONParser.parse(Array(notification.body.utf8)))?["transaction_id"]?.stringValue else {
-            return .dead(reason: "the stored body holds no transaction_id")
-        }
-        guard let client = api?.client(bundleID: notification.bundleID) else {
-            return .dead(reason: "\(notification.bundleID) has no App Store Server API key to look transaction \(id) up with")
-        }
-        do {
-            var plan = ApplyPlan()
-            for batch in try await AppleSubscriptionState.facts(transactionID: id, environment: nil, withHistory: false, client: client, logger: logger) {
-                plan.batches.append(.init(facts: batch, observedAt: Date()))
-            }
-            return .apply(plan)
-        } catch let error as AppStoreAPIError where error.isRetryable {
-            return .retry(reason: "App Store Server API: \(error)", limited: false)
-        } catch {
-            return .dead(reason: "App Store Server API: \(error)")
-        }
-    }
-}
-
-/// The stored body of a receipt queued by `POST /v1/receipts`.
-enum QueuedReceipt {
-    static func receiptData(fromStoredBody body: String) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return nil }
-        return object["receipt_data"] as? String
-    }
-}
-
-/// How notes name the day retention removed a receipt.
-enum RetentionText {
-    /// `2026-11-22` (UTC).
-    static func day(_ date: Date) -> String {
-        String(ISO8601DateFormatter().string(from: date).prefix(10))
     }
 }

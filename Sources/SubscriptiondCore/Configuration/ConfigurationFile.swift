@@ -1,0 +1,89 @@
+import Foundation
+
+/// The `SUBSCRIPTIOND_CONFIG` file:
+/// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id", "webhook_url", "webhook_secret",
+/// "issuer_id", "key_id", "private_key_file"}]}`.
+struct ConfigurationFile: Decodable {
+    struct App: Decodable {
+        let bundleID: String
+        let sharedSecret: String?
+        let sharedSecretFile: String?
+        let appAppleID: String?
+        let webhookURL: String?
+        let webhookSecret: String?
+        let issuerID: String?
+        let keyID: String?
+        let privateKeyFile: String?
+
+        enum CodingKeys: String, CodingKey {
+            case bundleID = "bundle_id", sharedSecret = "shared_secret", sharedSecretFile = "shared_secret_file"
+            case appAppleID = "app_apple_id", webhookURL = "webhook_url", webhookSecret = "webhook_secret"
+            case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            bundleID = try container.decode(String.self, forKey: .bundleID)
+            sharedSecret = try container.decodeIfPresent(String.self, forKey: .sharedSecret)
+            sharedSecretFile = try container.decodeIfPresent(String.self, forKey: .sharedSecretFile)
+            webhookURL = try container.decodeIfPresent(String.self, forKey: .webhookURL)
+            webhookSecret = try container.decodeIfPresent(String.self, forKey: .webhookSecret)
+            issuerID = try container.decodeIfPresent(String.self, forKey: .issuerID)
+            keyID = try container.decodeIfPresent(String.self, forKey: .keyID)
+            privateKeyFile = try container.decodeIfPresent(String.self, forKey: .privateKeyFile)
+            // App Store Connect shows the Apple ID as a number; accept it as one or as text.
+            if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
+                appAppleID = String(number)
+            } else {
+                appAppleID = try container.decodeIfPresent(String.self, forKey: .appAppleID)
+            }
+        }
+    }
+
+    let apps: [App]
+
+    /// Reads and validates the file, resolving `shared_secret_file` entries.
+    static func load(path: String) throws -> [AppCredentials] {
+        let setting = "SUBSCRIPTIOND_CONFIG"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(setting, "names \(path), which cannot be read")
+        }
+        let file: ConfigurationFile
+        do {
+            file = try JSONDecoder().decode(ConfigurationFile.self, from: data)
+        } catch {
+            throw ConfigurationError(setting, "file \(path) is not valid: expected {\"apps\":[{\"bundle_id\":…,\"shared_secret\":…,\"app_apple_id\":…}]}")
+        }
+        return try file.apps.map { app in
+            guard !app.bundleID.isEmpty else { throw ConfigurationError(setting, "has an app with an empty bundle_id") }
+            let appleID = try app.appAppleID.map { try AppAppleID.validated($0, setting: setting) }
+            let webhook = try WebhookTarget.validated(
+                url: app.webhookURL, secret: app.webhookSecret,
+                setting: "\(setting) webhook_url of \(app.bundleID)", secretSetting: "\(setting) webhook_secret of \(app.bundleID)")
+            let apiKey = try AppStoreAPIKey.optional(
+                issuerID: app.issuerID, keyID: app.keyID, privateKeyFile: app.privateKeyFile, bundleID: app.bundleID,
+                names: ("\(setting) issuer_id of \(app.bundleID)", "\(setting) key_id of \(app.bundleID)", "\(setting) private_key_file of \(app.bundleID)"))
+            let base = try credentials(app, appleID: appleID, setting: setting)
+            return AppCredentials(bundleID: base.bundleID, sharedSecret: base.sharedSecret, appAppleID: base.appAppleID, webhook: webhook, apiKey: apiKey)
+        }
+    }
+
+    private static func credentials(_ app: App, appleID: String?, setting: String) throws -> AppCredentials {
+        switch (app.sharedSecret, app.sharedSecretFile) {
+        case (let secret?, nil):
+            guard !secret.isEmpty else { throw ConfigurationError(setting, "app \(app.bundleID) has an empty shared_secret") }
+            return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)
+        case (nil, let secretPath?):
+            guard let contents = FileManager.default.contents(atPath: secretPath),
+                  let secret = String(data: contents, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+                  !secret.isEmpty
+            else { throw ConfigurationError(setting, "app \(app.bundleID): shared_secret_file \(secretPath) cannot be read or is empty") }
+            return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)
+        case (_?, _?):
+            throw ConfigurationError(setting, "app \(app.bundleID) sets both shared_secret and shared_secret_file")
+        case (nil, nil):
+            // A version 2 app: signed payloads need no secret.
+            return AppCredentials(bundleID: app.bundleID, sharedSecret: nil, appAppleID: appleID)
+        }
+    }
+}

@@ -16,7 +16,7 @@ struct HTTPHardeningTests {
             let connection = try RawConnection(port: port(service), readTimeout: .seconds(30))
             connection.send("POST /notifications/appstore HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n")
             connection.send(String(repeating: "x", count: 4_096))
-            let (text, closed) = connection.readAll()
+            let (text, closed) = await connection.readAll()
             #expect(text.hasPrefix("HTTP/1.1 413"))
             #expect(text.lowercased().contains("connection: close"))
             #expect(closed, "the server kept the connection open to read the rest of the body")
@@ -29,7 +29,7 @@ struct HTTPHardeningTests {
             let connection = try RawConnection(port: port(service), readTimeout: .seconds(10))
             let started = ContinuousClock.now
             connection.send("POST /notifications/appstore HTTP/1.1\r\nHost: x\r\n")
-            let (_, closed) = connection.readAll()
+            let (_, closed) = await connection.readAll()
             #expect(closed)
             #expect(ContinuousClock.now - started < .seconds(5))
         }
@@ -38,7 +38,7 @@ struct HTTPHardeningTests {
     @Test("500 idle connections do not keep a normal request from being served")
     func idleConnectionsDoNotStarveRequests() async throws {
         try await RunningService.with(runsWorker: false) { service in
-            let idle = try (0..<500).map { _ in try RawConnection(port: port(service)) }
+            let idle = try await RawConnection.open(500, port: port(service))
             let response = try await service.postNotification(NotificationBodies.bytes(NotificationBodies.v1()))
             #expect(response.status == 200)
             #expect(try await service.get("/health/ready", token: nil).status == 200)

@@ -32,7 +32,7 @@ struct AppStoreAPIRateLimitTests {
 
     @Test("a waiting acquire honours the task's cancellation")
     func cancellation() async throws {
-        let limiter = AppStoreAPIRateLimiter(ratePerSecond: 0.5, capacity: 1)
+        let limiter = AppStoreAPIRateLimiter(ratePerSecond: 0.01, capacity: 1)
         try await limiter.acquire()
         let waiter = Task { try await limiter.acquire() }
         try await Task.sleep(for: .milliseconds(50))

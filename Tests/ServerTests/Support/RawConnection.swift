@@ -5,7 +5,10 @@ import Glibc
 
 /// A plain TCP connection to a loopback port, for tests of what a misbehaving client does:
 /// send part of a request, stall, or hold a connection open without a request.
-final class RawConnection {
+///
+/// Reads block, so `readAll()` runs on a thread of its own: a blocked cooperative thread
+/// would starve the in-process server the test is talking to (and every other test).
+final class RawConnection: @unchecked Sendable {
     private let descriptor: Int32
 
     /// Connects to 127.0.0.1:`port`; reads give up after `readTimeout`.
@@ -29,6 +32,16 @@ final class RawConnection {
 
     deinit { close(descriptor) }
 
+    /// Opens `count` connections from a thread of its own (a connect can block while the
+    /// server's accept queue is full).
+    static func open(_ count: Int, port: Int) async throws -> [RawConnection] {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try (0..<count).map { _ in try RawConnection(port: port) } })
+            }
+        }
+    }
+
     /// Sends text as is.
     func send(_ text: String) {
         let bytes = Array(text.utf8)
@@ -36,7 +49,13 @@ final class RawConnection {
     }
 
     /// Reads until the peer closes (FIN or reset) or the read timeout passes; `closed` tells which.
-    func readAll() -> (text: String, closed: Bool) {
+    func readAll() async -> (text: String, closed: Bool) {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.readBlocking()) }
+        }
+    }
+
+    private func readBlocking() -> (text: String, closed: Bool) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {

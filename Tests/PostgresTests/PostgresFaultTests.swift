@@ -30,7 +30,12 @@ struct PostgresFaultTests {
 
     @Test("while every connection hangs, another caller gets the pool timeout")
     func poolTimeout() async throws {
-        try await ProxiedDatabase.withClient(maximumConnections: 2) { client, proxy in
+        // The hung callers hold their slots for 10 s (connect timeout and deadline), far past
+        // the 1 s lease timeout, however slowly a loaded machine runs the timers.
+        try await ProxiedDatabase.withClient(maximumConnections: 2, adjust: { configuration in
+            configuration.connectTimeoutSeconds = 10
+            configuration.statementDeadline = .seconds(10)
+        }) { client, proxy in
             proxy.blackhole()
             let hung = (0..<2).map { _ in Task { try? await client.query("SELECT 1") } }
             try await Task.sleep(for: .milliseconds(300))

@@ -108,9 +108,9 @@ final class ServiceProcess: Sendable {
         let log = ProcessLog()
         // Drain the child's log on a thread of its own, so the child never blocks on a full pipe.
         Thread.detachNewThread {
-            while case let chunk = errors.fileHandleForReading.availableData, !chunk.isEmpty { log.append(chunk) }
+            while let chunk = ChildProcesses.readChunk(errors.fileHandleForReading) { log.append(chunk) }
         }
-        try process.run()
+        try ChildProcesses.launch(process)
         current.withLock { $0 = process }
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline && process.isRunning {

@@ -41,7 +41,7 @@ enum CLI {
                     process.standardOutput = out
                     process.standardError = err
                     process.standardInput = FileHandle.nullDevice
-                    try process.run()
+                    try ChildProcesses.launch(process)
                     if let interruptWhen {
                         while process.isRunning && !interruptWhen() { Thread.sleep(forTimeInterval: 0.02) }
                         if process.isRunning { process.interrupt() }
@@ -50,10 +50,10 @@ enum CLI {
                     let stderrData = DataBox()
                     let drained = DispatchSemaphore(value: 0)
                     Thread.detachNewThread {
-                        stderrData.data = err.fileHandleForReading.readDataToEndOfFile()
+                        stderrData.data = ChildProcesses.readAll(err.fileHandleForReading)
                         drained.signal()
                     }
-                    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+                    let stdout = ChildProcesses.readAll(out.fileHandleForReading)
                     process.waitUntilExit()
                     drained.wait()
                     return CLI.Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),

@@ -21,7 +21,7 @@ struct PostgresFaultTests {
                 #expect(error.isTransient)
                 #expect(error.message == "the database did not answer within 2 s")
             }
-            #expect(ContinuousClock.now - start < .seconds(3))
+            #expect(ContinuousClock.now - start < .seconds(8), "bounded by the 2 s deadline (slack for a loaded machine), not by TCP's minutes")
             proxy.forward()
             // The abandoned connection is gone; a new one works.
             #expect(try await client.query("SELECT 2 AS two")[0].decode("two", as: Int.self) == 2)
@@ -130,7 +130,7 @@ struct PostgresFaultTests {
             await #expect(throws: PostgresError.self) {
                 try await client.withConnection { session in try session.runScript("SELECT 1") }
             }
-            #expect(ContinuousClock.now - start < .seconds(3))
+            #expect(ContinuousClock.now - start < .seconds(8), "bounded by the 2 s deadline (slack for a loaded machine)")
         }
     }
 

@@ -31,7 +31,7 @@ struct HTTPHardeningTests {
             connection.send("POST /notifications/appstore HTTP/1.1\r\nHost: x\r\n")
             let (_, closed) = await connection.readAll()
             #expect(closed)
-            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(ContinuousClock.now - started < .seconds(15), "an idle timeout of 0.5 s, not the kernel's")
         }
     }
 
@@ -143,12 +143,14 @@ struct UpstreamHardeningTests {
         try await verify.start()
         defer { Task { await verify.stop() } }
         verify.answerOneActivePeriodPerReceipt()
-        verify.inject([.hang(.seconds(4))])
-        try await RunningService.with(verifyServer: verify, settings: ["RECEIPT_WAIT_MS": "500", "VERIFY_TIMEOUT_MS": "3000"]) { service in
+        // Apple hangs for 20 s and the upstream timeout is 15 s: only RECEIPT_WAIT_MS (0.5 s)
+        // can make the answer come back well before that, however loaded the machine.
+        verify.inject([.hang(.seconds(20))])
+        try await RunningService.with(verifyServer: verify, settings: ["RECEIPT_WAIT_MS": "500", "VERIFY_TIMEOUT_MS": "15000"]) { service in
             let started = ContinuousClock.now
             let response = try await postReceipt(service)
             #expect(response.status == 202)
-            #expect(ContinuousClock.now - started < .seconds(3), "waited \(ContinuousClock.now - started) for Apple")
+            #expect(ContinuousClock.now - started < .seconds(8), "waited \(ContinuousClock.now - started) for Apple")
             try await service.waitUntilSettled()
             #expect(try await service.stateCounts() == ["processed": 1])
             #expect(try await service.get("/v1/subscribers/alice").status == 200)

@@ -138,6 +138,18 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
+        // Test helpers: an App Store-shaped test PKI and ES256 JWS signer, shared by the
+        // signature and API client tests.
+        .target(
+            name: "SigningTestSupport",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
         // Test helpers: throwaway migrated databases on the PostgreSQL that `make test` starts.
         .target(
             name: "TestSupport",
@@ -249,6 +261,7 @@ let package = Package(
             dependencies: [
                 "AppStoreSignature",
                 "AppStore",
+                "SigningTestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -294,6 +307,7 @@ let package = Package(
             name: "SubscriptiondCoreTests",
             dependencies: [
                 "SubscriptiondCore",
+                "SigningTestSupport",
                 "AppStoreSignature",
                 "AppStore",
                 "HTTPClient",

@@ -1,6 +1,7 @@
 import AppStoreSignature
 import Crypto
 import Foundation
+import SigningTestSupport
 import Testing
 
 /// A validated chain is reused, but never for a bad signature or a time outside its window.

@@ -1,5 +1,6 @@
 import AppStoreSignature
 import Foundation
+import SigningTestSupport
 import Testing
 
 /// Input that is not a compact JWS at all is malformed (400), distinct from rejected (401).

@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSignature
 import Crypto
 import Foundation
+import SigningTestSupport
 import Testing
 
 /// Every forged or broken JWS is rejected (401), never accepted and never called malformed.

@@ -2,6 +2,7 @@ import AppStore
 import Crypto
 import Foundation
 import Logging
+import SigningTestSupport
 import SubscriptiondCore
 import Testing
 

@@ -1,6 +1,7 @@
 import AppStore
 import AppStoreSignature
 import Foundation
+import SigningTestSupport
 import SubscriptiondCore
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import SigningTestSupport
 
 /// Apple-shaped JSON payloads for the signing tests.
 enum TestPayloads {

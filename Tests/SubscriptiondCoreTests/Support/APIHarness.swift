@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HTTPClient
 import Logging
+import SigningTestSupport
 import SubscriptiondCore
 
 /// One app's keys, a trusted test PKI, a scripted API server and a real libcurl client.

@@ -7,14 +7,14 @@ import X509
 /// (receipt-signing marker), all P-256. Each option breaks one property for the tamper tests.
 ///
 /// Kept free of test-framework imports so it can later serve the simulator.
-struct TestPKI: Sendable {
+public struct TestPKI: Sendable {
     /// One issued certificate with its key.
-    struct Issued: Sendable {
-        let certificate: Certificate
-        let key: P256.Signing.PrivateKey
+    public struct Issued: Sendable {
+        public let certificate: Certificate
+        public let key: P256.Signing.PrivateKey
 
         /// The DER bytes.
-        var der: [UInt8] {
+        public var der: [UInt8] {
             var serializer = DER.Serializer()
             // Serializing a certificate we just built cannot fail; an empty array would fail the test visibly.
             guard (try? serializer.serialize(certificate)) != nil else { return [] }
@@ -22,30 +22,44 @@ struct TestPKI: Sendable {
         }
 
         /// Standard base64 of the DER, as `x5c` carries it.
-        var base64: String { Data(der).base64EncodedString() }
+        public var base64: String { Data(der).base64EncodedString() }
     }
 
     /// What to get wrong on purpose.
-    struct Options: Sendable {
-        var leafMarker = true
-        var intermediateMarker = true
-        var notBefore = Date(timeIntervalSince1970: 1_704_067_200)  // 2024-01-01
-        var notAfter = Date(timeIntervalSince1970: 1_893_456_000)  // 2030-01-01
-        var leafNotAfter: Date?
-        var name = "Test"
+    public struct Options: Sendable {
+        public var leafMarker = true
+        public var intermediateMarker = true
+        public var notBefore = Date(timeIntervalSince1970: 1_704_067_200)  // 2024-01-01
+        public var notAfter = Date(timeIntervalSince1970: 1_893_456_000)  // 2030-01-01
+        public var leafNotAfter: Date?
+        public var name = "Test"
+
+        /// Options; the defaults make every property valid (markers present, 2024–2030).
+        public init(
+            leafMarker: Bool = true, intermediateMarker: Bool = true,
+            notBefore: Date = Date(timeIntervalSince1970: 1_704_067_200), notAfter: Date = Date(timeIntervalSince1970: 1_893_456_000),
+            leafNotAfter: Date? = nil, name: String = "Test"
+        ) {
+            self.leafMarker = leafMarker
+            self.intermediateMarker = intermediateMarker
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+            self.leafNotAfter = leafNotAfter
+            self.name = name
+        }
     }
 
-    static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 1]
-    static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 11, 1]
+    public static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 1]
+    public static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 11, 1]
 
-    let root: Issued
-    let intermediate: Issued
-    let leaf: Issued
+    public let root: Issued
+    public let intermediate: Issued
+    public let leaf: Issued
 
     /// `x5c` as Apple sends it: leaf, intermediate, root.
-    var x5c: [String] { [leaf.base64, intermediate.base64, root.base64] }
+    public var x5c: [String] { [leaf.base64, intermediate.base64, root.base64] }
 
-    init(_ options: Options = Options()) throws {
+    public init(_ options: Options = Options()) throws {
         let rootKey = P256.Signing.PrivateKey()
         let rootName = try DistinguishedName { CommonName("\(options.name) Root CA") }
         let root = try Certificate(

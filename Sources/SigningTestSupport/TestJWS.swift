@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
 
-/// Signs compact JWS the way the App Store does (ES256, `x5c` header), for tests and,
-/// later, the simulator.
-enum TestJWS {
+/// Signs compact JWS the way the App Store does (ES256, `x5c` header), for the tests of
+/// the signature verifier and of the App Store Server API client.
+public enum TestJWS {
     /// Unpadded base64url.
-    static func base64URL(_ bytes: some Sequence<UInt8>) -> String {
+    public static func base64URL(_ bytes: some Sequence<UInt8>) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -15,7 +15,7 @@ enum TestJWS {
     /// A JWS over `payload` (JSON text) with the given header fields, signed by `key`.
     ///
     /// `x5c: nil` leaves the header without a chain; `alg` may be anything, to test refusals.
-    static func sign(payload: String, x5c: [String]?, alg: String = "ES256", key: P256.Signing.PrivateKey) throws -> String {
+    public static func sign(payload: String, x5c: [String]?, alg: String = "ES256", key: P256.Signing.PrivateKey) throws -> String {
         var header: [String: Any] = ["alg": alg]
         if let x5c { header["x5c"] = x5c }
         let headerJSON = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
@@ -25,7 +25,7 @@ enum TestJWS {
     }
 
     /// A JWS signed by the leaf of `pki` with its own chain.
-    static func sign(payload: String, by pki: TestPKI) throws -> String {
+    public static func sign(payload: String, by pki: TestPKI) throws -> String {
         try sign(payload: payload, x5c: pki.x5c, key: pki.leaf.key)
     }
 }

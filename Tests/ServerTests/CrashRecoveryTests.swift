@@ -120,6 +120,14 @@ final class ServiceProcess: Sendable {
         throw ProcessStartFailure(log: log.text)
     }
 
+    /// A test that ends early (a thrown error) must not leave its child running.
+    deinit {
+        current.withLock { process in
+            guard let process, process.isRunning else { return }
+            Foundation.kill(process.processIdentifier, SIGKILL)
+        }
+    }
+
     /// True while the child runs.
     var isRunning: Bool { current.withLock { $0?.isRunning ?? false } }
 

@@ -17,12 +17,8 @@ struct CrashRecoveryTests {
         defer { Task { await verify.stop() } }
         verify.answerOneActivePeriodPerReceipt()
         try await TestDatabase.withClient { database, testDatabase in
-            let process = ServiceProcess(environment: [
-                "DATABASE_URL": testDatabase.url, "SUBSCRIPTIOND_PORT": "0",
-                "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
-                "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
+            let process = ServiceProcess(databaseURL: testDatabase.url, verify: verify, [
                 "VERIFY_TIMEOUT_MS": "2000", "WORKER_LEASE_MS": "2000", "WORKER_CONCURRENCY": "8",
-                "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path, "LOG_LEVEL": "info",
             ])
             var logger = Logger(label: "test.crash")
             logger.logLevel = .critical
@@ -95,6 +91,17 @@ final class ServiceProcess: Sendable {
 
     init(environment: [String: String]) {
         self.environment = environment
+    }
+
+    /// The test app against `databaseURL` and a scripted verify server, on a free port with
+    /// the log level that prints the port; `extra` adds or overrides settings.
+    convenience init(databaseURL: String, verify: ScriptedVerifyServer, _ extra: [String: String] = [:]) {
+        self.init(environment: [
+            "DATABASE_URL": databaseURL, "SUBSCRIPTIOND_PORT": "0",
+            "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
+            "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
+            "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path, "LOG_LEVEL": "info",
+        ].merging(extra) { _, new in new })
     }
 
     /// Starts the binary and returns the port it listens on (read from its log).

@@ -89,12 +89,8 @@ struct PoisonInputTests {
             return Self.answer(receipt: receipt)
         }
         try await TestDatabase.withClient { database, testDatabase in
-            let process = ServiceProcess(environment: [
-                "DATABASE_URL": testDatabase.url, "SUBSCRIPTIOND_PORT": "0",
-                "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
-                "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
+            let process = ServiceProcess(databaseURL: testDatabase.url, verify: verify, [
                 "VERIFY_TIMEOUT_MS": "2000", "WORKER_CONCURRENCY": "8", "MAX_BODY_BYTES": "16777216",
-                "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path, "LOG_LEVEL": "info",
             ])
             defer { process.terminate() }
             var logger = Logger(label: "test.poison")
@@ -175,12 +171,7 @@ struct PoisonInputTests {
                 INSERT INTO notifications (source, dedupe_key, notification_type, environment, bundle_id, original_transaction_id, body)
                 VALUES ('v1', 'v1:incident', 'DID_RENEW', 'Production', \(RunningService.bundleID), '7900000000000001', \(text)::jsonb)
                 """)
-            let process = ServiceProcess(environment: [
-                "DATABASE_URL": testDatabase.url, "SUBSCRIPTIOND_PORT": "0",
-                "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
-                "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
-                "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path, "LOG_LEVEL": "info",
-            ])
+            let process = ServiceProcess(databaseURL: testDatabase.url, verify: verify)
             defer { process.terminate() }
             _ = try await process.start()
             let deadline = ContinuousClock.now + .seconds(30)

@@ -18,13 +18,9 @@ struct WebhookCrashTests {
         defer { Task { await receiver.stop() } }
         receiver.behave(.hang(.seconds(30)))
         try await TestDatabase.withClient { database, testDatabase in
-            let process = ServiceProcess(environment: [
-                "DATABASE_URL": testDatabase.url, "SUBSCRIPTIOND_PORT": "0",
-                "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
-                "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
+            let process = ServiceProcess(databaseURL: testDatabase.url, verify: verify, [
                 "WEBHOOK_URL": receiver.url, "WEBHOOK_SECRET": WebhookDeliveryTests.secret,
                 "WEBHOOK_TIMEOUT_MS": "20000", "WEBHOOK_LEASE_MS": "1500",
-                "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path, "LOG_LEVEL": "info",
             ])
             var logger = Logger(label: "test.webhook-crash")
             logger.logLevel = .critical

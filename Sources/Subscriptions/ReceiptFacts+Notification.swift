@@ -4,6 +4,10 @@ import Foundation
 extension ReceiptFacts {
     /// The facts a v1 notification body states by itself (without calling verifyReceipt).
     ///
+    /// What a body *claims*, for reading real captures in tests and the fuzzer: subscriptiond
+    /// never applies these (a body is authenticated by a shared secret alone); the worker
+    /// applies only Apple's verifyReceipt answer.
+    ///
     /// Transactions come from `unified_receipt` and the legacy top-level objects; renewals
     /// from `pending_renewal_info`, plus one from the top-level `auto_renew_status`,
     /// `auto_renew_product_id` and `expiration_intent` for the notification's subscription

@@ -45,11 +45,13 @@ public struct TestDatabase: Sendable {
     }
 
     /// A new client for this database (shut it down when done). Tests share two cores with
-    /// many others, so a pool lease may wait longer than production's default allows.
+    /// many others, so a connection or a pool lease may wait longer than production's
+    /// defaults allow: when the whole suite starts at once, a backend can take seconds to fork.
     public func makeClient(maximumConnections: Int = 8) -> PostgresClient {
         PostgresClient(
             configuration: .init(
-                connectionString: url, maximumConnections: maximumConnections, applicationName: "subscriptiond-tests",
+                connectionString: url, maximumConnections: maximumConnections,
+                connectTimeoutSeconds: TestEnvironment.connectTimeoutSeconds, applicationName: "subscriptiond-tests",
                 leaseTimeout: .seconds(60)
             ),
             logger: Logger(label: "test.postgres")
@@ -76,7 +78,10 @@ actor TemplateDatabase {
         try await TestEnvironment.runAdmin("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", url: admin)
         try await TestEnvironment.runAdmin("CREATE DATABASE \(name)", url: admin)
         let client = PostgresClient(
-            configuration: .init(connectionString: TestEnvironment.url(admin, database: name), maximumConnections: 1),
+            configuration: .init(
+                connectionString: TestEnvironment.url(admin, database: name), maximumConnections: 1,
+                connectTimeoutSeconds: TestEnvironment.connectTimeoutSeconds
+            ),
             logger: Logger(label: "test.template")
         )
         _ = try await MigrationRunner(client: client, migrations: migrations).migrate()

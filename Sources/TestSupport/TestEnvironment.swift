@@ -41,10 +41,18 @@ public enum TestEnvironment {
         repositoryRoot().appendingPathComponent("Schema")
     }
 
+    /// libpq's connect timeout for the tests' own connections. The suite starts dozens of
+    /// tests at once on two cores, each creating a database and connecting, so a backend
+    /// may take several seconds to start; production's 5 s is for a quiet server.
+    public static let connectTimeoutSeconds = 30
+
     /// Runs one statement on a short-lived connection (CREATE/DROP DATABASE cannot run in a transaction).
     public static func runAdmin(_ sql: String, url: String) async throws {
         let client = PostgresClient(
-            configuration: .init(connectionString: url, maximumConnections: 1, applicationName: "subscriptiond-tests-admin"),
+            configuration: .init(
+                connectionString: url, maximumConnections: 1, connectTimeoutSeconds: connectTimeoutSeconds,
+                applicationName: "subscriptiond-tests-admin"
+            ),
             logger: Logger(label: "test.admin")
         )
         do {

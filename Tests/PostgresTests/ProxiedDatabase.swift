@@ -3,14 +3,16 @@ import Postgres
 import TestSupport
 
 /// A migrated test database reached through a `TCPProxy`, with short limits so faults
-/// surface within seconds: lease 1 s, statement_timeout 1 s, client deadline 2 s.
+/// surface within seconds: lease 1 s, statement_timeout 1 s, client deadline 2 s. The
+/// connect timeout stays long: no test blackholes a connection before it is made, and the
+/// first connection of a test started with the whole suite can take seconds.
 enum ProxiedDatabase {
     /// Limits small enough for fault tests; each test may adjust them.
     static func limits(url: String, maximumConnections: Int) -> PostgresConfiguration {
         PostgresConfiguration(
             connectionString: url,
             maximumConnections: maximumConnections,
-            connectTimeoutSeconds: 2,
+            connectTimeoutSeconds: TestEnvironment.connectTimeoutSeconds,
             applicationName: "subscriptiond-fault-tests",
             leaseTimeout: .seconds(1),
             statementTimeout: .seconds(1),

@@ -67,6 +67,9 @@ let package = Package(
         // Pure code: Apple's wire formats and the subscription domain.
         .target(
             name: "AppStore",
+            dependencies: [
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
@@ -253,7 +256,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreTests",
-            dependencies: ["AppStore"],
+            dependencies: ["AppStore", "SigningTestSupport"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
@@ -284,6 +287,7 @@ let package = Package(
                 "AppStore",
                 "Subscriptions",
                 "TestSupport",
+                "SigningTestSupport",
                 "AppStoreSimulator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

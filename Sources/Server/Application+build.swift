@@ -160,16 +160,23 @@ public func buildApplication(
     if let token = configuration.adminToken {
         let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
         SubscriptionsController(reader: SubscriptionReader(client: database)).addRoutes(to: api)
+        let lookup = TransactionLookup(
+            database: database, reader: SubscriptionReader(client: database), api: appStoreAPI, inbox: inbox,
+            workerSignal: workerSignal, wait: configuration.receiptWait
+        )
         TransactionsController(
             database: database, reader: SubscriptionReader(client: database), signatures: signatures, apps: configuration.apps,
-            api: appStoreAPI, inbox: inbox, workerSignal: workerSignal, lookupWait: configuration.receiptWait,
-            maxBodyBytes: configuration.maxBodyBytes
+            lookup: lookup, maxBodyBytes: configuration.maxBodyBytes
+        ).addRoutes(to: api)
+        ReceiptsController(
+            database: database, reader: SubscriptionReader(client: database), verifier: verifier(over: apiHTTP),
+            receiptWait: configuration.receiptWait, apps: configuration.apps, lookup: lookup,
+            inbox: inbox, workerSignal: workerSignal, maxBodyBytes: configuration.maxBodyBytes
         ).addRoutes(to: api)
         SubscribersController(
             database: database, reader: SubscriptionReader(client: database), verifier: verifier(over: apiHTTP),
-            receiptWait: configuration.receiptWait, apps: configuration.apps,
-            eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy),
-            inbox: inbox, workerSignal: workerSignal, maxBodyBytes: configuration.maxBodyBytes
+            apps: configuration.apps, eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy),
+            maxBodyBytes: configuration.maxBodyBytes
         ).addRoutes(to: api)
     } else {
         logger.notice("ADMIN_TOKEN is not set: the query API (/v1/...) is off and answers 404")

@@ -2,6 +2,7 @@ import AppStoreSimulator
 import Foundation
 import HTTPClient
 import Postgres
+import SigningTestSupport
 import Testing
 import TestSupport
 
@@ -156,6 +157,43 @@ struct AppStoreAPIEndToEndTests {
             world.simulator.clearFaults()
             try await service.waitUntilSettled(timeout: .seconds(120))
             #expect(try await service.get("/v1/subscribers/later-user").status == 200)
+        }
+    }
+
+    @Test("POST /v1/receipts for an app with an API key and no shared secret: the receipt's transaction id is looked up")
+    func receiptsThroughTheAPI() async throws {
+        let world = try await World.make(customers: 6, seed: 20_261_129)
+        defer { Task { await world.close() } }
+        try await RunningService.with(settings: world.settings.merging(["APPSTORE_SHARED_SECRET": ""]) { _, new in new }) { service in
+            func post(_ body: [String: Any]) async throws -> HTTPClient.HTTPResponse {
+                try await service.http.execute(HTTPClient.HTTPRequest(
+                    method: .post, url: service.baseURL + "/v1/receipts",
+                    headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
+                              HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
+                    body: NotificationBodies.bytes(body), timeout: .seconds(30)))
+            }
+            let customer = try #require(world.simulator.truth().customers.first { !$0.subscriptions.isEmpty })
+            let subscription = try #require(customer.subscriptions.first)
+            let receipt = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [
+                .init(transactionID: subscription.originalTransactionID, originalTransactionID: subscription.originalTransactionID),
+            ])
+            world.simulator.resetStats()
+            let linked = try await post(["app_user_id": "receipt-user", "receipt_data": receipt])
+            #expect(linked.status == 200, "\(String(decoding: linked.body, as: UTF8.self))")
+            let listed = try #require(try jsonObject(linked)["subscriptions"] as? [[String: Any]])
+            #expect(listed.map { $0["original_transaction_id"] as? String } == [subscription.originalTransactionID])
+            #expect(world.simulator.stats().total == 0, "no verifyReceipt call without a shared secret")
+
+            // A receipt whose transaction Apple does not know, one without purchases, and one that is no receipt.
+            let unknown = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [.init(transactionID: "999999999999", originalTransactionID: nil)])
+            #expect(try await post(["app_user_id": "receipt-user", "receipt_data": unknown]).status == 422)
+            let empty = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [])
+            let none = try await post(["app_user_id": "receipt-user", "receipt_data": empty])
+            #expect(none.status == 422)
+            #expect(String(decoding: none.body, as: UTF8.self).contains("no in-app purchase"))
+            let garbage = try await post(["app_user_id": "receipt-user", "receipt_data": "bm90IGEgcmVjZWlwdA=="])
+            #expect(garbage.status == 400)
+            #expect(String(decoding: garbage.body, as: UTF8.self).contains("PKCS#7"))
         }
     }
 

@@ -6,17 +6,13 @@ import Store
 import SubscriptiondCore
 import Subscriptions
 
-/// `POST /v1/receipts`, `GET /v1/subscribers/{app_user_id}`, `POST /v1/eligibility`.
+/// `GET /v1/subscribers/{app_user_id}`, `POST /v1/eligibility`.
 struct SubscribersController<Context: RequestContext> {
     let database: PostgresClient
     let reader: SubscriptionReader
     let verifier: ReceiptVerifier
-    /// How long `POST /v1/receipts` waits for Apple before queueing the receipt (202).
-    let receiptWait: Duration
     let apps: AppRegistry
     let eligibility: EligibilityService
-    let inbox: NotificationInbox
-    let workerSignal: WorkerSignal
     let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<Context>) {
@@ -27,41 +23,8 @@ struct SubscribersController<Context: RequestContext> {
             }
             return JSONResponse(document: SubscriberDocument(appUserID: appUserID, views: views))
         }
-        group.post("receipts") { request, context in
-            try await postReceipt(request, context: context)
-        }
         group.post("eligibility") { request, context in
             try await postEligibility(request, context: context)
-        }
-    }
-
-    /// Verifies now and links the user; queues (202) when the upstream is unavailable.
-    private func postReceipt(_ request: Request, context: Context) async throws -> Response {
-        let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
-        let appUserID = try QueryRequest.string(body, "app_user_id")
-        let submission = try ReceiptSubmission(
-            receiptData: try QueryRequest.string(body, "receipt_data", maxLength: maxBodyBytes),
-            bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
-        let (verifier, logger) = (self.verifier, context.logger)
-        let outcome = await firstResult(within: receiptWait) {
-            await verifier.verify(receiptData: submission.receiptData, app: submission.app, logger: logger)
-        } ?? .retry(reason: "the App Store did not answer within \(receiptWait)", limited: false)
-        switch outcome {
-        case .verified(let response, let observedAt, let endpoint):
-            var facts = ReceiptFacts(verifyResponse: response, bundleID: submission.app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
-            facts.latestReceipt = facts.latestReceipt ?? submission.receiptData
-            try await database.withTransaction { [facts] session in
-                try FactStore.apply(facts, receiptObservedAt: observedAt, notificationID: nil, appUserID: appUserID, in: session)
-            }
-            let views = try await reader.subscriber(appUserID: appUserID) ?? []
-            return try JSONResponse(document: SubscriberDocument(appUserID: appUserID, views: views)).response(from: request, context: context)
-        case .retry(let reason, _):
-            let result = try await inbox.insert(try submission.queuedEntry(appUserID: appUserID))
-            await workerSignal.signal()
-            context.logger.info("receipt queued: upstream unavailable", metadata: [LogKey.error: "\(reason)", LogKey.notificationID: "\(result)"])
-            return try JSONResponse(status: .accepted, document: ["status": "pending"]).response(from: request, context: context)
-        case .permanent(let reason):
-            throw APIError.receiptRejected("the App Store rejected the receipt: \(reason)")
         }
     }
 

@@ -23,11 +23,19 @@ struct APINotificationTests {
             #expect(DropPolicy(rate: 0.3, seed: 7).dropped(all).count == dropped.count)
 
             let token = try credentials.token()
-            let window: [String: Any] = ["startDate": 0, "endDate": Int(Date().timeIntervalSince1970 * 1_000) + 1]
+            // As far back as Apple keeps history: older notifications are out of reach.
+            let now = Date()
+            let start = now.addingTimeInterval(-179 * 86_400)
+            let window: [String: Any] = [
+                "startDate": Int(start.timeIntervalSince1970 * 1_000),
+                "endDate": Int(now.timeIntervalSince1970 * 1_000) + 1,
+            ]
+            let reachable = all.filter { $0.date >= start }
+            #expect(reachable.count > 40 && reachable.count < all.count, "the scenarios reach past the window: \(reachable.count) of \(all.count)")
             let everything = try await notificationHistory(server.apiProductionURL, token: token, query: window)
-            #expect(everything.pages == (all.count + 19) / 20)
+            #expect(everything.pages == (reachable.count + 19) / 20)
             let uuids = try everything.items.map(notificationUUID)
-            #expect(Set(uuids) == Set(all.compactMap(\.notificationUUID)) && uuids.count == all.count)
+            #expect(Set(uuids) == Set(reachable.compactMap(\.notificationUUID)) && uuids.count == reachable.count)
             for item in everything.items {
                 let results = (item["sendAttempts"] as? [[String: Any]] ?? []).compactMap { $0["sendAttemptResult"] as? String }
                 let wasDropped = dropped.contains(try notificationUUID(item))
@@ -37,10 +45,19 @@ struct APINotificationTests {
             var failures = window
             failures["onlyFailures"] = true
             let missed = try await notificationHistory(server.apiProductionURL, token: token, query: failures)
-            #expect(Set(try missed.items.map(notificationUUID)) == dropped)
+            #expect(Set(try missed.items.map(notificationUUID)) == dropped.intersection(reachable.compactMap(\.notificationUUID)))
 
             let none = try await notificationHistory(server.apiSandboxURL, token: token, query: window)
             #expect(none.items.isEmpty)
+
+            // Like Apple: a start more than 180 days back is refused, naming the reason.
+            var tooOld = window
+            tooOld["startDate"] = Int(now.addingTimeInterval(-181 * 86_400).timeIntervalSince1970 * 1_000)
+            let refused = try await apiCall(
+                server.apiProductionURL, "/inApps/v1/notifications/history", method: "POST", token: token,
+                body: Array(try JSONSerialization.data(withJSONObject: tooOld)))
+            #expect(refused.response.status == 400)
+            #expect(refused.json["errorCode"] as? Int == 4_000_023)
         }
     }
 

@@ -96,36 +96,45 @@ struct AppStoreAPIEndToEndTests {
         }
     }
 
-    @Test("sync --all stays under the API's rate limit (no 429 provoked) and still finishes when 429s are forced")
+    @Test("2,000 sync lookups against a simulator held to Apple's 50/s provoke no 429; with 429s forced, every request completes after its Retry-After")
     func syncWithinTheRateLimit() async throws {
-        let world = try await World.make(customers: 40, seed: 20_261_126)
+        let world = try await World.make(customers: 1_000, seed: 20_261_126, sandboxShare: 0)
         defer { Task { await world.close() } }
-        try await RunningService.with(settings: world.settings) { service in
-            let target = try #require(URL(string: service.baseURL + "/notifications/appstore"))
-            _ = await NotificationSender(target: target, timeout: .seconds(60), concurrency: 8, simulator: world.simulator)
-                .deliver(DeliveryPlan.order(world.simulator.notifications(), duplicates: 1, shuffle: false, seed: 1))
-            try await service.waitUntilSettled(timeout: .seconds(300))
-            let subscriptions = try await count(service, "SELECT count(*) AS n FROM subscriptions")
-            #expect(subscriptions > 0)
+        try await RunningService.with(settings: world.settings, runsWorker: false) { service in
+            // Every subscription Apple knows, stored as a stale earlier state (expired, only its
+            // ids): what a server that missed every notification would hold. sync heals it.
+            let truth = world.simulator.truth().customers.flatMap(\.subscriptions)
+            #expect(truth.count >= 1_000, "\(truth.count) subscriptions")
+            try await service.database.execute("""
+                INSERT INTO subscriptions (environment, original_transaction_id, bundle_id, product_id, status, latest_transaction_id)
+                SELECT 'Production', id, \(RunningService.bundleID), product, 'expired', id
+                FROM unnest(\(truth.map(\.originalTransactionID))::text[], \(truth.map(\.productID))::text[]) AS t(id, product)
+                """)
             let environment = service.environment.merging(["DATABASE_URL": service.databaseURL]) { _, new in new }
 
-            // The client sends sandbox requests at 5/s with a burst of 5 (Apple's limit, which
-            // Apple accounts over the hour); a fixed one-second window can see the burst plus a
-            // second's refill, so the simulator's per-second limit is set at twice the rate.
-            world.simulator.setAPIRateLimit(10)
+            // Apple's production limit, counted per one-second window; each subscription takes
+            // Get All Subscription Statuses plus at least one page of history.
+            world.simulator.setAPIRateLimit(50)
             world.simulator.resetStats()
-            let synced = try await CLI.run(["sync", "--all", "--concurrency", "16", "--json"], databaseURL: service.databaseURL, environment: environment)
+            let synced = try await CLI.run(["sync", "--all", "--concurrency", "32", "--json"], databaseURL: service.databaseURL, environment: environment)
             #expect(synced.status == 0, "\(synced.stderr)")
-            #expect(synced.stdout.contains("\"synced\" : \(subscriptions)"), "\(synced.stdout)")
+            #expect(synced.stdout.contains("\"synced\" : \(truth.count)"), "\(synced.stdout)")
             let stats = world.simulator.stats().api
             #expect(stats["http_429", default: 0] == 0, "subscriptiond provoked 429s: \(stats)")
-            #expect(stats["http_200", default: 0] >= 2 * subscriptions)
+            #expect(stats["http_200", default: 0] >= 2_000 && stats["http_200", default: 0] >= 2 * truth.count, "\(stats)")
+            let check = SubscriptiondCheck(
+                baseURL: try #require(URL(string: service.baseURL)), adminToken: RunningService.adminToken, simulator: world.simulator)
+            let mismatches = try await check.statusMismatches()
+            #expect(mismatches.isEmpty, "\(mismatches.count) mismatches after sync: \(mismatches.prefix(5))")
 
+            // Apple answers 429 (Retry-After one second on): every request still completes.
             world.simulator.setAPIRateLimit(nil)
             world.simulator.resetStats()
             world.simulator.failNext(4, with: .http429)
-            let forced = try await CLI.run(["sync", "--all", "--json"], databaseURL: service.databaseURL, environment: environment)
+            let some = truth.prefix(10).map(\.originalTransactionID)
+            let forced = try await CLI.run(["sync", "--json"] + some, databaseURL: service.databaseURL, environment: environment)
             #expect(forced.status == 0, "\(forced.stderr)")
+            #expect(forced.stdout.contains("\"synced\" : 10"), "\(forced.stdout)")
             #expect(world.simulator.stats().api["http_429", default: 0] == 4)
         }
     }

@@ -5,12 +5,12 @@ import Testing
 
 @Suite("App Store Server API: per-app token bucket")
 struct AppStoreAPIRateLimitTests {
-    @Test("a burst larger than the bucket is held to the rate")
+    @Test("a burst is paced under the limit: no one-second window sees more than the limit")
     func burstHeldToRate() async throws {
         try await APIHarness.with { harness in
             let transaction = try harness.signedTransaction(id: "9000", environment: "Sandbox")
             harness.server.respond { _ in .json(["signedTransactionInfo": transaction]) }
-            // Sandbox at 10/s with a bucket of 10: 30 requests need at least 2 s of refill.
+            // A sandbox limit of 10/s is paced at 9/s without burst: 30 requests need 29 / 9 ≈ 3.2 s.
             let client = try harness.client(rateLimits: .init(production: 50, sandbox: 10))
             let started = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -21,12 +21,12 @@ struct AppStoreAPIRateLimitTests {
             }
             let elapsed = ContinuousClock.now - started
             #expect(harness.server.requests.count == 30)
-            // Correctness, not speed: generous margin under the 2 s the rate implies.
-            #expect(elapsed >= .milliseconds(1_700))
-            // No one-second window after the bucket drained saw more than the rate plus the bucket.
+            // Correctness, not speed: a lower bound with margin under the 3.2 s the pacing implies.
+            #expect(elapsed >= .milliseconds(2_900))
+            // Every one-second window starting at an arrival holds at most the limit.
             let arrivals = harness.server.requests.map(\.arrivedAt).sorted()
-            let firstSecond = arrivals.filter { $0 < arrivals[0] + .seconds(1) }.count
-            #expect(firstSecond <= 21)
+            let busiest = arrivals.map { start in arrivals.filter { $0 >= start && $0 < start + .seconds(1) }.count }.max() ?? 0
+            #expect(busiest <= 10, "\(busiest) requests within one second")
         }
     }
 
@@ -40,15 +40,45 @@ struct AppStoreAPIRateLimitTests {
         await #expect(throws: CancellationError.self) { try await waiter.value }
     }
 
-    @Test("the default limits are Apple's: 50/s production, 5/s sandbox")
+    @Test("the default limits are Apple's (50/s production, 5/s sandbox, test notifications 1/s and 0.1/s), paced at 90%")
     func defaults() async throws {
         let limits = AppStoreAPIRateLimits()
         #expect(limits.production == 50)
         #expect(limits.sandbox == 5)
         try await APIHarness.with { harness in
             let client = try harness.client()
-            #expect(client.rateLimiter(for: .production).ratePerSecond == 50)
-            #expect(client.rateLimiter(for: .sandbox).ratePerSecond == 5)
+            #expect(client.rateLimiter(for: .production).ratePerSecond == 45)
+            #expect(client.rateLimiter(for: .sandbox).ratePerSecond == 4.5)
+            #expect(client.rateLimiter(for: .production, .testNotification).ratePerSecond == 0.9)
+            #expect(abs(client.rateLimiter(for: .sandbox, .testNotification).ratePerSecond - 0.09) < 1e-9)
+            #expect(client.rateLimiter(for: .production).capacity == 1)
+        }
+    }
+
+    @Test("test notification requests are held to their own 1/s, apart from the other endpoints' bucket")
+    func testNotificationsOnePerSecond() async throws {
+        try await APIHarness.with { harness in
+            let transaction = try harness.signedTransaction(id: "9001", environment: "Production")
+            harness.server.respond { request in
+                request.path.hasSuffix("/notifications/test") ? .json(["testNotificationToken": "token-1"]) : .json(["signedTransactionInfo": transaction])
+            }
+            let client = try harness.client()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 {
+                    group.addTask { _ = try await client.requestTestNotification(environment: .production) }
+                }
+                try await group.waitForAll()
+            }
+            // The other endpoints are not held up behind the test notifications' bucket.
+            _ = try await client.transactionInfo(transactionID: "9001", environment: .production)
+            let tests = harness.server.requests.filter { $0.path.hasSuffix("/notifications/test") }.map(\.arrivedAt).sorted()
+            #expect(tests.count == 3)
+            // Paced 1.1 s apart. Lower bounds with room for one arrival's jitter: a loaded
+            // machine can only spread them further apart.
+            for (earlier, later) in zip(tests, tests.dropFirst()) {
+                #expect(later - earlier >= .milliseconds(700), "test notifications about one a second")
+            }
+            #expect(tests[2] - tests[0] >= .milliseconds(1_800))
         }
     }
 }

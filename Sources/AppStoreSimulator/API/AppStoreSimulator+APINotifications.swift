@@ -5,11 +5,10 @@ import NIOConcurrencyHelpers
 /// (sent, failed or dropped) and test notifications.
 extension AppStoreSimulator {
     /// Get Notification History: the app's v2 notifications in `environment` whose
-    /// `signedDate` lies in `[startDate, endDate]`, filtered as asked, 20 a page.
-    ///
-    /// Unlike Apple, starts older than 180 days are accepted (scenarios reach back years).
-    func apiNotificationHistory(body: [UInt8], paginationToken: String?, environment: SimEnvironment, bundleID: String) throws(APIError) -> JSONValue {
-        let query = try HistoryQuery(body)
+    /// `signedDate` lies in `[startDate, endDate]`, filtered as asked, 20 a page. Like Apple,
+    /// refuses a `startDate` more than 180 days before `now` (400, 4000023).
+    func apiNotificationHistory(body: [UInt8], paginationToken: String?, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
+        let query = try HistoryQuery(body, now: now)
         let owner: SimCustomer? = query.transactionID.flatMap { id in
             customers.first { $0.environment == environment && $0.bundleID == bundleID && $0.ownsTransaction(id) }
         }
@@ -79,17 +78,23 @@ extension AppStoreSimulator {
 
 /// The body of a Get Notification History request.
 struct HistoryQuery {
+    /// How far back Apple keeps notification history.
+    static let window: TimeInterval = 180 * 86_400
+
     var start: Date
     var end: Date
     var notificationType: String?
     var transactionID: String?
     var onlyFailures: Bool
 
-    init(_ body: [UInt8]) throws(APIError) {
+    init(_ body: [UInt8], now: Date) throws(APIError) {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
               let start = Self.millis(object["startDate"]), let end = Self.millis(object["endDate"])
         else { throw .badRequest(4_000_000, "startDate and endDate (milliseconds) are required.") }
         guard end > start else { throw .badRequest(4_000_028, "endDate must be after startDate.") }
+        guard start / 1_000 >= now.addingTimeInterval(-Self.window).timeIntervalSince1970 else {
+            throw .badRequest(4_000_023, "startDate is more than 180 days in the past.")
+        }
         self.start = Date(timeIntervalSince1970: start / 1_000)
         self.end = Date(timeIntervalSince1970: end / 1_000)
         notificationType = object["notificationType"] as? String

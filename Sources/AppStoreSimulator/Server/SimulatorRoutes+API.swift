@@ -32,10 +32,10 @@ extension SimulatorRoutes {
                 }
             }
             router.post("\(base)/inApps/v1/notifications/history") { request, context in
-                try await api(request, context, environment, simulator) { bundleID, _, body in
+                try await api(request, context, environment, simulator) { bundleID, now, body in
                     try simulator.apiNotificationHistory(
                         body: body, paginationToken: request.uri.queryParameters.get("paginationToken"),
-                        environment: environment, bundleID: bundleID
+                        environment: environment, bundleID: bundleID, now: now
                     )
                 }
             }

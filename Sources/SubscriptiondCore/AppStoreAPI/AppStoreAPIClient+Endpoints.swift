@@ -97,7 +97,8 @@ extension AppStoreAPIClient {
 
     /// Request a Test Notification in `environment`; returns `testNotificationToken`.
     public func requestTestNotification(environment: AppStoreEnvironment, logger: Logger? = nil) async throws -> String {
-        let call = AppStoreAPICall(method: .post, path: "/inApps/v1/notifications/test", route: "/inApps/v1/notifications/test")
+        let call = AppStoreAPICall(
+            method: .post, path: "/inApps/v1/notifications/test", route: "/inApps/v1/notifications/test", rateClass: .testNotification)
         return try await perform(call, in: [environment], logger: logger) { environment, body throws(AppStoreAPIError) in
             let wire = try decodeJSON(AppStoreAPIWire.TestNotificationResponse.self, body, in: environment)
             guard let token = wire.testNotificationToken, !token.isEmpty else { throw .malformedAnswer(environment: environment) }

@@ -15,6 +15,8 @@ struct AppStoreAPICall: Sendable {
     var query: [(name: String, value: String)] = []
     /// A JSON body for POST.
     var body: [UInt8] = []
+    /// Which of Apple's limits it counts against.
+    var rateClass: AppStoreAPIRateClass = .standard
 }
 
 /// What one environment said, once retries inside it are spent.
@@ -53,7 +55,7 @@ extension AppStoreAPIClient {
 
     /// One environment: rate limit, token, send, classify; 429 and 5xx are retried a few times.
     func exchange(_ call: AppStoreAPICall, in environment: AppStoreEnvironment, logger: Logger) async throws -> AppStoreAPIExchangeOutcome {
-        let limiter = rateLimiter(for: environment)
+        let limiter = rateLimiter(for: environment, call.rateClass)
         var rateLimitedCount = 0
         var failureCount = 0
         while true {

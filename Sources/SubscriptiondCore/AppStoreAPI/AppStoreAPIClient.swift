@@ -7,7 +7,8 @@ import Logging
 /// One app's client for Apple's App Store Server API, over the shared libcurl client.
 ///
 /// Signs an ES256 token and reuses it for a few minutes (never per request, never logged);
-/// keeps requests under Apple's per-app limits with one token bucket per environment;
+/// keeps requests under Apple's per-app limits with one token bucket per environment and
+/// kind of request, paced at 90% of the limit;
 /// retries 429 (after Retry-After), 5xx and transport failures a bounded number of times;
 /// looks transaction ids up in production first and in sandbox on 404 `TransactionIdNotFound`;
 /// and verifies every signed item of an answer before returning it.
@@ -23,6 +24,8 @@ public final class AppStoreAPIClient: Sendable {
     let tokens: AppStoreAPITokenCache
     let productionLimiter: AppStoreAPIRateLimiter
     let sandboxLimiter: AppStoreAPIRateLimiter
+    let testNotificationProductionLimiter: AppStoreAPIRateLimiter
+    let testNotificationSandboxLimiter: AppStoreAPIRateLimiter
     let logger: Logger
 
     /// A client for one app signing with its `.p8` key text; throws `.invalidPrivateKey`
@@ -63,14 +66,22 @@ public final class AppStoreAPIClient: Sendable {
         self.verifier = verifier
         self.retries = retries
         self.tokens = AppStoreAPITokenCache(signer: token, reuseFor: retries.tokenReuse, now: now)
-        self.productionLimiter = AppStoreAPIRateLimiter(ratePerSecond: rateLimits.production)
-        self.sandboxLimiter = AppStoreAPIRateLimiter(ratePerSecond: rateLimits.sandbox)
+        self.productionLimiter = .pacing(under: rateLimits.production)
+        self.sandboxLimiter = .pacing(under: rateLimits.sandbox)
+        self.testNotificationProductionLimiter = .pacing(under: rateLimits.testNotificationProduction)
+        self.testNotificationSandboxLimiter = .pacing(under: rateLimits.testNotificationSandbox)
         self.logger = logger
     }
 
-    /// The token bucket of one environment; share-nothing, one per client and environment.
-    public func rateLimiter(for environment: AppStoreEnvironment) -> AppStoreAPIRateLimiter {
-        environment == .production ? productionLimiter : sandboxLimiter
+    /// The token bucket of one environment and kind of request; share-nothing, one per
+    /// client, environment and kind.
+    public func rateLimiter(for environment: AppStoreEnvironment, _ rateClass: AppStoreAPIRateClass = .standard) -> AppStoreAPIRateLimiter {
+        switch (rateClass, environment) {
+        case (.standard, .production): productionLimiter
+        case (.standard, .sandbox): sandboxLimiter
+        case (.testNotification, .production): testNotificationProductionLimiter
+        case (.testNotification, .sandbox): testNotificationSandboxLimiter
+        }
     }
 
     func baseURL(for environment: AppStoreEnvironment) -> String {

@@ -26,6 +26,17 @@ public actor AppStoreAPIRateLimiter {
         self.refilledAt = .now
     }
 
+    /// The share of a limit a client paces itself at: the rest absorbs network and
+    /// scheduling jitter, so requests paced this way arrive under the limit in any window.
+    public static let pacingShare = 0.9
+
+    /// A bucket that keeps one app's requests under Apple's `limit` per second in every
+    /// one-second window, however the window is aligned: it paces at `pacingShare` of the
+    /// limit with no burst, so a window sees at most `0.9 × limit + 1` requests leave.
+    public static func pacing(under limit: Double) -> AppStoreAPIRateLimiter {
+        AppStoreAPIRateLimiter(ratePerSecond: limit * pacingShare, capacity: 1)
+    }
+
     /// Takes one token, sleeping until one is due; throws `CancellationError` when the task
     /// is cancelled while waiting (its reservation is then returned).
     public func acquire() async throws {
@@ -69,16 +80,30 @@ public actor AppStoreAPIRateLimiter {
     }
 }
 
-/// Requests per second allowed for one app, per environment.
+/// Requests per second allowed for one app, per environment and per kind of request.
 public struct AppStoreAPIRateLimits: Sendable, Hashable {
     /// Production requests per second (Apple documents 50/s for the endpoints used here).
     public var production: Double
     /// Sandbox requests per second (Apple grants sandbox 10% of production).
     public var sandbox: Double
+    /// Production Request a Test Notification calls per second (Apple documents 1/s).
+    public var testNotificationProduction: Double
+    /// Sandbox Request a Test Notification calls per second (10% of production's).
+    public var testNotificationSandbox: Double
 
     /// Creates limits; the defaults are Apple's documented ones.
-    public init(production: Double = 50, sandbox: Double = 5) {
+    public init(production: Double = 50, sandbox: Double = 5, testNotificationProduction: Double = 1, testNotificationSandbox: Double = 0.1) {
         self.production = production
         self.sandbox = sandbox
+        self.testNotificationProduction = testNotificationProduction
+        self.testNotificationSandbox = testNotificationSandbox
     }
+}
+
+/// Which of Apple's limits a request counts against.
+public enum AppStoreAPIRateClass: Sendable, Hashable {
+    /// Statuses, history, transaction info, notification history: 50/s.
+    case standard
+    /// Request a Test Notification: 1/s.
+    case testNotification
 }

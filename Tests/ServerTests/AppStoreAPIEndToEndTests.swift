@@ -144,24 +144,17 @@ struct AppStoreAPIEndToEndTests {
         let world = try await World.make(customers: 6, seed: 20_261_127)
         defer { Task { await world.close() } }
         try await RunningService.with(settings: world.settings.merging(["RECEIPT_WAIT_MS": "1500"]) { _, new in new }) { service in
-            func post(_ body: [String: Any]) async throws -> HTTPClient.HTTPResponse {
-                try await service.http.execute(HTTPClient.HTTPRequest(
-                    method: .post, url: service.baseURL + "/v1/transactions",
-                    headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
-                              HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
-                    body: NotificationBodies.bytes(body), timeout: .seconds(30)))
-            }
             let customers = world.simulator.truth().customers.filter { !$0.subscriptions.isEmpty }
             let first = try #require(customers.first)
             let id = try #require(first.subscriptions.first?.originalTransactionID)
-            let linked = try await post(["app_user_id": "lookup-user", "transaction_id": id])
+            let linked = try await service.post("/v1/transactions", ["app_user_id": "lookup-user", "transaction_id": id])
             #expect(linked.status == 200, "\(String(decoding: linked.body, as: UTF8.self))")
             #expect((try jsonObject(linked)["subscriptions"] as? [Any])?.count == 1)
-            #expect(try await post(["app_user_id": "nobody", "transaction_id": "999999999999"]).status == 422)
+            #expect(try await service.post("/v1/transactions", ["app_user_id": "nobody", "transaction_id": "999999999999"]).status == 422)
 
             let second = try #require(customers.dropFirst().first?.subscriptions.first?.originalTransactionID)
             world.simulator.failNext(12, with: .hang)
-            let queued = try await post(["app_user_id": "later-user", "transaction_id": second])
+            let queued = try await service.post("/v1/transactions", ["app_user_id": "later-user", "transaction_id": second])
             #expect(queued.status == 202)
             world.simulator.clearFaults()
             try await service.waitUntilSettled(timeout: .seconds(120))
@@ -174,20 +167,13 @@ struct AppStoreAPIEndToEndTests {
         let world = try await World.make(customers: 6, seed: 20_261_129)
         defer { Task { await world.close() } }
         try await RunningService.with(settings: world.settings.merging(["APPSTORE_SHARED_SECRET": ""]) { _, new in new }) { service in
-            func post(_ body: [String: Any]) async throws -> HTTPClient.HTTPResponse {
-                try await service.http.execute(HTTPClient.HTTPRequest(
-                    method: .post, url: service.baseURL + "/v1/receipts",
-                    headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
-                              HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
-                    body: NotificationBodies.bytes(body), timeout: .seconds(30)))
-            }
             let customer = try #require(world.simulator.truth().customers.first { !$0.subscriptions.isEmpty })
             let subscription = try #require(customer.subscriptions.first)
             let receipt = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [
                 .init(transactionID: subscription.originalTransactionID, originalTransactionID: subscription.originalTransactionID),
             ])
             world.simulator.resetStats()
-            let linked = try await post(["app_user_id": "receipt-user", "receipt_data": receipt])
+            let linked = try await service.post("/v1/receipts", ["app_user_id": "receipt-user", "receipt_data": receipt])
             #expect(linked.status == 200, "\(String(decoding: linked.body, as: UTF8.self))")
             let listed = try #require(try jsonObject(linked)["subscriptions"] as? [[String: Any]])
             #expect(listed.map { $0["original_transaction_id"] as? String } == [subscription.originalTransactionID])
@@ -195,12 +181,12 @@ struct AppStoreAPIEndToEndTests {
 
             // A receipt whose transaction Apple does not know, one without purchases, and one that is no receipt.
             let unknown = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [.init(transactionID: "999999999999", originalTransactionID: nil)])
-            #expect(try await post(["app_user_id": "receipt-user", "receipt_data": unknown]).status == 422)
+            #expect(try await service.post("/v1/receipts", ["app_user_id": "receipt-user", "receipt_data": unknown]).status == 422)
             let empty = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [])
-            let none = try await post(["app_user_id": "receipt-user", "receipt_data": empty])
+            let none = try await service.post("/v1/receipts", ["app_user_id": "receipt-user", "receipt_data": empty])
             #expect(none.status == 422)
             #expect(String(decoding: none.body, as: UTF8.self).contains("no in-app purchase"))
-            let garbage = try await post(["app_user_id": "receipt-user", "receipt_data": "bm90IGEgcmVjZWlwdA=="])
+            let garbage = try await service.post("/v1/receipts", ["app_user_id": "receipt-user", "receipt_data": "bm90IGEgcmVjZWlwdA=="])
             #expect(garbage.status == 400)
             #expect(String(decoding: garbage.body, as: UTF8.self).contains("PKCS#7"))
         }

@@ -130,11 +130,7 @@ struct OperatorFixture: Sendable {
             }
             for id in [trialID, refundedID] {
                 let token = customers.first { $0.life().originalTransactionID == id }!.life().receiptToken
-                let linked = try await service.http.execute(HTTPClient.HTTPRequest(
-                    method: .post, url: service.baseURL + "/v1/receipts",
-                    headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
-                              HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
-                    body: NotificationBodies.bytes(["app_user_id": "alice", "receipt_data": token]), timeout: .seconds(15)))
+                let linked = try await service.post("/v1/receipts", ["app_user_id": "alice", "receipt_data": token], timeout: .seconds(15))
                 #expect(linked.status == 200)
             }
             let fixture = OperatorFixture(service: service, verify: verify, answers: answers)

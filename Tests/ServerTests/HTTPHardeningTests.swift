@@ -130,11 +130,7 @@ struct HTTPHardeningTests {
 @Suite("Upstream hardening: bounded waits for the app's backend, permanent transport failures")
 struct UpstreamHardeningTests {
     private func postReceipt(_ service: RunningService) async throws -> HTTPClient.HTTPResponse {
-        try await service.http.execute(HTTPClient.HTTPRequest(
-            method: .post, url: service.baseURL + "/v1/receipts",
-            headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
-                      HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
-            body: NotificationBodies.bytes(["app_user_id": "alice", "receipt_data": "cmVjZWlwdA=="]), timeout: .seconds(30)))
+        try await service.post("/v1/receipts", ["app_user_id": "alice", "receipt_data": "cmVjZWlwdA=="], timeout: .seconds(30))
     }
 
     @Test("POST /v1/receipts answers 202 pending after RECEIPT_WAIT_MS while Apple hangs, and the worker finishes it")

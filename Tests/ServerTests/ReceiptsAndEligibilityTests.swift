@@ -18,11 +18,7 @@ struct ReceiptsAndEligibilityTests {
     }
 
     private func post(_ service: RunningService, _ path: String, _ object: [String: Any]) async throws -> HTTPClient.HTTPResponse {
-        try await service.http.execute(HTTPClient.HTTPRequest(
-            method: .post, url: service.baseURL + path,
-            headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
-                      HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
-            body: NotificationBodies.bytes(object), timeout: .seconds(15)))
+        try await service.post(path, object, timeout: .seconds(15))
     }
 
     private func eligibility(_ service: RunningService, user: String, _ products: [String]) async throws -> [String: String] {
@@ -129,11 +125,7 @@ struct ReceiptsAndEligibilityTests {
     ])
     func badReceiptRequests(_ body: String) async throws {
         try await RunningService.with(runsWorker: false) { service in
-            let response = try await service.http.execute(HTTPClient.HTTPRequest(
-                method: .post, url: service.baseURL + "/v1/receipts",
-                headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
-                          HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
-                body: Array(body.utf8), timeout: .seconds(5)))
+            let response = try await service.post("/v1/receipts", bytes: Array(body.utf8), timeout: .seconds(5))
             #expect(response.status == 400)
             #expect(try jsonObject(response)["error"] as? String == "malformed")
         }

@@ -147,14 +147,7 @@ struct SignedIntakeTests {
             let notification = try Self.payload(of: Self.signedPayload(try Self.fixture("v2-genuine", "DID_RENEW_2025-10-01_sandbox.json")))
             let data = try #require(notification["data"] as? [String: Any])
             let transaction = try #require(data["signedTransactionInfo"] as? String)
-            func post(_ body: [String: Any]) async throws -> HTTPClient.HTTPResponse {
-                try await service.http.execute(HTTPClient.HTTPRequest(
-                    method: .post, url: service.baseURL + "/v1/transactions",
-                    headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
-                              HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
-                    body: NotificationBodies.bytes(body), timeout: .seconds(10)))
-            }
-            let response = try await post(["app_user_id": "user-7", "signed_transaction": transaction])
+            let response = try await service.post("/v1/transactions", ["app_user_id": "user-7", "signed_transaction": transaction], timeout: .seconds(10))
             #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
             let subscriber = try jsonObject(response)
             #expect(subscriber["app_user_id"] as? String == "user-7")
@@ -164,8 +157,8 @@ struct SignedIntakeTests {
 
             var tampered = Array(transaction)
             tampered[tampered.count - 5] = tampered[tampered.count - 5] == "A" ? "B" : "A"
-            #expect(try await post(["app_user_id": "user-8", "signed_transaction": String(tampered)]).status == 422)
-            #expect(try await post(["app_user_id": "user-8", "transaction_id": "2000001031579336"]).status == 400)
+            #expect(try await service.post("/v1/transactions", ["app_user_id": "user-8", "signed_transaction": String(tampered)], timeout: .seconds(10)).status == 422)
+            #expect(try await service.post("/v1/transactions", ["app_user_id": "user-8", "transaction_id": "2000001031579336"], timeout: .seconds(10)).status == 400)
             #expect(try await service.get("/v1/subscribers/user-8").status == 404)
         }
     }

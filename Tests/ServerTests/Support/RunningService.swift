@@ -124,6 +124,19 @@ struct RunningService: Sendable {
         return try await http.execute(HTTPClient.HTTPRequest(method: .post, url: baseURL + "/notifications/appstore", headers: headers, body: body, timeout: .seconds(10)))
     }
 
+    /// POSTs a JSON object to a query API path with the admin token.
+    func post(_ path: String, _ object: [String: Any], timeout: Duration = .seconds(30)) async throws -> HTTPClient.HTTPResponse {
+        try await post(path, bytes: NotificationBodies.bytes(object), timeout: timeout)
+    }
+
+    /// POSTs raw JSON bytes to a query API path with the admin token.
+    func post(_ path: String, bytes: [UInt8], timeout: Duration = .seconds(30)) async throws -> HTTPClient.HTTPResponse {
+        try await http.execute(HTTPClient.HTTPRequest(
+            method: .post, url: baseURL + path,
+            headers: [HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
+            body: bytes, timeout: timeout))
+    }
+
     /// GETs a path with the admin token (or another).
     func get(_ path: String, token: String? = RunningService.adminToken) async throws -> HTTPClient.HTTPResponse {
         var headers: [HTTPHeader] = []

@@ -30,8 +30,10 @@ enum Output {
         print(text)
     }
 
-    /// One line on stderr.
+    /// One line on stderr, after what stdout holds so far: when both go to one pipe or
+    /// file, lines keep the order they were written in.
     static func error(_ text: String) {
+        fflush(nil)  // every output stream, stdout included
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Every performance goal in one run, each as a ratio against a ceiling measured in the same
+# run on this machine (docs/performance.md):
+#   1. intake next to pgbench's single-row insert (v1, signed v2, and v1 with 1M stored);
+#   2. the three read endpoints at BENCH_USERS (default 1,000,000) subscribers next to
+#      1 / (1/H + 1/S), H = GET /health/live, S = pgbench -S;
+#   3. the worker's drain of 10,000 notifications against a 200 ms upstream next to
+#      0.8 × WORKER_CONCURRENCY / latency, with peak RSS.
+#
+#   make bench      # or: Benchmarks/all.sh [release|debug]
+#
+# Each part's full output goes to .local/bench-logs/; the ratios are printed at the end.
+# Run it on an otherwise idle machine: the ceilings and our figures share the same cores.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+config="${1:-release}"
+logs=.local/bench-logs
+mkdir -p "$logs"
+started=$(date +%s)
+
+run_part() {
+    local name="$1"; shift
+    echo "== $name: $* (log: $logs/$name.log)"
+    if ! "$@" >"$logs/$name.log" 2>&1; then
+        echo "benchmark $name failed; the end of its log:" >&2
+        tail -n 30 "$logs/$name.log" >&2
+        return 1
+    fi
+}
+
+status=0
+run_part intake Benchmarks/intake-vs-pgbench.sh "$config" || status=1
+run_part reads Benchmarks/reads.sh "$config" || status=1
+run_part drain Benchmarks/drain.sh "$config" || status=1
+
+echo
+echo "== results ($(nproc) cores, $config build, $(( ($(date +%s) - started) / 60 )) min)"
+for name in intake reads drain; do
+    [ -f "$logs/$name.log" ] || continue
+    # Each script ends with a '== result' section: its measured figures, ceilings and ratios.
+    sed -n '/^== result/,/^== [^r]/p' "$logs/$name.log" | grep -v '^== [^r]' || true
+done
+exit $status

@@ -307,6 +307,8 @@ let package = Package(
             name: "SubscriptiondCoreTests",
             dependencies: [
                 "SubscriptiondCore",
+                "Store",
+                "Subscriptions",
                 "SigningTestSupport",
                 "AppStoreSignature",
                 "AppStore",
@@ -323,7 +325,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Postgres", "TestSupport", "AppStore"],
+            dependencies: ["Store", "Postgres", "TestSupport", "AppStore", "Subscriptions"],
             swiftSettings: sharedSwiftSettings
         ),
     ]

@@ -3,7 +3,8 @@
 #   . Benchmarks/lib.sh; bench_setup DATABASE_NAME CONFIG
 # Leaves DATABASE_URL pointing at the new database and $bin at the binaries.
 # BENCH_REUSE_DATABASE=1 keeps the database when it exists (re-running against data that
-# took minutes to load); migrations still apply.
+# took minutes to load); migrations still apply. BENCH_BIN=DIR uses the binaries in DIR
+# instead of building (to compare two builds on the same data).
 bench_setup() {
     local database="$1" config="$2"
     export LOCAL_POSTGRES_NAME=postgres-bench
@@ -21,9 +22,13 @@ bench_setup() {
     export DATABASE_URL="${DATABASE_URL%/*}/$database"
     # A scratch folder of its own, so a benchmark build never waits on (or evicts) the debug build.
     local scratch="${BENCH_SCRATCH:-.build-bench}"
-    swift build -c "$config" --scratch-path "$scratch" --product subscriptiond >/dev/null
-    swift build -c "$config" --scratch-path "$scratch" --product subscriptionctl >/dev/null
-    bin="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)"
+    if [ -n "${BENCH_BIN:-}" ]; then
+        bin="$BENCH_BIN"
+    else
+        swift build -c "$config" --scratch-path "$scratch" --product subscriptiond >/dev/null
+        swift build -c "$config" --scratch-path "$scratch" --product subscriptionctl >/dev/null
+        bin="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)"
+    fi
     "$bin/subscriptionctl" migrate >/dev/null
 }
 

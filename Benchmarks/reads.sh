@@ -108,7 +108,7 @@ done
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
     for endpoint in health subscriptions subscribers eligibility; do
         echo "== perf report --no-children ($endpoint, top 25)"
-        perf report -i "$out/perf-$endpoint.data" --no-children --stdio --percent-limit 1 2>/dev/null \
+        perf report -i "$out/perf-$endpoint.data" --no-children --sort dso,sym --stdio --percent-limit 0.8 2>/dev/null \
             | grep -E '^ +[0-9.]+%' | head -n 25
     done
 fi

@@ -36,8 +36,11 @@ struct JoinedFacts {
 
     /// Subscriptions in the order their first row came.
     private(set) var keys: [Key] = []
+    /// Each subscription's transaction facts, in row order.
     private(set) var transactions: [Key: [TransactionFact]] = [:]
+    /// Each subscription's renewal info, when it has any.
     private(set) var renewals: [Key: RenewalFact] = [:]
+    /// `subscriptions.updated_at`, when the statement selected it and the row exists.
     private(set) var updatedAt: [Key: Date] = [:]
     /// The catalog's group per product, for products the catalog lists with a group.
     private(set) var catalogGroups: [String: String] = [:]

@@ -311,6 +311,8 @@ let package = Package(
             name: "SubscriptiondCoreTests",
             dependencies: [
                 "SubscriptiondCore",
+                "Store",
+                "Subscriptions",
                 "SigningTestSupport",
                 "AppStoreSignature",
                 "AppStore",
@@ -327,7 +329,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Postgres", "TestSupport", "AppStore"],
+            dependencies: ["Store", "Postgres", "TestSupport", "AppStore", "Subscriptions"],
             swiftSettings: sharedSwiftSettings
         ),
     ]

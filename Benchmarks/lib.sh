@@ -2,6 +2,9 @@
 # fresh database, release binaries in a scratch folder of their own, migrated.
 #   . Benchmarks/lib.sh; bench_setup DATABASE_NAME CONFIG
 # Leaves DATABASE_URL pointing at the new database and $bin at the binaries.
+# BENCH_REUSE_DATABASE=1 keeps the database when it exists (re-running against data that
+# took minutes to load); migrations still apply. BENCH_BIN=DIR uses the binaries in DIR
+# instead of building (to compare two builds on the same data).
 bench_setup() {
     local database="$1" config="$2"
     export LOCAL_POSTGRES_NAME=postgres-bench
@@ -9,14 +12,23 @@ bench_setup() {
     Deploy/local/postgres.sh start
     . .local/postgres-bench/env
     local admin="${DATABASE_URL%/*}/postgres"
-    PGOPTIONS="-c client_min_messages=warning" psql -q "$admin" \
-        -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" -c "CREATE DATABASE $database"
+    if [ "${BENCH_REUSE_DATABASE:-0}" = 1 ] \
+        && psql -qtA "$admin" -c "SELECT 1 FROM pg_database WHERE datname = '$database'" | grep -q 1; then
+        echo "benchmark: reusing database $database" >&2
+    else
+        PGOPTIONS="-c client_min_messages=warning" psql -q "$admin" \
+            -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" -c "CREATE DATABASE $database"
+    fi
     export DATABASE_URL="${DATABASE_URL%/*}/$database"
     # A scratch folder of its own, so a benchmark build never waits on (or evicts) the debug build.
     local scratch="${BENCH_SCRATCH:-.build-bench}"
-    swift build -c "$config" --scratch-path "$scratch" --product subscriptiond >/dev/null
-    swift build -c "$config" --scratch-path "$scratch" --product subscriptionctl >/dev/null
-    bin="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)"
+    if [ -n "${BENCH_BIN:-}" ]; then
+        bin="$BENCH_BIN"
+    else
+        swift build -c "$config" --scratch-path "$scratch" --product subscriptiond >/dev/null
+        swift build -c "$config" --scratch-path "$scratch" --product subscriptionctl >/dev/null
+        bin="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)"
+    fi
     "$bin/subscriptionctl" migrate >/dev/null
 }
 

@@ -11,6 +11,12 @@ struct JSONResponse<Document: Encodable & Sendable>: ResponseGenerator {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: .init(bytes: try ContractJSON.encode(document))))
+        // The read endpoints' documents write their bytes directly (same bytes, no JSONEncoder).
+        let body = if let writable = document as? any ContractJSONWritable {
+            ByteBuffer(bytes: ContractJSONWriter.bytes(of: writable))
+        } else {
+            ByteBuffer(bytes: try ContractJSON.encode(document))
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 }

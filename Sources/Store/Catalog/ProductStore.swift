@@ -53,26 +53,28 @@ public struct ProductStore: Sendable {
                    intro_periods, intro_price::text AS intro_price
             FROM products ORDER BY bundle_id, subscription_group_id NULLS LAST, product_id
             """)
-        return ProductCatalog(products: try rows.map(Product.init(row:)))
+        return ProductCatalog(products: try rows.map { try Product(row: $0) })
     }
 }
 
 extension Product {
-    init(row: PostgresRow) throws {
-        let typeText: String = try row.decode("type")
+    /// Reads one `products` row; `prefix` names the columns of a joined read
+    /// (`catalog_product_id` with prefix `catalog_`).
+    init(row: PostgresRow, prefix: String = "") throws {
+        let typeText: String = try row.decode(prefix + "type")
         guard let type = ProductType(rawValue: typeText) else { throw StoreError("unknown product type '\(typeText)'") }
         var offer: IntroOffer?
-        if let modeText: String = try row.decode("intro_payment_mode") {
+        if let modeText: String = try row.decode(prefix + "intro_payment_mode") {
             guard let mode = IntroPaymentMode(rawValue: modeText),
-                  let period = (try row.decode("intro_period", as: String?.self)).flatMap(ISO8601Duration.init),
-                  let price = (try row.decode("intro_price", as: String?.self)).flatMap({ Decimal(string: $0) })
+                  let period = (try row.decode(prefix + "intro_period", as: String?.self)).flatMap(ISO8601Duration.init),
+                  let price = (try row.decode(prefix + "intro_price", as: String?.self)).flatMap({ Decimal(string: $0) })
             else { throw StoreError("malformed intro offer in products row") }
-            offer = IntroOffer(paymentMode: mode, period: period, periods: try row.decode("intro_periods", as: Int?.self) ?? 1, price: price)
+            offer = IntroOffer(paymentMode: mode, period: period, periods: try row.decode(prefix + "intro_periods", as: Int?.self) ?? 1, price: price)
         }
         self.init(
-            productID: try row.decode("product_id"), bundleID: try row.decode("bundle_id"), type: type,
-            subscriptionGroupID: try row.decode("subscription_group_id"),
-            period: (try row.decode("period", as: String?.self)).flatMap(ISO8601Duration.init),
+            productID: try row.decode(prefix + "product_id"), bundleID: try row.decode(prefix + "bundle_id"), type: type,
+            subscriptionGroupID: try row.decode(prefix + "subscription_group_id"),
+            period: (try row.decode(prefix + "period", as: String?.self)).flatMap(ISO8601Duration.init),
             introOffer: offer
         )
     }

@@ -4,21 +4,22 @@ import Postgres
 import Subscriptions
 
 extension RenewalFact {
-    /// Reads one `renewal_info` row.
-    init(row: PostgresRow) throws {
-        let intent: String? = try row.decode("expiration_intent")
+    /// Reads one `renewal_info` row; `prefix` names the columns of a joined read
+    /// (`renewal_observed_at` with prefix `renewal_`).
+    init(row: PostgresRow, prefix: String = "") throws {
+        let intent: String? = try row.decode(prefix + "expiration_intent")
         self.init(
-            originalTransactionID: try row.decode("original_transaction_id"),
-            bundleID: try row.decode("bundle_id"),
-            environment: try AppStoreEnvironment(row: row),
-            productID: try row.decode("product_id"),
-            autoRenewProductID: try row.decode("auto_renew_product_id"),
-            autoRenewStatus: try row.decode("auto_renew_status"),
+            originalTransactionID: try row.decode(prefix + "original_transaction_id"),
+            bundleID: try row.decode(prefix + "bundle_id"),
+            environment: try AppStoreEnvironment(row: row, column: prefix + "environment"),
+            productID: try row.decode(prefix + "product_id"),
+            autoRenewProductID: try row.decode(prefix + "auto_renew_product_id"),
+            autoRenewStatus: try row.decode(prefix + "auto_renew_status"),
             expirationIntent: intent.flatMap(ExpirationIntent.init(rawValue:)),
-            isInBillingRetryPeriod: try row.decode("is_in_billing_retry_period"),
-            gracePeriodExpiresDate: try row.decode("grace_period_expires_date"),
-            priceConsentStatus: try row.decode("price_consent_status"),
-            observedAt: try row.decode("observed_at")
+            isInBillingRetryPeriod: try row.decode(prefix + "is_in_billing_retry_period"),
+            gracePeriodExpiresDate: try row.decode(prefix + "grace_period_expires_date"),
+            priceConsentStatus: try row.decode(prefix + "price_consent_status"),
+            observedAt: try row.decode(prefix + "observed_at")
         )
     }
 

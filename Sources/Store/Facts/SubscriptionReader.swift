@@ -26,35 +26,43 @@ public struct SubscriptionReader: Sendable {
     }
 
     /// The subscription of an original transaction (Production preferred over Sandbox), or nil.
+    ///
+    /// One statement: the subscription's row picks the environment, its transactions,
+    /// renewal info and the catalog's group of their products come joined to it.
     public func subscription(originalTransactionID id: String, now: Date = Date()) async throws -> SubscriptionView? {
-        try await client.withConnection { session in
-            let rows = try session.query("""
-                SELECT environment FROM subscriptions WHERE original_transaction_id = \(id) ORDER BY environment
-                """)
-            guard let first = rows.first else { return nil }
-            let environment = try AppStoreEnvironment(row: first)
-            return try Self.views(environment: environment, ids: [id], now: now, in: session).first
-        }
+        let rows = try await client.query("""
+            SELECT \(unescaped: JoinedFacts.columns),
+                   s.environment AS link_environment, s.original_transaction_id AS link_original_transaction_id,
+                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
+            FROM (SELECT environment, original_transaction_id, updated_at FROM subscriptions
+                  WHERE original_transaction_id = \(id) ORDER BY environment LIMIT 1) s
+            LEFT JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
+            LEFT JOIN renewal_info r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
+            LEFT JOIN products p ON p.product_id = t.product_id
+            """)
+        return try JoinedFacts(rows: rows).views(at: now).first
     }
 
     /// Every subscription linked to an app user, or nil when the user is unknown.
+    ///
+    /// One statement: the user's links, each with its transactions, renewal info,
+    /// `subscriptions.updated_at` and the catalog's group of the transactions' products,
+    /// ordered by environment and original transaction id.
     public func subscriber(appUserID: String, now: Date = Date()) async throws -> [SubscriptionView]? {
-        try await client.withConnection { session in
-            let links = try session.query("""
-                SELECT environment, original_transaction_id FROM subscribers WHERE app_user_id = \(appUserID)
-                ORDER BY environment, original_transaction_id
-                """)
-            guard !links.isEmpty else { return nil }
-            var byEnvironment: [AppStoreEnvironment: [String]] = [:]
-            for link in links {
-                byEnvironment[try AppStoreEnvironment(row: link), default: []].append(try link.decode("original_transaction_id"))
-            }
-            var views: [SubscriptionView] = []
-            for environment in byEnvironment.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-                views += try Self.views(environment: environment, ids: byEnvironment[environment] ?? [], now: now, in: session)
-            }
-            return views
-        }
+        let rows = try await client.query("""
+            SELECT \(unescaped: JoinedFacts.columns),
+                   l.environment AS link_environment, l.original_transaction_id AS link_original_transaction_id,
+                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
+            FROM subscribers l
+            LEFT JOIN transactions t ON t.environment = l.environment AND t.original_transaction_id = l.original_transaction_id
+            LEFT JOIN renewal_info r ON r.environment = l.environment AND r.original_transaction_id = l.original_transaction_id
+            LEFT JOIN subscriptions s ON s.environment = l.environment AND s.original_transaction_id = l.original_transaction_id
+            LEFT JOIN products p ON p.product_id = t.product_id
+            WHERE l.app_user_id = \(appUserID)
+            ORDER BY l.environment, l.original_transaction_id
+            """)
+        guard !rows.isEmpty else { return nil }
+        return try JoinedFacts(rows: rows).views(at: now)
     }
 
     /// Builds views for several subscriptions of one environment with four indexed queries.

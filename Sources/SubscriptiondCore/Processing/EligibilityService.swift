@@ -20,7 +20,7 @@ public struct EligibilityService: Sendable {
 
     /// Answers for a user known by `app_user_id` (an unknown user is a new customer).
     public func answers(appUserID: String, productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
-        let facts = try await CustomerFacts.load(appUserID: appUserID, client: database)
+        let facts = try await CustomerFacts.load(appUserID: appUserID, productIDs: productIDs, client: database)
         return EligibilityRule.answers(for: productIDs, catalog: facts.catalog, history: facts.history, now: now, policy: policy)
     }
 

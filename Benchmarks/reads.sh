@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The three read endpoints at BENCH_USERS (default 1,000,000) subscribers, each next to the
+# read ceiling of this machine measured in the same run.
+#
+#   make bench-reads           # or: Benchmarks/reads.sh [debug|release]
+#   BENCH_USERS=100000 BENCH_SECONDS=10 Benchmarks/reads.sh
+#   BENCH_REUSE_DATABASE=1 Benchmarks/reads.sh    # keep the loaded data of an earlier run
+#   BENCH_PROFILE=1 Benchmarks/reads.sh           # perf record -g subscriptiond during each endpoint
+#
+# 1. loads the subscribers with Benchmarks/load-subscribers.sql (the tables the pipeline
+#    writes), the demo catalog, and pgbench's tables (scale 3 per 100,000 users: as many
+#    pgbench_accounts rows as there are transactions) into the same database;
+# 2. H = wrk -t2 -c16 on GET /health/live of the same subscriptiond, S = pgbench -S -c16 -j2
+#    (select-only) on the same database; an HTTP request and a primary-key select both cost
+#    CPU on the same cores, so the ceiling of a read that needs both is 1 / (1/H + 1/S);
+# 3. wrk -t2 -c16 on GET /v1/subscriptions/{id}, GET /v1/subscribers/{id} and
+#    POST /v1/eligibility (four products), random keys that exist (Benchmarks/reads.lua);
+# 4. one line per endpoint: rate, p99, errors (non-2xx and socket errors), ceiling, ratio.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+config="${1:-release}"
+seconds="${BENCH_SECONDS:-15}"
+users="${BENCH_USERS:-1000000}"
+scale=$(( users * 3 / 100000 )); [ "$scale" -ge 1 ] || scale=1
+out="${BENCH_OUT:-.local/bench-reads}"
+export BENCH_USERS="$users" BENCH_TOKEN="bench-admin-token-0123456789"
+. Benchmarks/lib.sh
+bench_setup bench_reads "$config"
+mkdir -p "$out"
+
+loaded=$(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM subscribers WHERE app_user_id IN ('bench-user-$users', 'bench-user-$((users + 1))')")
+if [ "$loaded" != 1 ]; then
+    psql -q "$DATABASE_URL" -c "TRUNCATE transactions, renewal_info, subscriptions, subscribers, status_events"
+    "$bin/subscriptionctl" products import Deploy/local/demo-catalog.json >/dev/null
+    start=$(date +%s)
+    psql -q "$DATABASE_URL" -v count="$users" -f Benchmarks/load-subscribers.sql
+    echo "loaded $users subscribers in $(( $(date +%s) - start ))s"
+    start=$(date +%s)
+    pgbench -i -q -s "$scale" "$DATABASE_URL" 2>&1 | tail -n 1
+    echo "pgbench -i -s $scale in $(( $(date +%s) - start ))s"
+fi
+echo "data: $(psql -qtA "$DATABASE_URL" -c "SELECT (SELECT count(*) FROM subscribers) || ' subscriber links, '
+    || (SELECT count(*) FROM transactions) || ' transactions, ' || (SELECT count(*) FROM pgbench_accounts) || ' pgbench_accounts rows'")"
+
+port="$(Deploy/local/free-port.sh 19080 19999)"
+APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret ADMIN_TOKEN="$BENCH_TOKEN" WORKER_CONCURRENCY=0 \
+    SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=16 "$bin/subscriptiond" &
+server=$!
+trap 'kill $server 2>/dev/null || true; Deploy/local/postgres.sh stop' EXIT
+bench_wait_ready "$port"
+url="http://127.0.0.1:$port"
+
+echo "== sample answers"
+curl -s -H "Authorization: Bearer $BENCH_TOKEN" "$url/v1/subscriptions/7000000000000005"; echo
+curl -s -H "Authorization: Bearer $BENCH_TOKEN" "$url/v1/subscribers/bench-user-7"; echo
+# bench-user-3 used a trial (ineligible), -4 lapsed without one (eligible), -5 is subscribed now (ineligible).
+for user in 3 4 5; do
+    curl -s -H "Authorization: Bearer $BENCH_TOKEN" -H 'Content-Type: application/json' "$url/v1/eligibility" \
+        -d "{\"app_user_id\":\"bench-user-$user\",\"product_ids\":[\"com.example.pro.monthly\",\"com.example.news.weekly\"]}"
+    echo
+done
+
+# Runs wrk on one endpoint; with BENCH_PROFILE=1 records subscriptiond's stacks meanwhile.
+run_wrk() {
+    local endpoint="$1" path="$2" profiler=""
+    if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+        perf record -g -F 499 -p "$server" -o "$out/perf-$endpoint.data" -- sleep "$seconds" 2>/dev/null &
+        profiler=$!
+    fi
+    READ_ENDPOINT="$endpoint" wrk -t2 -c16 -d"${seconds}s" --latency -s Benchmarks/reads.lua "$url$path" > "$out/wrk-$endpoint.txt"
+    [ -z "$profiler" ] || wait "$profiler"
+    grep '^BENCH' "$out/wrk-$endpoint.txt"
+}
+field() { sed -n "s/.* $2=\([0-9.]*\).*/\1/p" "$out/wrk-$1.txt"; }
+
+echo "== warm-up (not counted)"
+BENCH_SECONDS=5 READ_ENDPOINT=eligibility wrk -t2 -c16 -d5s -s Benchmarks/reads.lua "$url/v1/eligibility" >/dev/null
+echo "== H: wrk -t2 -c16 -d${seconds}s GET /health/live"
+run_wrk health /health/live
+echo "== S: pgbench -S -n -c16 -j2 -T$seconds (scale $scale)"
+pgbench -S -n -c 16 -j 2 -T "$seconds" "$DATABASE_URL" > "$out/pgbench.txt" 2>&1
+grep -E '^(latency average|tps)' "$out/pgbench.txt"
+health=$(field health rps)
+select=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out/pgbench.txt" | head -n 1)
+ceiling=$(awk "BEGIN { printf \"%.0f\", 1 / (1 / $health + 1 / $select) }")
+
+for endpoint in subscriptions subscribers eligibility; do
+    echo "== wrk -t2 -c16 -d${seconds}s $endpoint ($config build, $users subscribers)"
+    case "$endpoint" in
+        eligibility) run_wrk eligibility /v1/eligibility ;;
+        *) run_wrk "$endpoint" "/v1/$endpoint" ;;
+    esac
+done
+
+echo "== result ($users subscribers, $config build; H = $health/s, S = $select/s)"
+for endpoint in subscriptions subscribers eligibility; do
+    case "$endpoint" in
+        subscriptions) label="GET /v1/subscriptions" ;;
+        subscribers) label="GET /v1/subscribers" ;;
+        eligibility) label="POST /v1/eligibility" ;;
+    esac
+    rate=$(field "$endpoint" rps) p99=$(field "$endpoint" p99_ms)
+    errors=$(( $(field "$endpoint" non2xx) + $(field "$endpoint" socket_errors) ))
+    awk -v label="$label" -v rate="$rate" -v p99="$p99" -v errors="$errors" -v ceiling="$ceiling" 'BEGIN {
+        printf "reads %s: %.0f/s p99 %.2f ms, %d errors, ceiling %d/s: ratio %.2f\n", label, rate, p99, errors, ceiling, rate / ceiling }'
+done
+if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+    for endpoint in health subscriptions subscribers eligibility; do
+        echo "== perf report --no-children ($endpoint, top 25)"
+        perf report -i "$out/perf-$endpoint.data" --no-children --sort dso,sym --stdio --percent-limit 0.8 2>/dev/null \
+            | grep -E '^ +[0-9.]+%' | head -n 25
+    done
+fi

@@ -1,0 +1,172 @@
+import Foundation
+
+/// A document that can write its contract JSON straight into bytes, without `JSONEncoder`.
+///
+/// The bytes must equal `ContractJSON.encode(document)` exactly (the tests compare them):
+/// keys in `String` order, RFC 3339 UTC timestamps in whole seconds, the same escapes.
+public protocol ContractJSONWritable: Encodable, Sendable {
+    /// Appends the document's compact JSON.
+    func write(to writer: inout ContractJSONWriter)
+}
+
+/// Builds compact contract JSON the way `ContractJSON.encode` (`JSONEncoder` with
+/// `.sortedKeys`, `.withoutEscapingSlashes` and `.iso8601` dates) writes it, for the read
+/// endpoints' documents, where `JSONEncoder` was the largest cost of an answer.
+///
+/// Callers write an object's keys in sorted order themselves.
+public struct ContractJSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    /// Creates an empty writer with room for a typical answer.
+    public init(capacity: Int = 1_024) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The bytes of one document.
+    public static func bytes(of document: some ContractJSONWritable) -> [UInt8] {
+        var writer = ContractJSONWriter()
+        document.write(to: &writer)
+        return writer.bytes
+    }
+
+    /// Writes `{`, the members `body` writes, `}`.
+    public mutating func object(_ body: (inout ContractJSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    /// Writes `[`, the elements `body` writes, `]`.
+    public mutating func array(_ body: (inout ContractJSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes an object member's key; the value written next belongs to it.
+    public mutating func key(_ key: String) {
+        separate()
+        appendString(key)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Writes a string, or `null`.
+    public mutating func value(_ string: String?) {
+        separate()
+        if let string { appendString(string) } else { appendNull() }
+        needsComma = true
+    }
+
+    /// Writes `true`, `false` or `null`.
+    public mutating func value(_ flag: Bool?) {
+        separate()
+        if let flag { bytes.append(contentsOf: (flag ? "true" : "false").utf8) } else { appendNull() }
+        needsComma = true
+    }
+
+    /// Writes a timestamp as `JSONEncoder`'s `.iso8601` strategy does (whole seconds, UTC), or `null`.
+    public mutating func value(_ date: Date?) {
+        separate()
+        if let date { appendDate(date) } else { appendNull() }
+        needsComma = true
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func appendNull() {
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// `JSONEncoder`'s escapes: `"` `\`, `\b \t \n \f \r`, other control bytes as `\u00xx`.
+    private mutating func appendString(_ string: String) {
+        let backslash = UInt8(ascii: "\\")
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), backslash:
+                bytes.append(backslash)
+                bytes.append(byte)
+            case 0x08: bytes.append(backslash); bytes.append(UInt8(ascii: "b"))
+            case 0x09: bytes.append(backslash); bytes.append(UInt8(ascii: "t"))
+            case 0x0A: bytes.append(backslash); bytes.append(UInt8(ascii: "n"))
+            case 0x0C: bytes.append(backslash); bytes.append(UInt8(ascii: "f"))
+            case 0x0D: bytes.append(backslash); bytes.append(UInt8(ascii: "r"))
+            case 0..<0x20:
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ssZ` of the second the date falls in. Dates before 1600 or from
+    /// year 10000 go through Foundation's formatter, as `JSONEncoder` does for every date:
+    /// its calendar is Julian before October 1582, which the arithmetic here is not.
+    private mutating func appendDate(_ date: Date) {
+        let interval = date.timeIntervalSince1970.rounded(.down)
+        // 1600-01-01 and 10000-01-01 in seconds since 1970.
+        guard interval >= -11_676_096_000, interval < 253_402_300_800 else {
+            appendString(date.formatted(.iso8601))
+            return
+        }
+        let seconds = Int64(interval)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = Self.civilDate(daysSince1970: days)
+        bytes.append(UInt8(ascii: "\""))
+        appendDigits(year, count: 4)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(month, count: 2)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(day, count: 2)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(secondOfDay / 3_600, count: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay / 60 % 60, count: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay % 60, count: 2)
+        bytes.append(contentsOf: "Z\"".utf8)
+    }
+
+    private mutating func appendDigits(_ value: Int, count: Int) {
+        var divisor = 1
+        for _ in 1..<count { divisor *= 10 }
+        var remainder = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(remainder / divisor))
+            remainder %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// The proleptic Gregorian date of a day number (days since 1970-01-01), after
+    /// Howard Hinnant's `civil_from_days`.
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+}

@@ -1,0 +1,92 @@
+import AppStore
+import Foundation
+@testable import Store
+import Subscriptions
+@testable import SubscriptiondCore
+import Testing
+
+/// The read endpoints write their documents without `JSONEncoder`; the bytes must stay
+/// exactly what `ContractJSON.encode` gives (the contract is byte for byte).
+@Suite("ContractJSONWriter: the same bytes as JSONEncoder")
+struct ContractJSONWriterTests {
+    /// Every control character, quotes, a backslash, a slash, non-ASCII and an emoji.
+    static let awkward: String = {
+        var text = ""
+        for byte in UInt8(0)..<0x20 { text.unicodeScalars.append(Unicode.Scalar(byte)) }
+        return text + "\"\\/\u{7f}é\u{2028}😀 end"
+    }()
+
+    static let dates: [Date] = [
+        Date(timeIntervalSince1970: 1_767_323_045.999_9), Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1.5),
+        Date(timeIntervalSince1970: 951_782_400), // 2000-02-29
+        Date(timeIntervalSince1970: 4_107_542_399), // 2100-02-28T23:59:59
+        Date(timeIntervalSince1970: 253_402_300_799.5), // 9999-12-31T23:59:59
+        Date(timeIntervalSince1970: -62_135_596_800), // 0001-01-01 (Foundation: Julian calendar)
+        Date(timeIntervalSince1970: -11_676_096_000), // 1600-01-01
+        Date(timeIntervalSince1970: -11_676_096_001), // 1599-12-31T23:59:59
+        Date(timeIntervalSince1970: -2_208_988_800.25), // 1899-12-31
+    ]
+
+    private func transaction(_ index: Int, full: Bool) -> TransactionFact {
+        TransactionFact(
+            transactionID: "t\(index)", originalTransactionID: full ? Self.awkward : "o", productID: "p\(index)", bundleID: "b",
+            environment: index % 2 == 0 ? .production : .sandbox, subscriptionGroupID: full ? "g" : nil,
+            purchaseDate: Self.dates[index % Self.dates.count], expiresDate: full ? Self.dates[(index + 1) % Self.dates.count] : nil,
+            webOrderLineItemID: full ? "w" : nil, isTrialPeriod: full, isInIntroOfferPeriod: !full, isUpgraded: full,
+            cancellationDate: full ? Self.dates[(index + 2) % Self.dates.count] : nil, cancellationReason: full ? "1" : nil,
+            ownershipType: full ? "FAMILY_SHARED" : nil
+        )
+    }
+
+    private func view(_ index: Int, full: Bool) -> SubscriptionView {
+        let snapshot = SubscriptionSnapshot(
+            originalTransactionID: full ? Self.awkward : "o\(index)", bundleID: "com.example.app",
+            environment: full ? .sandbox : .production, productID: "p", subscriptionGroupID: full ? "2050" : nil,
+            status: SubscriptionStatus.allCases[index % SubscriptionStatus.allCases.count],
+            expiresAt: full ? Self.dates[index % Self.dates.count] : nil, autoRenew: full ? index % 2 == 0 : nil,
+            autoRenewProductID: full ? "p2" : nil, expirationIntent: full ? .billingError : nil, inTrial: full, inIntroOffer: !full,
+            gracePeriodExpiresAt: full ? Self.dates[(index + 3) % Self.dates.count] : nil,
+            revokedAt: full ? Self.dates[(index + 4) % Self.dates.count] : nil, revocationReason: full ? "0" : nil,
+            latestTransactionID: "t", source: full ? .v2 : .v1, ownershipType: full ? "PURCHASED" : nil,
+            offerKind: full ? .introductory : nil, appAccountToken: full ? "5f0c2a54-2b7e-4a0e-9d55-1d2a3b4c5d6e" : nil
+        )
+        return SubscriptionView(
+            snapshot: snapshot, updatedAt: Self.dates[(index + 5) % Self.dates.count],
+            transactions: (0..<(full ? 3 : 0)).map { transaction(index + $0, full: $0 % 2 == 0) }, renewal: nil
+        )
+    }
+
+    private func expectSameBytes(_ document: some ContractJSONWritable) throws {
+        let written = ContractJSONWriter.bytes(of: document)
+        let encoded = Array(try ContractJSON.encode(document))
+        // Both are valid UTF-8, so equal text means equal bytes; text fails readably.
+        #expect(String(decoding: written, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
+        #expect(written.count == encoded.count)
+    }
+
+    @Test("subscription documents, with and without transactions, every field set or null")
+    func subscriptions() throws {
+        for index in 0..<Self.dates.count {
+            for full in [true, false] {
+                try expectSameBytes(SubscriptionDocument(view(index, full: full), includeTransactions: true))
+                try expectSameBytes(SubscriptionDocument(view(index, full: full), includeTransactions: false))
+            }
+        }
+    }
+
+    @Test("subscriber documents: none, one and several subscriptions")
+    func subscribers() throws {
+        try expectSameBytes(SubscriberDocument(appUserID: Self.awkward, views: []))
+        try expectSameBytes(SubscriberDocument(appUserID: "u", views: [view(0, full: true)]))
+        try expectSameBytes(SubscriberDocument(appUserID: "u", views: (0..<6).map { view($0, full: $0 % 3 != 0) }))
+    }
+
+    @Test("eligibility documents: keys sorted as JSONEncoder sorts them")
+    func eligibility() throws {
+        try expectSameBytes(EligibilityDocument(eligibility: [:]))
+        try expectSameBytes(EligibilityDocument(eligibility: [
+            "com.example.pro.monthly": "eligible", "a10": "ineligible", "a9": "no_intro_offer", "B": "unknown_product",
+            "_": "eligible", "é": "eligible", "e": "eligible", "a.b": "eligible", "a_b": "eligible", Self.awkward: "eligible",
+        ]))
+    }
+}

@@ -27,7 +27,7 @@ public final class CurlHTTPClient: Sendable {
         self.loopThread = NIOThreadPool(numberOfThreads: 1)
         loopThread.start()
         guard let multi = CurlMultiHandle(configuration: configuration) else {
-            logger.error("curl_multi_init failed: every upstream request will fail")
+            logger.debug("curl_multi_init failed: every request of this client will fail")
             self.mailbox = nil
             return
         }

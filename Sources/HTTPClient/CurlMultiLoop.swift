@@ -66,7 +66,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             do {
                 try multi.perform()
             } catch {
-                logger.warning("libcurl cannot drive its transfers; failing them", metadata: [HTTPClientLogKey.error: "\(String(reflecting: error))"])
+                logger.debug("libcurl cannot drive its transfers; failing them", metadata: [HTTPClientLogKey.error: "\(String(reflecting: error))"])
                 failActive(with: error)
             }
             let freed = collectFinished()
@@ -75,7 +75,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             do {
                 try multi.poll(timeoutMilliseconds: waiting.isEmpty ? 1_000 : 100)
             } catch {
-                logger.warning("curl_multi_poll failed", metadata: [HTTPClientLogKey.error: "\(String(reflecting: error))"])
+                logger.debug("curl_multi_poll failed", metadata: [HTTPClientLogKey.error: "\(String(reflecting: error))"])
                 // Never spin on a failing poll.
                 usleep(10_000)
             }
@@ -162,13 +162,20 @@ final class CurlMultiLoop: @unchecked Sendable {
         return transfer
     }
 
-    /// Fails waiting requests whose deadline passed, at most every `queueSweepInterval`.
+    /// Fails waiting requests whose deadline passed and drops those whose callers gave up
+    /// (cancelled), at most every `queueSweepInterval`, so the queue holds live requests only.
     private func expireWaiting(now: ContinuousClock.Instant) {
         guard !waiting.isEmpty, now - lastQueueSweep >= Self.queueSweepInterval else { return }
         lastQueueSweep = now
-        for request in waiting where request.deadline <= now {
-            request.finish(.failure(Self.queueTimeout))
+        var live = CircularBuffer<CurlPendingRequest>(initialCapacity: waiting.count)
+        for request in waiting {
+            if request.deadline <= now {
+                request.finish(.failure(Self.queueTimeout))
+            } else if !request.isFinished {
+                live.append(request)
+            }
         }
+        waiting = live
     }
 
     private func failActive(with error: any Error) {

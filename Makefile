@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test bench bench-eligibility bench-signatures fuzz db-start db-stop clean help
+.PHONY: all deps build run test bench bench-eligibility bench-signatures bench-drain fuzz db-start db-stop clean help
 
 all: build
 
@@ -22,6 +22,7 @@ help:
 	@echo "make bench  intake rate (wrk) next to PostgreSQL's insert rate (pgbench), release build"
 	@echo "make bench-eligibility  p99 of POST /v1/eligibility with 100,000 subscribers loaded"
 	@echo "make bench-signatures   signed-payload verifications per second on one core, full chain vs cached"
+	@echo "make bench-drain        worker drain rate of 10,000 v1 notifications, verifyReceipt answering after 200 ms"
 	@echo "make fuzz   libFuzzer over the intake's JSON, decoders and date formatting (FUZZ_SECONDS, default 120)"
 	@echo "make db-stop / make clean   stop the local database / remove .local and .build"
 
@@ -61,6 +62,9 @@ bench-eligibility: deps
 
 bench-signatures: deps
 	Benchmarks/signature-verify.sh
+
+bench-drain: deps
+	Benchmarks/drain.sh release
 
 # Not part of `make test`: a bounded libFuzzer run (see Fuzz/run.sh).
 fuzz: deps

@@ -30,6 +30,7 @@ cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     LOCAL_POSTGRES_NAME=postgres-bench Deploy/local/postgres.sh stop >/dev/null 2>&1 || true
+    rm -rf "$work"
 }
 trap cleanup EXIT
 . Benchmarks/lib.sh

@@ -45,4 +45,17 @@ static inline CURLcode sd_curl_easy_getinfo_double(CURL *handle, CURLINFO info, 
     return (curl_easy_getinfo)(handle, info, value);
 }
 
+/*
+ * curl_multi_setopt is variadic too. The other multi calls (add/remove handle, perform,
+ * poll, wakeup, info_read) have fixed arguments and are called directly.
+ */
+static inline CURLMcode sd_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
+    return (curl_multi_setopt)(handle, option, value);
+}
+
+/// The CURLcode of a finished transfer: CURLMsg keeps it in a union Swift reads awkwardly.
+static inline CURLcode sd_curl_msg_result(const CURLMsg *message) {
+    return message->data.result;
+}
+
 #endif

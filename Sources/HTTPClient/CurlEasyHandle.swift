@@ -2,10 +2,9 @@ import CCurl
 
 /// One libcurl easy handle plus its error buffer.
 ///
-/// The handle keeps libcurl's connection cache, so leasing the same handle again reuses
-/// its keep-alive connections. `@unchecked Sendable` because libcurl state is not
-/// thread-safe: a handle is only ever used by the one thread that leased it from
-/// `CurlHandlePool`, and the pool's lock orders one lease after the previous release.
+/// Connections live in the multi handle's cache, not here; a handle is pooled only to
+/// spare libcurl re-creating it. `@unchecked Sendable` because libcurl state is not
+/// thread-safe: a handle is only ever used by the multi loop's thread.
 final class CurlEasyHandle: @unchecked Sendable {
     /// The `CURL *`.
     let raw: UnsafeMutableRawPointer

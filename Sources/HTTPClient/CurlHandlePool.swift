@@ -1,9 +1,9 @@
 import Synchronization
 
-/// Idle easy handles, kept so their keep-alive connections serve later requests.
+/// Idle easy handles, kept so a busy client does not create and free one per request.
 ///
-/// Each transfer leases one handle exclusively and returns it when done. Handles are
-/// reused last-in first-out, so a quiet client keeps talking over its warmest connection.
+/// Each transfer leases one handle exclusively and returns it when done. The connections
+/// themselves are in the multi handle's shared cache, whichever handle asks next.
 final class CurlHandlePool: Sendable {
     private struct State {
         var idle: [CurlEasyHandle] = []
@@ -11,7 +11,7 @@ final class CurlHandlePool: Sendable {
     }
 
     private let state = Mutex(State())
-    /// More idle handles than threads can never be in use at once.
+    /// More idle handles than concurrent transfers can never be in use at once.
     private let maxIdle: Int
 
     init(maxIdle: Int) {

@@ -3,7 +3,7 @@ import CCurl
 /// Collects one response while libcurl delivers it through C callbacks.
 ///
 /// Handed to libcurl as an unretained pointer (CURLOPT_WRITEDATA / CURLOPT_HEADERDATA);
-/// the caller keeps it alive until `curl_easy_perform` returns.
+/// the multi loop keeps it alive until the transfer is removed from the multi handle.
 final class CurlTransfer {
     /// Body bytes received so far.
     private(set) var body: [UInt8] = []
@@ -22,7 +22,8 @@ final class CurlTransfer {
 
     /// CURLOPT_WRITEFUNCTION: appends body bytes; returning less than given aborts.
     static let writeBody: sd_curl_write_callback = { data, size, count, userData in
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData!).takeUnretainedValue()
+        guard let userData else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
         let length = size * count
         guard transfer.body.count + length <= transfer.maxResponseBytes else {
             transfer.exceededLimit = true
@@ -36,7 +37,8 @@ final class CurlTransfer {
 
     /// CURLOPT_HEADERFUNCTION: called once per header line, status lines included.
     static let receiveHeader: sd_curl_write_callback = { data, size, count, userData in
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData!).takeUnretainedValue()
+        guard let userData else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
         let length = size * count
         if let data {
             let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)

@@ -80,13 +80,14 @@ public func buildApplication(
     }
 
     // Two upstream clients, so the worker's backlog and the app backend's requests never
-    // queue behind each other for transfer threads.
+    // queue behind each other for transfer slots. The worker's runs every attempt's call at
+    // once (one multi loop, one connection per transfer over HTTP/1.1, shared over HTTP/2).
     let workerHTTP = CurlHTTPClient(
-        configuration: .init(numberOfThreads: max(2, min(64, configuration.workerConcurrency)), caBundlePath: configuration.upstreamCABundle),
+        configuration: .init(maxConcurrentTransfers: max(2, configuration.workerConcurrency), caBundlePath: configuration.upstreamCABundle),
         logger: logger
     )
     let apiHTTP = CurlHTTPClient(
-        configuration: .init(numberOfThreads: configuration.apiUpstreamConcurrency, caBundlePath: configuration.upstreamCABundle),
+        configuration: .init(maxConcurrentTransfers: configuration.apiUpstreamConcurrency, caBundlePath: configuration.upstreamCABundle),
         logger: logger
     )
     let inbox = NotificationInbox(client: database)
@@ -106,7 +107,7 @@ public func buildApplication(
     // One client for the App Store Server API, shared by the worker and /v1, so each app's
     // requests pass through one rate limiter per environment.
     let appStoreHTTP = CurlHTTPClient(
-        configuration: .init(numberOfThreads: configuration.apiUpstreamConcurrency, caBundlePath: configuration.upstreamCABundle),
+        configuration: .init(maxConcurrentTransfers: configuration.apiUpstreamConcurrency, caBundlePath: configuration.upstreamCABundle),
         logger: logger
     )
     let appStoreAPI = try AppStoreAPIDirectory(configuration: configuration, http: appStoreHTTP, verifier: signatures, logger: logger)
@@ -127,7 +128,7 @@ public func buildApplication(
 
     // A client of its own: deliveries never queue behind verifyReceipt calls (and back).
     let webhookHTTP = CurlHTTPClient(
-        configuration: .init(numberOfThreads: configuration.webhookConcurrency, caBundlePath: configuration.upstreamCABundle),
+        configuration: .init(maxConcurrentTransfers: configuration.webhookConcurrency, caBundlePath: configuration.upstreamCABundle),
         logger: logger
     )
     let webhooks = WebhookDelivery(

@@ -74,7 +74,7 @@ import Testing
                 }
                 #expect(seen.count == 100)
             }
-            // Four threads lease at most four handles, each holding one live connection.
+            // Four transfer slots (the default) use at most four connections, one per slot.
             #expect(server.connectionCount <= 4)
         }
     }

@@ -22,7 +22,7 @@ struct CrashRecoveryTests {
             ])
             var logger = Logger(label: "test.crash")
             logger.logLevel = .critical
-            let http = CurlHTTPClient(configuration: .init(numberOfThreads: 32), logger: logger)
+            let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: 32), logger: logger)
             let bodies = (0..<Self.burst).map { NotificationBodies.renewal(originalTransactionID: String(6_000_000_000_000_000 + $0)) }
 
             let firstPort = try await process.start()

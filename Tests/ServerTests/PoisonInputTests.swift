@@ -95,7 +95,7 @@ struct PoisonInputTests {
             defer { process.terminate() }
             var logger = Logger(label: "test.poison")
             logger.logLevel = .critical
-            let http = CurlHTTPClient(configuration: .init(numberOfThreads: 8), logger: logger)
+            let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: 8), logger: logger)
             defer { Task { try? await http.shutdown() } }
             let port = try await process.start()
 

@@ -2,10 +2,11 @@ import Logging
 import ServiceLifecycle
 import SubscriptiondCore
 
-/// The dispatcher the notification worker and webhook delivery share: wait for a free slot,
-/// claim as much due work as there are free slots, run each claim in a task of its own, and
-/// repeat until graceful shutdown (in-flight work finishes). A claim that fails (database
-/// trouble) is retried with a growing pause, logged on the first failure and every 20th.
+/// The dispatcher the notification worker and webhook delivery share: wait for a free slot
+/// (a moment longer when nearly full, to claim a batch), claim as much due work as there
+/// are free slots, run each claim in a task of its own, and repeat until graceful shutdown
+/// (in-flight work finishes). A claim that fails (database trouble) is retried with a
+/// growing pause, logged on the first failure and every 20th.
 struct ClaimLoop<Claim: Sendable>: Sendable {
     /// Claims in flight at most.
     let concurrency: Int
@@ -17,6 +18,9 @@ struct ClaimLoop<Claim: Sendable>: Sendable {
     let what: String
     let logger: Logger
 
+    /// How long a claim waits for more attempts to end when fewer than 1/16 of the slots are free.
+    static var batchLinger: Duration { .milliseconds(10) }
+
     /// Runs until graceful shutdown or cancellation. `beforeClaiming` runs before every
     /// claim; `claim` takes up to N due items; `handle` processes one.
     func run(
@@ -25,6 +29,7 @@ struct ClaimLoop<Claim: Sendable>: Sendable {
         handle: @escaping @Sendable (Claim) async -> Void
     ) async {
         let slots = WorkerSlots(count: concurrency)
+        let batch = max(1, concurrency / 16)
         let (signal, pollInterval, logger, what) = (self.signal, self.pollInterval, self.logger, self.what)
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
@@ -32,6 +37,11 @@ struct ClaimLoop<Claim: Sendable>: Sendable {
                 while !Task.isShuttingDownGracefully && !Task.isCancelled {
                     await beforeClaiming()
                     await slots.waitForFree()
+                    if await slots.free < batch {
+                        // Nearly full: let a few more attempts end, so one claim query
+                        // serves many slots instead of one each (the claim scans the inbox).
+                        try? await Task.sleep(for: Self.batchLinger)
+                    }
                     let claimed: [Claim]
                     do {
                         claimed = try await claim(await slots.free)

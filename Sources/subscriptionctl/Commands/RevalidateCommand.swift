@@ -67,7 +67,7 @@ struct RevalidateCommand: AsyncParsableCommand {
             let settings = try ServiceConfiguration.load(environment: ProcessInfo.processInfo.environment)
             var logger = Logger(label: "subscriptionctl.revalidate")
             logger.logLevel = .warning
-            let http = CurlHTTPClient(configuration: .init(numberOfThreads: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
+            let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
             do {
                 try await revalidate(client: client, settings: settings, http: http, logger: logger)
                 try? await http.shutdown()

@@ -18,7 +18,7 @@ struct APISession {
         var logger = Logger(label: "subscriptionctl.api")
         logger.logLevel = .warning
         let verifier = SignedPayloadVerifier(roots: try TrustAnchors.load(settings.appleRootCertificates))
-        let http = CurlHTTPClient(configuration: .init(numberOfThreads: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
+        let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
         do {
             let session = APISession(
                 settings: settings, directory: try AppStoreAPIDirectory(configuration: settings, http: http, verifier: verifier, logger: logger),

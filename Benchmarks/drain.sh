@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# How fast the worker drains a backlog of version 1 notifications when verifyReceipt answers
+# after a fixed latency, and subscriptiond's peak RSS meanwhile.
+#
+#   make bench-drain     # or: Benchmarks/drain.sh [debug|release]
+#
+# 1. a throwaway cluster (.local/postgres-bench), a fresh database, migrated, the demo catalog;
+# 2. appstore-sim serving verifyReceipt for BENCH_CUSTOMERS simulated customers (all in
+#    production, so one upstream call each), answering after BENCH_LATENCY_MS (200) ms;
+# 3. the first BENCH_NOTIFICATIONS (10,000) of their v1 notifications posted through intake,
+#    subscriptiond running with WORKER_CONCURRENCY=0;
+# 4. subscriptiond restarted with WORKER_CONCURRENCY=BENCH_CONCURRENCY (256): the time from
+#    the first claim to the last notification processed, VmRSS sampled every 200 ms and VmHWM;
+# 5. unless BENCH_CEILING=0, steps 1-4 again with latency 0: the rate the rest of the
+#    pipeline (database, CPU of this machine) allows, which bounds the first if lower.
+# Upstream's own bound is BENCH_CONCURRENCY / latency; the goal is 0.8 of it.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+config="${1:-release}"
+notifications="${BENCH_NOTIFICATIONS:-10000}"
+concurrency="${BENCH_CONCURRENCY:-256}"
+latency="${BENCH_LATENCY_MS:-200}"
+customers="${BENCH_CUSTOMERS:-4000}"
+timeout="${BENCH_TIMEOUT:-600}"
+secret="bench-shared-secret"
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    LOCAL_POSTGRES_NAME=postgres-bench Deploy/local/postgres.sh stop >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+. Benchmarks/lib.sh
+
+# Arguments of every appstore-sim call: the same seed and end time give the same customers,
+# so the server knows the receipts the notifications carry.
+sim_args=(--secret "com.example.app=$secret" --seed 7 --customers "$customers" --sandbox-share 0
+    --notifications-version 1 --end-ms "$(( $(date +%s) * 1000 ))" --state-dir "$work/sim-state")
+
+# Runs steps 1-4 with verifyReceipt answering after $1 ms; sets rate, peak_mb, summary.
+drain_run() {
+    local latency_ms="$1"
+    bench_setup bench_drain "$config"
+    local scratch="${BENCH_SCRATCH:-.build-bench}"
+    swift build -c "$config" --scratch-path "$scratch" --product appstore-sim >/dev/null
+    "$bin/appstore-sim" catalog > "$work/catalog.json"
+    "$bin/subscriptionctl" products import "$work/catalog.json" >/dev/null
+    if [ ! -s "$work/notifications.jsonl" ]; then
+        "$bin/appstore-sim" notifications "${sim_args[@]}" > "$work/all.jsonl"
+        head -n "$notifications" "$work/all.jsonl" > "$work/notifications.jsonl"
+        local have; have=$(wc -l < "$work/notifications.jsonl")
+        if [ "$have" -lt "$notifications" ]; then
+            echo "drain: $customers customers have only $have notifications; raise BENCH_CUSTOMERS" >&2
+            exit 1
+        fi
+    fi
+
+    local simport sdport
+    simport="$(Deploy/local/free-port.sh 19400 19499)"
+    "$bin/appstore-sim" serve "${sim_args[@]}" --port "$simport" --latency-ms "$latency_ms" 2> "$work/appstore-sim.log" &
+    local sim=$!
+    pids+=("$sim")
+    for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$simport/control/stats" >/dev/null && break; sleep 0.1; done
+
+    sdport="$(Deploy/local/free-port.sh 19500 19599)"
+    export APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET="$secret" LOG_LEVEL=warning SUBSCRIPTIOND_PORT="$sdport" \
+        VERIFY_RECEIPT_URL="http://127.0.0.1:$simport/verifyReceipt" VERIFY_RECEIPT_SANDBOX_URL="http://127.0.0.1:$simport/sandbox/verifyReceipt"
+    WORKER_CONCURRENCY=0 "$bin/subscriptiond" 2>> "$work/subscriptiond.log" &
+    local server=$!
+    pids+=("$server")
+    bench_wait_ready "$sdport"
+    local loaded_at=$SECONDS
+    python3 Benchmarks/post-notifications.py "http://127.0.0.1:$sdport/notifications/appstore" 16 < "$work/notifications.jsonl"
+    kill "$server"; wait "$server" 2>/dev/null || true
+    local pending
+    pending=$(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM notifications WHERE state = 'pending'")
+    echo "inbox: $pending pending v1 notifications of $customers customers (posted through intake in $(( SECONDS - loaded_at )) s)"
+    curl -sf -X POST "http://127.0.0.1:$simport/control/stats/reset" >/dev/null
+
+    WORKER_CONCURRENCY="$concurrency" "$bin/subscriptiond" 2>> "$work/subscriptiond.log" &
+    server=$!
+    pids+=("$server")
+    local started=$SECONDS peak_kb=0 rss left
+    while :; do
+        rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$server/status" 2>/dev/null || echo 0)
+        [ "${rss:-0}" -gt "$peak_kb" ] && peak_kb=$rss
+        left=$(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM notifications WHERE state IN ('pending', 'retrying')")
+        [ "$left" = "0" ] && break
+        if [ $(( SECONDS - started )) -ge "$timeout" ]; then
+            echo "drain: $left notifications still unprocessed after ${timeout}s" >&2
+            break
+        fi
+        sleep 0.2
+    done
+    local hwm_kb
+    hwm_kb=$(awk '/^VmHWM/ { print $2 }' "/proc/$server/status" 2>/dev/null || echo 0)
+    [ "${hwm_kb:-0}" -gt "$peak_kb" ] && peak_kb=$hwm_kb
+    kill "$server"; wait "$server" 2>/dev/null || true
+    local upstream
+    upstream=$(curl -sf "http://127.0.0.1:$simport/control/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+    kill "$sim"; wait "$sim" 2>/dev/null || true
+
+    # The window from the first claim to the last outcome, so start-up is not counted.
+    local line
+    line=$(psql -qtA -F' ' "$DATABASE_URL" -c "
+        SELECT count(*) FILTER (WHERE state = 'processed'), count(*) FILTER (WHERE state = 'dead'),
+               count(*) FILTER (WHERE state IN ('pending', 'retrying')),
+               round(extract(epoch FROM max(updated_at) - min(claimed_at))::numeric, 2)
+        FROM notifications")
+    local processed dead unfinished seconds
+    read -r processed dead unfinished seconds <<< "$line"
+    rate=$(awk "BEGIN { printf \"%.0f\", ($processed + $dead) / $seconds }")
+    peak_mb=$(awk "BEGIN { printf \"%.1f\", $peak_kb / 1024 }")
+    summary="$processed processed, $dead dead, $unfinished unfinished in ${seconds}s; $upstream verifyReceipt calls served; peak RSS $peak_mb MB"
+    echo "latency ${latency_ms} ms: $summary"
+}
+
+drain_run "$latency"
+target_rate=$rate
+target_summary=$summary
+target_peak=$peak_mb
+if [ "${BENCH_CEILING:-1}" != "0" ]; then
+    drain_run 0
+    ceiling_rate=$rate
+fi
+
+bound=$(awk "BEGIN { printf \"%.0f\", 0.8 * $concurrency * 1000 / $latency }")
+echo "== result ($config build, WORKER_CONCURRENCY=$concurrency, $notifications notifications, verify latency $latency ms)"
+echo "latency $latency ms: $target_summary"
+if [ -n "${ceiling_rate:-}" ]; then
+    echo "pipeline ceiling (latency 0): $ceiling_rate notifications/s"
+fi
+echo "drain $target_rate notifications/s vs ceiling 0.8×$concurrency/$(awk "BEGIN { print $latency / 1000 }") = $bound/s: ratio $(awk "BEGIN { printf \"%.2f\", $target_rate / $bound }") (target ≥ 1.0 of 0.8×), peak RSS $target_peak MB (limit 150)"
+if [ -n "${ceiling_rate:-}" ] && [ "$ceiling_rate" -lt "$bound" ]; then
+    echo "bound by this machine's database/CPU, not upstream: $target_rate/s is $(awk "BEGIN { printf \"%.2f\", $target_rate / $ceiling_rate }") of the $ceiling_rate/s it drains with no upstream latency"
+fi

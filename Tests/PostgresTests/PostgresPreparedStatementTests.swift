@@ -12,7 +12,7 @@ struct PostgresPreparedStatementTests {
     @Test("a prepared query is prepared once and gives the same rows as an unprepared one")
     func preparedOnceSameAnswers() async throws {
         try await TestDatabase.withClient(maximumConnections: 1) { client, _ in
-            try await client.withConnection { session in
+            try await client.withConnection { session throws in
                 for value in ["plain", "it's", "", "émoji 🎉", "$1"] {
                     let query: PostgresQuery = "SELECT \(value)::text AS value, length(\(value)::text) AS n"
                     let prepared = try session.query(query.prepared())
@@ -28,7 +28,7 @@ struct PostgresPreparedStatementTests {
     @Test("errors keep their SQLSTATE; a statement the server refuses is not remembered; NUL is still refused")
     func errorsAndRefusals() async throws {
         try await TestDatabase.withClient(maximumConnections: 1) { client, _ in
-            try await client.withConnection { session in
+            try await client.withConnection { session throws in
                 let broken: PostgresQuery = "SELEC 1"
                 #expect(throws: PostgresError.self) { try session.query(broken.prepared()) }
                 do {
@@ -66,7 +66,7 @@ struct PostgresPreparedStatementTests {
                 try session.query(query.prepared())
                 throw Rollback()
             }
-            try await client.withConnection { session in
+            try await client.withConnection { session throws in
                 #expect(try session.query(query.prepared())[0].decode("one", as: Int.self) == 1)
                 #expect(try preparedCount(session) == 1)
             }
@@ -76,7 +76,7 @@ struct PostgresPreparedStatementTests {
     @Test("a connection prepares a bounded number of statements; the rest run unprepared")
     func boundedPerConnection() async throws {
         try await TestDatabase.withClient(maximumConnections: 1) { client, _ in
-            try await client.withConnection { session in
+            try await client.withConnection { session throws in
                 for index in 0..<80 {
                     let query = PostgresQuery(sql: "SELECT $1::int + \(index) AS value", bindings: [.text("1")])
                     #expect(try session.query(query.prepared())[0].decode("value", as: Int.self) == index + 1)

@@ -50,7 +50,9 @@ public struct NotificationInbox: Sendable {
             firstIndexByKey[entry.dedupeKey] = index
             unique.append(entry)
         }
-        let batch = unique
+        // Inserted in key order: two batches racing on the same keys then wait on each
+        // other in one order and never deadlock.
+        let batch = unique.sorted { $0.dedupeKey < $1.dedupeKey }
         let (inserted, existing) = try await client.withConnection { session in
             let insertedRows = try session.query(Self.batchInsert(batch))
             var inserted: [String: Int64] = [:]

@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test bench bench-eligibility bench-signatures fuzz db-start db-stop clean help
+.PHONY: all deps build run test bench bench-intake bench-eligibility bench-signatures fuzz db-start db-stop clean help
 
 all: build
 
@@ -20,6 +20,7 @@ help:
 	@echo "make test   local PostgreSQL + every test suite, then stops that cluster"
 	@echo "make build  build all executables"
 	@echo "make bench  intake rate (wrk) next to PostgreSQL's insert rate (pgbench), release build"
+	@echo "make bench-intake  the same, v1 and signed v2 bodies, then v1 again with 1,000,000 notifications stored"
 	@echo "make bench-eligibility  p99 of POST /v1/eligibility with 100,000 subscribers loaded"
 	@echo "make bench-signatures   signed-payload verifications per second on one core, full chain vs cached"
 	@echo "make fuzz   libFuzzer over the intake's JSON, decoders and date formatting (FUZZ_SECONDS, default 120)"
@@ -53,7 +54,9 @@ test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) && $(SWIFT) test --skip-build $(BUILD_FLAGS); \
 	status=$$?; LOCAL_POSTGRES_NAME=postgres-test $(PG) stop; exit $$status
 
-bench: deps
+bench: bench-intake
+
+bench-intake: deps
 	Benchmarks/intake-vs-pgbench.sh release
 
 bench-eligibility: deps

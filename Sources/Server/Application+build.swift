@@ -188,6 +188,9 @@ public func buildApplication(
 
     var services: [any Service] = [
         ShutdownService(name: "database") { try await database.shutdown() },
+        // Before the database closes: entries still queued answer 503 (Apple retries them);
+        // batches already sent finish and answer.
+        ShutdownService(name: "intake") { intakeBatcher.close() },
         ShutdownService(name: "upstream-http") {
             try await workerHTTP.shutdown()
             try await apiHTTP.shutdown()

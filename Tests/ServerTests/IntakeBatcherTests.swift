@@ -24,7 +24,7 @@ struct IntakeBatcherTests {
     @Test("concurrent callers: each distinct entry stored once, every copy answered with that one id")
     func concurrentIntakeStoresEachOnce() async throws {
         try await TestDatabase.withClient { client, _ in
-            let batcher = IntakeBatcher(inbox: NotificationInbox(client: client), configuration: .init(maximumBatchSize: 16, maximumBatchesInFlight: 2), logger: logger)
+            let batcher = IntakeBatcher(inbox: NotificationInbox(client: client), configuration: .init(maximumBatchSize: 16, maximumBatchesInFlight: 2, queueTimeout: .seconds(120)), logger: logger)
             // 200 distinct keys, each sent three times at once.
             let keys = (0..<200).map { "key-\($0)" }
             let answers = try await withThrowingTaskGroup(of: (String, InboxInsertResult).self) { group in
@@ -49,7 +49,7 @@ struct IntakeBatcherTests {
     func poisonedEntryDoesNotFailNeighbours() async throws {
         try await TestDatabase.withClient(maximumConnections: 1) { client, _ in
             let inbox = NotificationInbox(client: client)
-            let batcher = IntakeBatcher(inbox: inbox, configuration: .init(maximumBatchesInFlight: 1), logger: logger)
+            let batcher = IntakeBatcher(inbox: inbox, configuration: .init(maximumBatchesInFlight: 1, queueTimeout: .seconds(120)), logger: logger)
             // The only connection is busy and the only batch slot holds a first entry, so the
             // five below queue and are stored as one batch.
             let holder = Task { try await client.execute("SELECT pg_sleep(1)") }
@@ -113,7 +113,7 @@ struct IntakeBatcherTests {
     @Test("a database that goes away mid-batch: every caller gets a transient error and nothing of the batch is stored")
     func connectionLostMidBatchStoresNothing() async throws {
         try await TestDatabase.withClient { client, database in
-            let batcher = IntakeBatcher(inbox: NotificationInbox(client: client), configuration: .init(maximumBatchesInFlight: 1), logger: logger)
+            let batcher = IntakeBatcher(inbox: NotificationInbox(client: client), configuration: .init(maximumBatchesInFlight: 1, queueTimeout: .seconds(120)), logger: logger)
             let admin = database.makeClient(maximumConnections: 1)
             let answered = Flag()
             // Hold a lock every batch's INSERT waits on, and end each backend waiting on it,

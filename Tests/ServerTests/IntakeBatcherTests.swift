@@ -116,13 +116,17 @@ struct IntakeBatcherTests {
             let batcher = IntakeBatcher(inbox: NotificationInbox(client: client), configuration: .init(maximumBatchesInFlight: 1, queueTimeout: .seconds(120)), logger: logger)
             let admin = database.makeClient(maximumConnections: 1)
             let answered = Flag()
+            let locked = Flag()
             // Hold a lock every batch's INSERT waits on, and end each backend waiting on it,
             // until every caller has its answer.
             let terminator = Task {
                 try await admin.withTransaction { session -> Int in
                     try session.execute("LOCK TABLE notifications IN ACCESS EXCLUSIVE MODE")
+                    locked.set()
                     var terminated = 0
                     for _ in 0..<600 where !answered.isSet {
+                        // pg_stat_activity is read once per transaction unless the snapshot is cleared.
+                        try session.execute("SELECT pg_stat_clear_snapshot()")
                         terminated += try session.query("""
                             SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
                             WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'
@@ -133,6 +137,10 @@ struct IntakeBatcherTests {
                     return terminated
                 }
             }
+            // The batches start only once the lock is held.
+            let lockDeadline = ContinuousClock.now + .seconds(60)
+            while !locked.isSet && ContinuousClock.now < lockDeadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(locked.isSet)
             let results = await withTaskGroup(of: Result<InboxInsertResult, any Error>.self) { group in
                 for index in 0..<5 {
                     group.addTask {

@@ -1,38 +1,101 @@
 #!/usr/bin/env bash
 # Intake throughput against PostgreSQL's own single-row insert rate, in one run, on one machine.
 #
-#   make bench            # or: Benchmarks/intake-vs-pgbench.sh [debug|release]
+#   make bench-intake     # or: Benchmarks/intake-vs-pgbench.sh [debug|release]
 #
-# 1. a throwaway cluster (.local/postgres-bench), database "bench", migrated;
-# 2. subscriptiond (intake only: WORKER_CONCURRENCY=0) and wrk, 32 connections, distinct bodies;
+# 1. a throwaway cluster (.local/postgres-bench, fsync and synchronous_commit on), database
+#    "bench", migrated;
+# 2. subscriptiond (intake only: WORKER_CONCURRENCY=0) and wrk, 32 connections, distinct bodies:
+#    v1 bodies (made up by the wrk script), then signed v2 bodies (made ahead of time by
+#    appstore-sim, whose root subscriptiond trusts; every one verified at intake);
 # 3. pgbench, 32 clients, a single-row INSERT of the same JSON into a table with a unique key;
-# 4. the ratio of the two rates. Timings only mean something next to the baseline of the same run.
+# 4. 1,000,000 processed notifications loaded into the inbox, and v1 intake again.
+# Timings only mean something next to the baseline of the same run.
+#   BENCH_SECONDS (10), BENCH_PRELOAD_ROWS (1000000, 0 skips step 4), BENCH_V2_CUSTOMERS (12000)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 config="${1:-release}"
 seconds="${BENCH_SECONDS:-10}"
+preload_rows="${BENCH_PRELOAD_ROWS:-1000000}"
+v2_customers="${BENCH_V2_CUSTOMERS:-12000}"
 . Benchmarks/lib.sh
+# Memory as a real server would give PostgreSQL (the default 128MB is for a laptop): at
+# 1,000,000 rows the inbox's dedupe index alone is about 120MB. Pgbench gets the same.
+export LOCAL_POSTGRES_SHARED_BUFFERS="${BENCH_SHARED_BUFFERS:-1GB}"
+Deploy/local/postgres.sh stop >/dev/null 2>&1 || true
 bench_setup bench "$config"
+swift build -c "$config" --scratch-path "${BENCH_SCRATCH:-.build-bench}" --product appstore-sim >/dev/null
+out=.local/bench-intake
+mkdir -p "$out"
+
+# Signed v2 bodies, made once per run by the simulator with its own PKI.
+"$bin/appstore-sim" ca --state-dir "$out/appstore-sim" --out "$out/sim-root.pem"
+"$bin/appstore-sim" notifications --state-dir "$out/appstore-sim" --customers "$v2_customers" --notifications-version 2 \
+    --sandbox-share 0.2 --seed 12 >"$out/v2-bodies.jsonl"
+echo "== $(wc -l <"$out/v2-bodies.jsonl") distinct signed v2 bodies"
 
 port="$(Deploy/local/free-port.sh 18080 18999)"
-APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret WORKER_CONCURRENCY=0 \
-    SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=32 "$bin/subscriptiond" &
-server=$!
-trap 'kill $server 2>/dev/null || true; Deploy/local/postgres.sh stop' EXIT
-bench_wait_ready "$port"
+server=""
+start_server() {
+    APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret APPSTORE_APP_APPLE_ID=1234567890 \
+        APPSTORE_ROOT_CERTIFICATES="$out/sim-root.pem" WORKER_CONCURRENCY=0 \
+        SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=32 "$bin/subscriptiond" &
+    server=$!
+    bench_wait_ready "$port"
+}
+stop_server() {
+    [ -n "$server" ] && { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+    server=""
+}
+trap 'stop_server; Deploy/local/postgres.sh stop' EXIT
 
-echo "== intake: wrk -t2 -c32 -d${seconds}s ($config build)"
-wrk -t2 -c32 -d"${seconds}s" --latency -s Benchmarks/intake.lua "http://127.0.0.1:$port/notifications/appstore" | tee /tmp/bench-wrk.txt
-stored=$(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM notifications")
-kill $server; wait $server 2>/dev/null || true
+# run_wrk NAME SCRIPT: a 3 s warm-up, then 32 connections for $seconds; the result line
+# goes to $out/NAME.txt. The warm-up's bodies are distinct from the measured ones.
+wrk_runs=0
+run_wrk() {
+    wrk_runs=$((wrk_runs + 2))
+    echo "== intake $1: wrk -t2 -c32 -d${seconds}s ($config build, after a 3 s warm-up)"
+    BENCH_THREADS=2 BENCH_BODIES="$out/v2-bodies.jsonl" BENCH_FIRST=0 BENCH_RUN=$((wrk_runs - 1)) \
+        wrk -t2 -c32 -d3s -s "$2" "http://127.0.0.1:$port/notifications/appstore" >/dev/null
+    BENCH_THREADS=2 BENCH_BODIES="$out/v2-bodies.jsonl" BENCH_FIRST=1 BENCH_RUN=$wrk_runs \
+        wrk -t2 -c32 -d"${seconds}s" --latency -s "$2" "http://127.0.0.1:$port/notifications/appstore" | tee "$out/$1.txt"
+}
+field() { sed -n "s/.*$2=\([0-9.]*\).*/\1/p" "$out/$1.txt"; }
+stored() { psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM notifications WHERE source = '$1'"; }
+
+start_server
+run_wrk v1 Benchmarks/intake.lua
+run_wrk v2 Benchmarks/intake-bodies.lua
+stop_server
+v1_stored=$(stored v1)
+v2_stored=$(stored v2)
 
 echo "== baseline: pgbench -c32 -j2 -T${seconds} single-row insert"
 psql -q "$DATABASE_URL" -c "CREATE TABLE bench_inbox (id bigserial PRIMARY KEY, dedupe_key text NOT NULL UNIQUE, body jsonb NOT NULL, received_at timestamptz NOT NULL DEFAULT now())"
-pgbench -n -c 32 -j 2 -T "$seconds" -f Benchmarks/pgbench-insert.sql "$DATABASE_URL" | tee /tmp/bench-pgbench.txt
+pgbench -n -c 32 -j 2 -T "$seconds" -f Benchmarks/pgbench-insert.sql "$DATABASE_URL" | tee "$out/pgbench.txt"
+baseline=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out/pgbench.txt" | head -n 1)
+ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
 
-intake=$(sed -n 's/.*intake_rps=\([0-9.]*\).*/\1/p' /tmp/bench-wrk.txt)
-p99=$(sed -n 's/.*p99_ms=\([0-9.]*\).*/\1/p' /tmp/bench-wrk.txt)
-baseline=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' /tmp/bench-pgbench.txt | head -n 1)
-echo "== result"
-echo "intake ${intake} notifications/s (p99 ${p99} ms, ${stored} rows stored) vs pgbench ${baseline} inserts/s: ratio $(awk "BEGIN { printf \"%.2f\", $intake / $baseline }")"
+if [ "$preload_rows" -gt 0 ]; then
+    echo "== loading $preload_rows processed notifications"
+    psql -q "$DATABASE_URL" -c "TRUNCATE notifications CASCADE"
+    psql -q -v ON_ERROR_STOP=1 -v rows="$preload_rows" "$DATABASE_URL" -f Benchmarks/preload-inbox.sql
+    start_server
+    run_wrk v1-preloaded Benchmarks/intake.lua
+    stop_server
+fi
+
+durability=$(psql -qtA "$DATABASE_URL" -c "SELECT current_setting('fsync') || '/' || current_setting('synchronous_commit')")
+echo "== result (fsync/synchronous_commit: $durability)"
+for version in v1 v2; do
+    intake=$(field $version intake_rps)
+    stored_rows=$([ $version = v1 ] && echo "$v1_stored" || echo "$v2_stored")
+    echo "intake $version ${intake} notifications/s (p99 $(field $version p99_ms) ms, non-2xx $(field $version non2xx), socket errors $(field $version socket_errors), ${stored_rows} rows stored) vs pgbench ${baseline} inserts/s: ratio $(ratio "$intake" "$baseline")"
+done
+if [ "$preload_rows" -gt 0 ]; then
+    empty=$(field v1 intake_rps)
+    full=$(field v1-preloaded intake_rps)
+    echo "intake v1 with $preload_rows stored ${full} notifications/s (p99 $(field v1-preloaded p99_ms) ms, non-2xx $(field v1-preloaded non2xx))"
+    echo "intake at 1M stored / empty: ratio $(ratio "$full" "$empty")"
+fi

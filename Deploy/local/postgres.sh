@@ -68,7 +68,7 @@ start() {
     local port
     port="$("$root/Deploy/local/free-port.sh" 54320 54420)"
     as_owner "$(pg_bin pg_ctl)" -D "$data" -l "$log" -w -t 60 \
-        -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=400 -c fsync=${LOCAL_POSTGRES_FSYNC:-on}" \
+        -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=400 -c fsync=${LOCAL_POSTGRES_FSYNC:-on} -c shared_buffers=${LOCAL_POSTGRES_SHARED_BUFFERS:-128MB}" \
         start >/dev/null || { echo "postgres.sh: server did not start; see $log" >&2; tail -n 20 "$log" >&2; exit 1; }
     write_env "$port"
     if ! psql -qtA "postgresql://$superuser@127.0.0.1:$port/postgres" -c "SELECT 1 FROM pg_database WHERE datname = '$database'" | grep -q 1; then

@@ -16,6 +16,11 @@ final class PostgresConnection: @unchecked Sendable {
     /// Set when the server missed a deadline: the protocol state is unknown, so the
     /// connection must never carry another statement.
     var isAbandoned = false
+    /// The statements prepared on this connection (`PostgresQuery.prepared()`), by SQL text.
+    var preparedStatements = PreparedStatementCache(capacity: PostgresConnection.maximumPreparedStatements)
+
+    /// The most statements one connection keeps prepared; more run unprepared.
+    static let maximumPreparedStatements = 64
 
     private init(handle: OpaquePointer, timeouts: PostgresTimeouts) {
         self.handle = handle
@@ -92,10 +97,21 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Executes one statement with bound parameters (extended protocol: one statement only,
     /// values never part of the SQL text) and returns its rows and affected-row count.
-    /// Waits at most the statement deadline for the answer.
+    /// Waits at most the statement deadline for the answer (for each round trip: a
+    /// statement prepared here first takes two).
+    ///
+    /// A query marked `prepared()` is parsed and planned by the server once per connection
+    /// and afterwards executed by name, while the cache has room.
     func execute(_ query: PostgresQuery) throws -> PostgresResult {
         let parameters = try PostgresParameters(query.bindings)
         try ensureUsable()
+        if query.isPrepared, let name = try preparedName(for: query.sql, parameterCount: parameters.count) {
+            let sent = parameters.withValuePointers { values in
+                PQsendQueryPrepared(handle, name, parameters.count, values, parameters.lengths, parameters.formats, 0)
+            }
+            guard sent == 1 else { throw sendFailure() }
+            return try awaitResult(within: timeouts.statementDeadline)
+        }
         let sent = parameters.withValuePointers { values in
             PQsendQueryParams(handle, query.sql, parameters.count, nil, values, parameters.lengths, parameters.formats, 0)
         }
@@ -136,7 +152,7 @@ final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    private func sendFailure() -> PostgresError {
+    func sendFailure() -> PostgresError {
         PostgresError(isBroken ? .connectionLost : .server, message: lastErrorMessage)
     }
 }

@@ -11,11 +11,29 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
     public var sql: String
     /// The values for `$1 … $N`, in order.
     public var bindings: [PostgresValue]
+    /// True when the statement is prepared once per connection and then executed by name.
+    public var isPrepared = false
 
     /// Creates a query from statement text and its already-numbered bindings.
     public init(sql: String, bindings: [PostgresValue] = []) {
         self.sql = sql
         self.bindings = bindings
+    }
+
+    /// The same statement, prepared once per connection and afterwards executed by name,
+    /// so the server parses and plans it once instead of on every call. For hot statements
+    /// whose text is fixed (values bound, never spliced in): every distinct text takes one of
+    /// a connection's bounded slots (`PostgresConnection.maximumPreparedStatements`), and
+    /// statements past that bound simply run unprepared.
+    ///
+    /// ```swift
+    /// let query: PostgresQuery = "SELECT id FROM notifications WHERE dedupe_key = \(key)"
+    /// let rows = try session.query(query.prepared())
+    /// ```
+    public func prepared() -> PostgresQuery {
+        var copy = self
+        copy.isPrepared = true
+        return copy
     }
 
     public init(stringLiteral value: String) {

@@ -152,9 +152,20 @@ public func buildApplication(
     router.add(middleware: ErrorMappingMiddleware())
     HealthController(readiness: ReadinessCache(migrations: migrations)).addRoutes(to: router)
     MetricsController(registry: environment.metricsRegistry, token: configuration.metricsToken).addRoutes(to: router)
+    // Group commit: a few batches in flight, each taking what arrived meanwhile; the rest of
+    // the pool stays for the worker and the query API.
+    let intakeBatcher = IntakeBatcher(
+        inbox: inbox,
+        configuration: .init(
+            maximumBatchesInFlight: max(1, min(4, configuration.databasePoolSize / 4)),
+            queueTimeout: configuration.databaseLeaseTimeout
+        ),
+        logger: logger,
+        onStored: { await workerSignal.signal() }
+    )
     NotificationIntakeController(
         parser: NotificationIntakeParser(apps: configuration.apps),
-        signed: SignedNotificationIntake(verifier: signatures, apps: configuration.apps), inbox: inbox, workerSignal: workerSignal,
+        signed: SignedNotificationIntake(verifier: signatures, apps: configuration.apps), batcher: intakeBatcher,
         maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: router)
 
@@ -185,6 +196,9 @@ public func buildApplication(
 
     var services: [any Service] = [
         ShutdownService(name: "database") { try await database.shutdown() },
+        // Before the database closes: entries still queued answer 503 (Apple retries them);
+        // batches already sent finish and answer.
+        ShutdownService(name: "intake") { intakeBatcher.close() },
         ShutdownService(name: "upstream-http") {
             try await workerHTTP.shutdown()
             try await apiHTTP.shutdown()

@@ -14,6 +14,8 @@ public enum LogKey {
     public static let attempt = "attempt"
     /// An outbound webhook event's id (`evt_…`).
     public static let webhookEventID = "webhook.event_id"
+    /// How many entries an intake batch held.
+    public static let batchSize = "batch.size"
     /// An upstream verifyReceipt status.
     public static let upstreamStatus = "upstream.status"
 }

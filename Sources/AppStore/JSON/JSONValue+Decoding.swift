@@ -1,15 +1,13 @@
 import Foundation
 
 extension JSONValue {
-    /// Decodes a `Decodable` from this tree, with `JSONDecoder`'s behaviour exactly.
+    /// Decodes a `Decodable` from this tree, by `JSONDecoder`'s rules (`JSONValueDecoder`).
     ///
-    /// This re-encodes the already validated tree (keys sorted, numbers as their literal
-    /// text, so no digit changes) and hands it to `JSONDecoder`. Because the tree has no
-    /// duplicate keys and the text is re-written from it, the typed view and any canonical
-    /// copy written from the same tree always agree, which decoding the raw body cannot promise.
+    /// Reads the already validated tree directly: the body is parsed once. Because the tree
+    /// has no duplicate keys, the typed view and any canonical copy written from the same
+    /// tree always agree, which decoding the raw body cannot promise.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        let text = CanonicalJSONWriter.bytes(self, numbers: .literal)
-        return try JSONDecoder().decode(T.self, from: Data(text))
+        try JSONValueDecoder.decode(T.self, from: self, codingPath: [])
     }
 }
 

@@ -5,7 +5,8 @@ import SubscriptiondCore
 
 /// Maps every error a route throws to the contract's `{"error","message"}` answer, in one place:
 /// `APIError` as is, Hummingbird's own errors (unknown route, wrong method) by status,
-/// an unreachable or broken database to 503, anything else to a logged 500.
+/// an unreachable or broken database and an overloaded intake to 503, anything else to a
+/// logged 500.
 public struct ErrorMappingMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Creates the middleware.
     public init() {}
@@ -17,6 +18,9 @@ public struct ErrorMappingMiddleware<Context: RequestContext>: RouterMiddleware 
             throw error
         } catch let error as HTTPError {
             throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase.lowercased())
+        } catch let error as IntakeBatcherError {
+            context.logger.warning("intake unavailable", metadata: [LogKey.error: "\(error)"])
+            throw APIError.unavailable("\(error); retry later")
         } catch let error as PostgresError where error.isTransient {
             context.logger.warning("database unavailable", metadata: [LogKey.error: "\(error)"])
             throw APIError.unavailable("the database is unavailable; retry later")

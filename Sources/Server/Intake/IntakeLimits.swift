@@ -29,18 +29,18 @@ enum IntakeLimits {
     }
 
     /// True when canonical JSON bytes hold an escaped NUL (`\u0000` not itself escaped).
-    static func containsNUL(_ canonical: Data) -> Bool {
-        let bytes = Array(canonical)
+    static func containsNUL(_ canonical: some Collection<UInt8>) -> Bool {
         let pattern = Array("u0000".utf8)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\\") {
-                // An escape: `\u0000` is the NUL; any other escape (`\\` included) is skipped whole.
-                if index + 5 < bytes.count, Array(bytes[(index + 1)...(index + 5)]) == pattern { return true }
-                index += 2
-            } else {
-                index += 1
+        var index = canonical.startIndex
+        while index != canonical.endIndex {
+            guard canonical[index] == UInt8(ascii: "\\") else {
+                canonical.formIndex(after: &index)
+                continue
             }
+            // An escape: `\u0000` is the NUL; any other escape (`\\` included) is skipped whole.
+            let escape = canonical[canonical.index(after: index)...].prefix(5)
+            if escape.elementsEqual(pattern) { return true }
+            index = canonical.index(index, offsetBy: 2, limitedBy: canonical.endIndex) ?? canonical.endIndex
         }
         return false
     }

@@ -6,11 +6,12 @@ import SubscriptiondCore
 /// `POST /notifications/appstore`: authenticate, store durably, then answer.
 ///
 /// Does no upstream call, so it stays fast while Apple's verify endpoint is slow or down.
+/// Entries are stored through the batcher (group commit): the answer comes after the
+/// commit of the batch that stored it; the batcher wakes the worker once per batch.
 struct NotificationIntakeController<Context: RequestContext> {
     let parser: NotificationIntakeParser
     let signed: SignedNotificationIntake
-    let inbox: NotificationInbox
-    let workerSignal: WorkerSignal
+    let batcher: IntakeBatcher
     let maxBodyBytes: Int
 
     func addRoutes(to router: Router<Context>) {
@@ -19,7 +20,7 @@ struct NotificationIntakeController<Context: RequestContext> {
         }
     }
 
-    func accept(_ request: Request, context: Context) async throws -> JSONResponse<IntakeAnswer> {
+    func accept(_ request: Request, context: Context) async throws -> IntakeAnswer {
         let body = try await RequestBody.json(request, maxBytes: maxBodyBytes)
         let draft: InboxEntryDraft
         do {
@@ -31,27 +32,20 @@ struct NotificationIntakeController<Context: RequestContext> {
             context.logger.info("notification rejected", metadata: [LogKey.error: "\(error.message)"])
             throw error
         }
-        let result = try await inbox.insert(InboxEntry(
+        let result = try await batcher.insert(InboxEntry(
             source: draft.source, dedupeKey: draft.dedupeKey, notificationType: draft.notificationType,
             notificationSubtype: draft.subtype, environment: draft.environment, bundleID: draft.bundleID,
             originalTransactionID: draft.originalTransactionID, body: draft.storedBody
         ))
         switch result {
         case .accepted(let id):
-            await workerSignal.signal()
             context.logger.info("notification accepted", metadata: [
                 LogKey.notificationID: "\(id)", LogKey.notificationType: "\(draft.notificationType)", LogKey.bundleID: "\(draft.bundleID)",
             ])
-            return JSONResponse(document: IntakeAnswer(status: "accepted", id: id))
+            return IntakeAnswer(status: .accepted, id: id)
         case .duplicate(let id):
             context.logger.info("notification redelivered", metadata: [LogKey.notificationID: "\(id)"])
-            return JSONResponse(document: IntakeAnswer(status: "duplicate", id: id))
+            return IntakeAnswer(status: .duplicate, id: id)
         }
     }
-}
-
-/// `{"status":"accepted"|"duplicate","id":N}`.
-struct IntakeAnswer: Encodable, Sendable {
-    let status: String
-    let id: Int64
 }

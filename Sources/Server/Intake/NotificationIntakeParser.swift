@@ -49,12 +49,12 @@ public struct NotificationIntakeParser: Sendable {
             throw APIError.malformed("the notification names no environment (expected PROD or Sandbox)")
         }
         try IntakeLimits.check(notification)
-        let storedData = Data(CanonicalJSONWriter.bytes(tree.removingMember("password")))
+        let stored = CanonicalJSONWriter.bytes(tree.removingMember("password"))
         // PostgreSQL cannot store U+0000 in text or jsonb; the canonical writer spells it `\u0000`.
-        if IntakeLimits.containsNUL(storedData) {
+        if IntakeLimits.containsNUL(stored) {
             throw APIError.malformed("the body contains a NUL character (\\u0000), which cannot be stored")
         }
-        let digest = ContentHash.sha256Hex(storedData)
+        let digest = ContentHash.sha256Hex(stored)
         return .v1(InboxEntryDraft(
             source: .v1,
             notificationType: notification.notificationTypeRaw,
@@ -62,7 +62,7 @@ public struct NotificationIntakeParser: Sendable {
             environment: environment,
             bundleID: bundleID,
             originalTransactionID: notification.originalTransactionIDs.first,
-            storedBody: String(decoding: storedData, as: UTF8.self),
+            storedBody: String(decoding: stored, as: UTF8.self),
             dedupeKey: "v1:" + digest
         ))
     }

@@ -14,7 +14,7 @@ public struct NotificationInbox: Sendable {
     /// Stores an entry unless one with the same dedupe key exists; returns once committed.
     public func insert(_ entry: InboxEntry) async throws -> InboxInsertResult {
         try await client.withConnection { session in
-            let inserted = try session.queryFirst("""
+            let inserted = try session.queryFirst(PostgresQuery("""
                 INSERT INTO notifications
                     (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id, original_transaction_id,
                      app_user_id, body)
@@ -23,15 +23,80 @@ public struct NotificationInbox: Sendable {
                         \(entry.bundleID), \(entry.originalTransactionID), \(entry.appUserID), \(entry.body)::jsonb)
                 ON CONFLICT (dedupe_key) DO NOTHING
                 RETURNING id
-                """)
+                """).prepared())
             if let inserted { return .accepted(id: try inserted.decode("id")) }
-            let existing = try session.queryFirst("SELECT id FROM notifications WHERE dedupe_key = \(entry.dedupeKey)")
+            let existing = try session.queryFirst(PostgresQuery("SELECT id FROM notifications WHERE dedupe_key = \(entry.dedupeKey)").prepared())
             guard let existing else {
                 // Deleted between our insert and select: vanishingly rare; the caller may retry.
                 throw StoreError("notification vanished while being stored")
             }
             return .duplicate(id: try existing.decode("id"))
         }
+    }
+
+    /// Stores several entries with one statement, which commits them all or none, and
+    /// answers for each entry in order, like `insert` would have.
+    ///
+    /// Entries whose dedupe key is already stored are `duplicate` of the stored id; within
+    /// the batch, the first entry with a key is stored (`accepted`) and every later one is
+    /// its `duplicate`. Returns only after the statement committed. A statement that fails
+    /// stores nothing and throws: a data error in one entry fails the whole batch, so the
+    /// caller decides whether to store the entries one by one.
+    public func insertBatch(_ entries: [InboxEntry]) async throws -> [InboxInsertResult] {
+        guard !entries.isEmpty else { return [] }
+        var firstIndexByKey: [String: Int] = [:]
+        var unique: [InboxEntry] = []
+        for (index, entry) in entries.enumerated() where firstIndexByKey[entry.dedupeKey] == nil {
+            firstIndexByKey[entry.dedupeKey] = index
+            unique.append(entry)
+        }
+        // Inserted in key order: two batches racing on the same keys then wait on each
+        // other in one order and never deadlock.
+        let batch = unique.sorted { $0.dedupeKey < $1.dedupeKey }
+        let (inserted, existing) = try await client.withConnection { session in
+            let insertedRows = try session.query(Self.batchInsert(batch))
+            var inserted: [String: Int64] = [:]
+            for row in insertedRows { inserted[try row.decode("dedupe_key")] = try row.decode("id") }
+            let conflicting = batch.map(\.dedupeKey).filter { inserted[$0] == nil }
+            var existing: [String: Int64] = [:]
+            if !conflicting.isEmpty {
+                let rows = try session.query(PostgresQuery(
+                    "SELECT id, dedupe_key FROM notifications WHERE dedupe_key = ANY(\(conflicting)::text[])").prepared())
+                for row in rows { existing[try row.decode("dedupe_key")] = try row.decode("id") }
+            }
+            return (inserted, existing)
+        }
+        return try entries.enumerated().map { index, entry in
+            if let id = inserted[entry.dedupeKey] {
+                return firstIndexByKey[entry.dedupeKey] == index ? .accepted(id: id) : .duplicate(id: id)
+            }
+            guard let id = existing[entry.dedupeKey] else {
+                throw StoreError("notification vanished while being stored")
+            }
+            return .duplicate(id: id)
+        }
+    }
+
+    /// One `INSERT … SELECT FROM unnest(…)` over column arrays: the same statement text for
+    /// every batch size, so it is prepared once per connection.
+    private static func batchInsert(_ entries: [InboxEntry]) -> PostgresQuery {
+        func column(_ value: (InboxEntry) -> String?) -> PostgresTextArray { PostgresTextArray(entries.map(value)) }
+        return PostgresQuery("""
+            INSERT INTO notifications
+                (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id, original_transaction_id,
+                 app_user_id, body)
+            SELECT source, dedupe_key, notification_type, notification_subtype, environment, bundle_id, original_transaction_id,
+                   app_user_id, body::jsonb
+            FROM unnest(\(column { $0.source.rawValue })::text[], \(column { $0.dedupeKey })::text[],
+                        \(column { $0.notificationType })::text[], \(column { $0.notificationSubtype })::text[],
+                        \(column { $0.environment.rawValue })::text[], \(column { $0.bundleID })::text[],
+                        \(column { $0.originalTransactionID })::text[], \(column { $0.appUserID })::text[],
+                        \(column { $0.body })::text[])
+                AS batch (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id,
+                          original_transaction_id, app_user_id, body)
+            ON CONFLICT (dedupe_key) DO NOTHING
+            RETURNING id, dedupe_key
+            """).prepared()
     }
 
     /// Claims up to `limit` due entries for one attempt each. A claim pushes the entry's

@@ -1,0 +1,19 @@
+-- An inbox that has been in use: 1,000,000 notifications already received and processed by
+-- the worker (state 'processed', receipts already stripped like retention does after
+-- RETENTION_DAYS), with distinct dedupe keys and subscriptions. psql -v rows=N.
+INSERT INTO notifications (source, dedupe_key, notification_type, environment, bundle_id, original_transaction_id, body,
+                           state, attempts, next_attempt_at, received_at, processed_at, updated_at)
+SELECT 'v1', 'v1:' || encode(sha256(('preload-' || i)::bytea), 'hex'), 'DID_RENEW', 'Production', 'com.example.app',
+       (6000000000000000 + i / 4)::text,
+       jsonb_build_object('notification_type', 'DID_RENEW', 'environment', 'PROD', 'bid', 'com.example.app',
+           'unified_receipt', jsonb_build_object('environment', 'Production', 'status', 0,
+               'latest_receipt_info', jsonb_build_array(jsonb_build_object(
+                   'transaction_id', (7000000000000000 + i)::text, 'original_transaction_id', (6000000000000000 + i / 4)::text,
+                   'product_id', 'com.example.pro.monthly', 'quantity', '1',
+                   'purchase_date_ms', (1700000000000 + i * 1000)::text, 'expires_date_ms', (1702592000000 + i * 1000)::text)))),
+       'processed', 1, now() - interval '30 days' + i * interval '1 second',
+       now() - interval '40 days' + i * interval '2 seconds', now() - interval '40 days' + i * interval '2 seconds',
+       now() - interval '40 days' + i * interval '2 seconds'
+FROM generate_series(1, :rows) AS i;
+VACUUM ANALYZE notifications;
+CHECKPOINT;

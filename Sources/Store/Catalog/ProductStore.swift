@@ -19,12 +19,12 @@ public struct ProductStore: Sendable {
         try await client.withTransaction { session in
             let bundles = Array(Set(products.map(\.bundleID))).sorted()
             let ids = products.map(\.productID)
-            let removed = try session.execute("""
+            let removed = try session.execute(PostgresQuery("""
                 DELETE FROM products WHERE bundle_id = ANY(\(bundles)::text[]) AND NOT (product_id = ANY(\(ids)::text[]))
-                """)
+                """).prepared())
             for product in products {
                 let offer = product.introOffer
-                try session.execute("""
+                try session.execute(PostgresQuery("""
                     INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period,
                         intro_payment_mode, intro_period, intro_periods, intro_price)
                     VALUES (\(product.productID), \(product.bundleID), \(product.type.rawValue), \(product.subscriptionGroupID),
@@ -35,7 +35,7 @@ public struct ProductStore: Sendable {
                         period = EXCLUDED.period, intro_payment_mode = EXCLUDED.intro_payment_mode,
                         intro_period = EXCLUDED.intro_period, intro_periods = EXCLUDED.intro_periods,
                         intro_price = EXCLUDED.intro_price, updated_at = now()
-                    """)
+                    """).prepared())
             }
             return (products.count, removed)
         }
@@ -48,11 +48,11 @@ public struct ProductStore: Sendable {
 
     /// The whole catalog, read inside the caller's session.
     public static func catalog(in session: PostgresSession) throws -> ProductCatalog {
-        let rows = try session.query("""
+        let rows = try session.query(PostgresQuery("""
             SELECT product_id, bundle_id, type, subscription_group_id, period, intro_payment_mode, intro_period,
                    intro_periods, intro_price::text AS intro_price
             FROM products ORDER BY bundle_id, subscription_group_id NULLS LAST, product_id
-            """)
+            """).prepared())
         return ProductCatalog(products: try rows.map { try Product(row: $0) })
     }
 }

@@ -19,7 +19,7 @@ public struct CustomerFacts: Sendable {
     public static func load(appUserID: String, productIDs: [String], client: PostgresClient) async throws -> CustomerFacts {
         // `facts` and `catalog` have different columns; joining each to the other ON false
         // (a FULL JOIN ON false, spelled out) stacks both in one result with NULLs for the other's.
-        let rows = try await client.query("""
+        let rows = try await client.query(PostgresQuery("""
             WITH facts AS (
                 SELECT \(unescaped: JoinedFacts.columns),
                        l.environment AS link_environment, l.original_transaction_id AS link_original_transaction_id,
@@ -39,7 +39,7 @@ public struct CustomerFacts: Sendable {
             SELECT f.*, c.* FROM facts f LEFT JOIN catalog c ON false
             UNION ALL
             SELECT f.*, c.* FROM catalog c LEFT JOIN facts f ON false
-            """)
+            """).prepared())
         var products: [Product] = []
         var factRows: [PostgresRow] = []
         for row in rows {

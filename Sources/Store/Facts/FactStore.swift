@@ -37,7 +37,8 @@ public enum FactStore {
         let environment = facts.environment.rawValue
         let subscriptionIDs = facts.subscriptionIDs.sorted()
         for id in subscriptionIDs {
-            try session.execute("SELECT pg_advisory_xact_lock(hashtextextended(\(environment + ":" + id), 0))")
+            let key = environment + ":" + id
+            try session.execute(PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))").prepared())
         }
         try mergeTransactions(facts.transactions, environment: environment, in: session)
         for id in subscriptionIDs {
@@ -56,11 +57,11 @@ public enum FactStore {
             let tokens = Set(facts.transactions(of: id).compactMap(\.appAccountToken))
             var linked: [String] = []
             for user in Set([appUserID].compactMap { $0 }).union(tokens).sorted() {
-                let inserted = try session.execute("""
+                let inserted = try session.execute(PostgresQuery("""
                     INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
                     VALUES (\(user), \(environment), \(id), \(facts.bundleID))
                     ON CONFLICT DO NOTHING
-                    """)
+                    """).prepared())
                 if inserted == 1 { linked.append(user) }
             }
             try WebhookOutbox.record(
@@ -74,11 +75,11 @@ public enum FactStore {
         guard !coalesced.isEmpty else { return }
         let ids = coalesced.map(\.transactionID)
         var stored: [String: TransactionFact] = [:]
-        for row in try session.query("""
+        for row in try session.query(PostgresQuery("""
             SELECT \(unescaped: TransactionFact.columns) FROM transactions
             WHERE environment = \(environment) AND transaction_id = ANY(\(ids)::text[])
             FOR UPDATE
-            """) {
+            """).prepared()) {
             let fact = try TransactionFact(row: row)
             stored[fact.transactionID] = fact
         }
@@ -89,10 +90,10 @@ public enum FactStore {
     }
 
     private static func replaceRenewalIfNewer(_ renewal: RenewalFact, in session: PostgresSession) throws {
-        let row = try session.queryFirst("""
+        let row = try session.queryFirst(PostgresQuery("""
             SELECT * FROM renewal_info
             WHERE environment = \(renewal.environment.rawValue) AND original_transaction_id = \(renewal.originalTransactionID)
-            """)
+            """).prepared())
         if let row, try !renewal.isNewer(than: RenewalFact(row: row)) { return }
         try renewal.upsert(in: session)
     }

@@ -30,7 +30,7 @@ public struct SubscriptionReader: Sendable {
     /// One statement: the subscription's row picks the environment, its transactions,
     /// renewal info and the catalog's group of their products come joined to it.
     public func subscription(originalTransactionID id: String, now: Date = Date()) async throws -> SubscriptionView? {
-        let rows = try await client.query("""
+        let rows = try await client.query(PostgresQuery("""
             SELECT \(unescaped: JoinedFacts.columns),
                    s.environment AS link_environment, s.original_transaction_id AS link_original_transaction_id,
                    s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
@@ -39,7 +39,7 @@ public struct SubscriptionReader: Sendable {
             LEFT JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
             LEFT JOIN renewal_info r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
             LEFT JOIN products p ON p.product_id = t.product_id
-            """)
+            """).prepared())
         return try JoinedFacts(rows: rows).views(at: now).first
     }
 
@@ -49,7 +49,7 @@ public struct SubscriptionReader: Sendable {
     /// `subscriptions.updated_at` and the catalog's group of the transactions' products,
     /// ordered by environment and original transaction id.
     public func subscriber(appUserID: String, now: Date = Date()) async throws -> [SubscriptionView]? {
-        let rows = try await client.query("""
+        let rows = try await client.query(PostgresQuery("""
             SELECT \(unescaped: JoinedFacts.columns),
                    l.environment AS link_environment, l.original_transaction_id AS link_original_transaction_id,
                    s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
@@ -60,7 +60,7 @@ public struct SubscriptionReader: Sendable {
             LEFT JOIN products p ON p.product_id = t.product_id
             WHERE l.app_user_id = \(appUserID)
             ORDER BY l.environment, l.original_transaction_id
-            """)
+            """).prepared())
         guard !rows.isEmpty else { return nil }
         return try JoinedFacts(rows: rows).views(at: now)
     }
@@ -69,18 +69,18 @@ public struct SubscriptionReader: Sendable {
     static func views(environment: AppStoreEnvironment, ids: [String], now: Date, in session: PostgresSession) throws -> [SubscriptionView] {
         let facts = try StoredFacts.load(environment: environment, originalTransactionIDs: ids, in: session)
         var updatedAt: [String: Date] = [:]
-        for row in try session.query("""
+        for row in try session.query(PostgresQuery("""
             SELECT original_transaction_id, updated_at FROM subscriptions
             WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-            """) {
+            """).prepared()) {
             updatedAt[try row.decode("original_transaction_id")] = try row.decode("updated_at")
         }
         let productIDs = Array(Set(facts.transactions.values.flatMap { $0.map(\.productID) }))
         var catalogGroups: [String: String] = [:]
-        for row in try session.query("""
+        for row in try session.query(PostgresQuery("""
             SELECT product_id, subscription_group_id FROM products
             WHERE product_id = ANY(\(productIDs)::text[]) AND subscription_group_id IS NOT NULL
-            """) {
+            """).prepared()) {
             catalogGroups[try row.decode("product_id")] = try row.decode("subscription_group_id")
         }
         return ids.compactMap { id in

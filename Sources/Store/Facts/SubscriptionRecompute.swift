@@ -20,12 +20,12 @@ enum SubscriptionRecompute {
             originalTransactionID: id, transactions: stored.transactions[id] ?? [], renewal: stored.renewals[id], at: now
         ) else { return nil }
 
-        let previous = try session.queryFirst("""
+        let previous = try session.queryFirst(PostgresQuery("""
             SELECT status FROM subscriptions WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
             FOR UPDATE
-            """).map { try $0.decode("status", as: String.self) }.flatMap(SubscriptionStatus.init(rawValue:))
+            """).prepared()).map { try $0.decode("status", as: String.self) }.flatMap(SubscriptionStatus.init(rawValue:))
 
-        try session.execute("""
+        try session.execute(PostgresQuery("""
             INSERT INTO subscriptions (
                 environment, original_transaction_id, bundle_id, product_id, subscription_group_id, status, expires_at,
                 auto_renew, auto_renew_product_id, expiration_intent, in_trial, in_intro_offer, grace_period_expires_at,
@@ -49,15 +49,15 @@ enum SubscriptionRecompute {
                     THEN EXCLUDED.latest_receipt ELSE subscriptions.latest_receipt END,
                 latest_receipt_observed_at = GREATEST(subscriptions.latest_receipt_observed_at, EXCLUDED.latest_receipt_observed_at),
                 updated_at = now()
-            """)
+            """).prepared())
 
         guard previous != snapshot.status else { return nil }
-        try session.execute("""
+        try session.execute(PostgresQuery("""
             INSERT INTO status_events (environment, original_transaction_id, old_status, new_status, notification_id)
             VALUES (\(environment.rawValue), \(id), \(previous?.rawValue), \(snapshot.status.rawValue), \(notificationID))
-            """)
+            """).prepared())
         let payload = "\(environment.rawValue):\(id):\(snapshot.status.rawValue)"
-        try session.execute("SELECT pg_notify('subscription_status', \(payload))")
+        try session.execute(PostgresQuery("SELECT pg_notify('subscription_status', \(payload))").prepared())
         return StatusChange(originalTransactionID: id, environment: environment, oldStatus: previous, newStatus: snapshot.status)
     }
 }
@@ -69,17 +69,17 @@ struct StoredFacts {
 
     static func load(environment: AppStoreEnvironment, originalTransactionIDs ids: [String], in session: PostgresSession) throws -> StoredFacts {
         var facts = StoredFacts()
-        for row in try session.query("""
+        for row in try session.query(PostgresQuery("""
             SELECT \(unescaped: TransactionFact.columns) FROM transactions
             WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-            """) {
+            """).prepared()) {
             let fact = try TransactionFact(row: row)
             facts.transactions[fact.originalTransactionID, default: []].append(fact)
         }
-        for row in try session.query("""
+        for row in try session.query(PostgresQuery("""
             SELECT * FROM renewal_info
             WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-            """) {
+            """).prepared()) {
             let renewal = try RenewalFact(row: row)
             facts.renewals[renewal.originalTransactionID] = renewal
         }

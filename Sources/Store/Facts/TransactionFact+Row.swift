@@ -42,7 +42,7 @@ extension TransactionFact {
 
     /// Writes the fact, replacing the stored row: callers merge with the stored fact first.
     func upsert(in session: PostgresSession) throws {
-        try session.execute("""
+        try session.execute(PostgresQuery("""
             INSERT INTO transactions (
                 environment, transaction_id, original_transaction_id, bundle_id, product_id, subscription_group_id,
                 purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
@@ -64,7 +64,7 @@ extension TransactionFact {
                 offer_code_ref_name = EXCLUDED.offer_code_ref_name, promotional_offer_id = EXCLUDED.promotional_offer_id,
                 source = EXCLUDED.source, stated_at = EXCLUDED.stated_at, offer_type = EXCLUDED.offer_type, app_account_token = EXCLUDED.app_account_token,
                 updated_at = now()
-            """)
+            """).prepared())
     }
 }
 

@@ -111,7 +111,7 @@ public struct NotificationInbox: Sendable {
         let leaseSeconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
         return try await client.withTransaction { session in
             try Self.buryPoison(maxUnfinishedClaims: maxUnfinishedClaims, in: session)
-            return try session.query("""
+            return try session.query(PostgresQuery("""
                 UPDATE notifications AS n
                 SET attempts = n.attempts + 1, unfinished_claims = n.unfinished_claims + 1, claimed_at = now(),
                     next_attempt_at = now() + make_interval(secs => \(leaseSeconds)), updated_at = now()
@@ -125,13 +125,13 @@ public struct NotificationInbox: Sendable {
                 WHERE n.id = due.id
                 RETURNING n.id, n.source, n.body::text AS body, n.bundle_id, n.environment, n.app_user_id,
                           n.attempts, n.claimed_at, n.received_at, n.receipt_removed_at
-                """).map(ClaimedNotification.init(row:))
+                """).prepared()).map(ClaimedNotification.init(row:))
         }
     }
 
     /// Ends `dead` every due entry whose claims keep ending without an outcome.
     private static func buryPoison(maxUnfinishedClaims: Int, in session: PostgresSession) throws {
-        try session.execute("""
+        try session.execute(PostgresQuery("""
             WITH poison AS (
                 UPDATE notifications
                 SET state = 'dead', unfinished_claims = 0, updated_at = now(),
@@ -149,7 +149,7 @@ public struct NotificationInbox: Sendable {
             SELECT id, attempts, coalesce(claimed_at, now()), 'abandoned', last_error FROM poison
             ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
                 finished_at = now()
-            """)
+            """).prepared())
     }
 
     /// Records a successful attempt (inside the transaction that applied the facts).
@@ -158,11 +158,11 @@ public struct NotificationInbox: Sendable {
     /// this one's lease ran out) or an operator took the entry over, this throws
     /// `StaleClaimError` and the caller's transaction rolls back.
     public static func markProcessed(_ notification: ClaimedNotification, note: String? = nil, in session: PostgresSession) throws {
-        let updated = try session.execute("""
+        let updated = try session.execute(PostgresQuery("""
             UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
                 updated_at = now()
             WHERE \(unescaped: fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
-            """)
+            """).prepared())
         guard updated == 1 else { throw StaleClaimError(notificationID: notification.id, attempt: notification.attempt) }
         try recordAttempt(notification, outcome: "processed", error: note, in: session)
     }
@@ -186,11 +186,11 @@ public struct NotificationInbox: Sendable {
 
     private func finish(_ notification: ClaimedNotification, state: String, nextAttemptAt: Date?, outcome: String, reason: String) async throws -> Bool {
         try await client.withTransaction { session in
-            let updated = try session.execute("""
+            let updated = try session.execute(PostgresQuery("""
                 UPDATE notifications SET state = \(state), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
                     last_error = \(reason), unfinished_claims = 0, updated_at = now()
                 WHERE \(unescaped: Self.fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
-                """)
+                """).prepared())
             guard updated == 1 else { return false }
             try Self.recordAttempt(notification, outcome: outcome, error: reason, in: session)
             return true
@@ -198,12 +198,12 @@ public struct NotificationInbox: Sendable {
     }
 
     private static func recordAttempt(_ notification: ClaimedNotification, outcome: String, error failure: String?, in session: PostgresSession) throws {
-        try session.execute("""
+        try session.execute(PostgresQuery("""
             INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
             VALUES (\(notification.id), \(notification.attempt), \(notification.claimedAt), \(outcome), \(failure))
             ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
                 finished_at = now()
-            """)
+            """).prepared())
     }
 }
 

@@ -23,18 +23,18 @@ extension WebhookOutbox {
         guard !types.isEmpty,
               let view = try SubscriptionReader.views(environment: environment, ids: [id], now: now, in: session).first
         else { return }
-        let users = try session.query("""
+        let users = try session.query(PostgresQuery("""
             SELECT app_user_id FROM subscribers
             WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id) ORDER BY app_user_id
-            """).map { try $0.decode("app_user_id", as: String.self) }
+            """).prepared()).map { try $0.decode("app_user_id", as: String.self) }
         let state = try StoredSubscriptionState(view).encoded()
         for (type, previous) in types {
-            try session.execute("""
+            try session.execute(PostgresQuery("""
                 INSERT INTO webhook_events
                     (event_id, type, bundle_id, environment, original_transaction_id, app_user_ids, previous_status, subscription)
                 VALUES (\(newEventID()), \(type.rawValue), \(view.snapshot.bundleID), \(environment.rawValue), \(id),
                         \(users)::text[], \(previous?.rawValue), \(state)::jsonb)
-                """)
+                """).prepared())
         }
     }
 

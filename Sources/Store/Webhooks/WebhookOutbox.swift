@@ -20,7 +20,7 @@ public struct WebhookOutbox: Sendable {
     public func claimDue(limit: Int, lease: Duration, bundleIDs: [String]) async throws -> [ClaimedWebhookEvent] {
         let leaseSeconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
         return try await client.withTransaction { session in
-            try session.query("""
+            try session.query(PostgresQuery("""
                 UPDATE webhook_events AS w
                 SET attempts = w.attempts + 1, claimed_at = now(), next_attempt_at = now() + make_interval(secs => \(leaseSeconds)),
                     updated_at = now()
@@ -37,7 +37,7 @@ public struct WebhookOutbox: Sendable {
                 ) AS due
                 WHERE w.id = due.id
                 RETURNING \(unescaped: WebhookEvent.columns), w.attempts, w.claimed_at
-                """).map { row in
+                """).prepared()).map { row in
                 ClaimedWebhookEvent(event: try WebhookEvent(row: row), attempt: try row.decode("attempts"),
                                     claimedAt: try row.decode("claimed_at"))
             }
@@ -50,12 +50,12 @@ public struct WebhookOutbox: Sendable {
     @discardableResult
     public func buryUnconfigured(bundleIDs: [String]) async throws -> Int {
         try await client.withConnection { session in
-            try session.execute("""
+            try session.execute(PostgresQuery("""
                 UPDATE webhook_events SET state = 'dead', updated_at = now(),
                     last_error = 'no webhook URL is configured for ' || bundle_id || ': configure one, then `subscriptionctl webhooks replay`'
                 WHERE state IN ('pending', 'retrying') AND NOT (bundle_id = ANY(\(bundleIDs)::text[]))
                   AND next_attempt_at <= now()
-                """)
+                """).prepared())
         }
     }
 
@@ -82,12 +82,12 @@ public struct WebhookOutbox: Sendable {
     private func finish(_ claim: ClaimedWebhookEvent, state: WebhookEventState, nextAttemptAt: Date?, status: Int?, reason: String?) async throws -> Bool {
         let delivered = state == .delivered
         return try await client.withConnection { session in
-            try session.execute("""
+            try session.execute(PostgresQuery("""
                 UPDATE webhook_events SET state = \(state.rawValue), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
                     last_error = \(reason), last_status = \(status),
                     delivered_at = CASE WHEN \(delivered) THEN now() ELSE delivered_at END, updated_at = now()
                 WHERE id = \(claim.event.id) AND attempts = \(claim.attempt) AND state IN ('pending', 'retrying')
-                """) == 1
+                """).prepared()) == 1
         }
     }
 }

@@ -50,19 +50,27 @@ public struct BackfillStore: Sendable {
         }
     }
 
-    /// Records one page done: the next token (nil finishes the run) and the page's counts.
-    public func advance(_ run: BackfillRun, next token: String?, stored: Int, duplicates: Int, refused: Int) async throws -> BackfillRun {
-        let row = try await client.withConnection { session in
-            try session.queryFirst("""
+    /// Stores one page's notifications in the inbox and records the page done — the next
+    /// token (nil finishes the run) and the page's counts — in one transaction, so a run
+    /// stopped at any point resumes at a page whose entries and counts are both stored or
+    /// both not. Returns the run after the page and the page's stored and duplicate counts.
+    public func storePage(
+        _ entries: [InboxEntry], refused: Int, next token: String?, of run: BackfillRun
+    ) async throws -> (run: BackfillRun, stored: Int, duplicates: Int) {
+        try await client.withTransaction { session in
+            let results = try NotificationInbox.insertBatch(entries, in: session)
+            let stored = results.filter { if case .accepted = $0 { true } else { false } }.count
+            let duplicates = results.count - stored
+            let row = try session.queryFirst("""
                 UPDATE backfill_runs SET pagination_token = \(token), pages = pages + 1, stored = stored + \(stored),
                     duplicates = duplicates + \(duplicates), refused = refused + \(refused),
                     finished_at = CASE WHEN \(token == nil) THEN now() END
                 WHERE id = \(run.id)
                 RETURNING id, pagination_token, pages, stored, duplicates, refused, end_date
                 """)
+            guard let row else { throw StoreError("backfill run \(run.id) vanished") }
+            return (try BackfillRun(row: row, resumed: run.resumed), stored, duplicates)
         }
-        guard let row else { throw StoreError("backfill run \(run.id) vanished") }
-        return try BackfillRun(row: row, resumed: run.resumed)
     }
 }
 

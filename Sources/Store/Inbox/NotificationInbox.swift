@@ -44,6 +44,13 @@ public struct NotificationInbox: Sendable {
     /// caller decides whether to store the entries one by one.
     public func insertBatch(_ entries: [InboxEntry]) async throws -> [InboxInsertResult] {
         guard !entries.isEmpty else { return [] }
+        return try await client.withConnection { session in try Self.insertBatch(entries, in: session) }
+    }
+
+    /// `insertBatch` inside the caller's session (and transaction, if one is open), for
+    /// writes that must commit together with the entries.
+    public static func insertBatch(_ entries: [InboxEntry], in session: PostgresSession) throws -> [InboxInsertResult] {
+        guard !entries.isEmpty else { return [] }
         var firstIndexByKey: [String: Int] = [:]
         var unique: [InboxEntry] = []
         for (index, entry) in entries.enumerated() where firstIndexByKey[entry.dedupeKey] == nil {
@@ -53,18 +60,14 @@ public struct NotificationInbox: Sendable {
         // Inserted in key order: two batches racing on the same keys then wait on each
         // other in one order and never deadlock.
         let batch = unique.sorted { $0.dedupeKey < $1.dedupeKey }
-        let (inserted, existing) = try await client.withConnection { session in
-            let insertedRows = try session.query(Self.batchInsert(batch))
-            var inserted: [String: Int64] = [:]
-            for row in insertedRows { inserted[try row.decode("dedupe_key")] = try row.decode("id") }
-            let conflicting = batch.map(\.dedupeKey).filter { inserted[$0] == nil }
-            var existing: [String: Int64] = [:]
-            if !conflicting.isEmpty {
-                let rows = try session.query(PostgresQuery(
-                    "SELECT id, dedupe_key FROM notifications WHERE dedupe_key = ANY(\(conflicting)::text[])").prepared())
-                for row in rows { existing[try row.decode("dedupe_key")] = try row.decode("id") }
-            }
-            return (inserted, existing)
+        var inserted: [String: Int64] = [:]
+        for row in try session.query(batchInsert(batch)) { inserted[try row.decode("dedupe_key")] = try row.decode("id") }
+        let conflicting = batch.map(\.dedupeKey).filter { inserted[$0] == nil }
+        var existing: [String: Int64] = [:]
+        if !conflicting.isEmpty {
+            let rows = try session.query(PostgresQuery(
+                "SELECT id, dedupe_key FROM notifications WHERE dedupe_key = ANY(\(conflicting)::text[])").prepared())
+            for row in rows { existing[try row.decode("dedupe_key")] = try row.decode("id") }
         }
         return try entries.enumerated().map { index, entry in
             if let id = inserted[entry.dedupeKey] {

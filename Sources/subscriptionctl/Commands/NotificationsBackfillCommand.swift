@@ -49,7 +49,6 @@ struct NotificationsBackfillCommand: AsyncParsableCommand {
         try await CommandExecution.withDatabase(options) { database in
             try await APISession.with { session in
                 let client = try session.client(app: app)
-                let inbox = NotificationInbox(client: database)
                 let store = BackfillStore(client: database)
                 var run = try await store.open(bundleID: client.bundleID, environment: environment, start: start, end: end, onlyFailures: onlyFailures)
                 if run.resumed && !options.json { Output.line("resuming backfill \(run.id) after \(run.pages) page\(run.pages == 1 ? "" : "s")") }
@@ -57,20 +56,20 @@ struct NotificationsBackfillCommand: AsyncParsableCommand {
                 let query = NotificationHistoryQuery(startDate: start, endDate: run.end, onlyFailures: onlyFailures)
                 repeat {
                     let page = try await client.notificationHistoryPage(query, paginationToken: run.paginationToken, environment: environment)
-                    var (stored, duplicates, refused) = (0, 0, 0)
+                    var entries: [InboxEntry] = []
+                    var refused = 0
                     for item in page.notifications {
                         switch SignedNotificationEntry.make(item.notification, signedPayload: item.signedPayload, apps: session.settings.apps) {
                         case .success(let entry):
-                            switch try await inbox.insert(entry) {
-                            case .accepted: stored += 1
-                            case .duplicate: duplicates += 1
-                            }
+                            entries.append(entry)
                         case .failure(let refusal):
                             refused += 1
                             Output.error("subscriptionctl: skipped a notification: \(refusal)")
                         }
                     }
-                    run = try await store.advance(run, next: page.hasMore ? page.paginationToken : nil, stored: stored, duplicates: duplicates, refused: refused)
+                    let (after, stored, duplicates) = try await store.storePage(
+                        entries, refused: refused, next: page.hasMore ? page.paginationToken : nil, of: run)
+                    run = after
                     if !options.json {
                         Output.line("page \(run.pages): \(stored) stored, \(duplicates) already there\(refused > 0 ? ", \(refused) refused" : "")")
                     }

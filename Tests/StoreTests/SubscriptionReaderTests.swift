@@ -171,4 +171,32 @@ struct SubscriptionReaderTests {
                                 "premium.monthly": .noIntroOffer, "unknown.product": .unknownProduct])
         }
     }
+
+    @Test("prepared reads survive a migration that adds columns while their connection lives")
+    func preparedReadsSurviveAddedColumns() async throws {
+        try await TestDatabase.withClient(maximumConnections: 1) { client, _ in
+            try await storeFixture(client)
+            let reader = SubscriptionReader(client: client)
+            let now = Date()
+            let before = try #require(try await reader.subscriber(appUserID: Self.user, now: now))
+            let facts = try await client.withConnection { session in
+                try StoredFacts.load(environment: .production, originalTransactionIDs: ["100", "200"], in: session)
+            }
+            // The one connection has every statement above prepared; a later release adds columns.
+            try await client.withConnection { session in
+                try session.runScript("""
+                    ALTER TABLE transactions ADD COLUMN added_later text;
+                    ALTER TABLE renewal_info ADD COLUMN added_later text;
+                    ALTER TABLE subscriptions ADD COLUMN added_later text;
+                    ALTER TABLE subscribers ADD COLUMN added_later text;
+                    """)
+            }
+            expectSame(try #require(try await reader.subscriber(appUserID: Self.user, now: now)), before)
+            let again = try await client.withConnection { session in
+                try StoredFacts.load(environment: .production, originalTransactionIDs: ["100", "200"], in: session)
+            }
+            #expect(again.renewals == facts.renewals)
+            #expect(again.transactions.mapValues { $0.count } == facts.transactions.mapValues { $0.count })
+        }
+    }
 }

@@ -91,7 +91,7 @@ public enum FactStore {
 
     private static func replaceRenewalIfNewer(_ renewal: RenewalFact, in session: PostgresSession) throws {
         let row = try session.queryFirst(PostgresQuery("""
-            SELECT * FROM renewal_info
+            SELECT \(unescaped: RenewalFact.columns) FROM renewal_info
             WHERE environment = \(renewal.environment.rawValue) AND original_transaction_id = \(renewal.originalTransactionID)
             """).prepared())
         if let row, try !renewal.isNewer(than: RenewalFact(row: row)) { return }

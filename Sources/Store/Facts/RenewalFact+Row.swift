@@ -4,6 +4,14 @@ import Postgres
 import Subscriptions
 
 extension RenewalFact {
+    /// The `renewal_info` columns `init(row:)` reads. Named rather than `*`: a prepared
+    /// statement whose result columns change (a migration adding one while connections
+    /// live) fails until the connection is replaced.
+    static let columns: StaticString = """
+        environment, original_transaction_id, bundle_id, product_id, auto_renew_product_id, auto_renew_status,
+        expiration_intent, is_in_billing_retry_period, grace_period_expires_date, price_consent_status, observed_at
+        """
+
     /// Reads one `renewal_info` row; `prefix` names the columns of a joined read
     /// (`renewal_observed_at` with prefix `renewal_`).
     init(row: PostgresRow, prefix: String = "") throws {

@@ -77,7 +77,7 @@ struct StoredFacts {
             facts.transactions[fact.originalTransactionID, default: []].append(fact)
         }
         for row in try session.query(PostgresQuery("""
-            SELECT * FROM renewal_info
+            SELECT \(unescaped: RenewalFact.columns) FROM renewal_info
             WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
             """).prepared()) {
             let renewal = try RenewalFact(row: row)

@@ -51,6 +51,12 @@ struct DeliveryTests {
             await NotificationSender(target: server.productionURL, retry: retry).deliver(customers[1].notifications)
         }
         #expect(production.delivered == 1 && production.attempts == 2)
+        // Tests of subscriptiond itself lift Apple's rule: the persistent policy retries sandbox v2 too.
+        simulator.failNext(1, with: .http500)
+        let persistent = try await withServer(simulator) { server in
+            await NotificationSender(target: server.productionURL, retry: .persistent).deliver(customers[0].notifications)
+        }
+        #expect(persistent.delivered == 1 && persistent.attempts == 2, "\(persistent.failureSummary)")
     }
 
     @Test func concurrentDeliveryOfDuplicates() async throws {

@@ -61,9 +61,10 @@ struct AppStoreAPIEndToEndTests {
             #expect(notifications.count >= 500, "\(notifications.count) notifications")
             #expect(!dropped.isEmpty)
             let target = try #require(URL(string: service.baseURL + "/notifications/appstore"))
-            let report = await NotificationSender(target: target, timeout: .seconds(60), concurrency: 8, drops: drops, simulator: world.simulator)
-                .deliver(DeliveryPlan.order(notifications, duplicates: 1, shuffle: true, seed: 7))
-            #expect(report.failed.isEmpty)
+            let report = await NotificationSender(
+                target: target, retry: .persistent, timeout: .seconds(60), concurrency: 8, drops: drops, simulator: world.simulator
+            ).deliver(DeliveryPlan.order(notifications, duplicates: 1, shuffle: true, seed: 7))
+            #expect(report.failed.isEmpty, "\(report.failureSummary)")
             try await service.waitUntilSettled(timeout: .seconds(300))
             #expect(try await count(service, "SELECT count(*) AS n FROM notifications") == notifications.count - dropped.count)
 

@@ -105,7 +105,7 @@ struct IntakeTests {
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE datname = current_database() AND application_name = 'subscriptiond' AND pid <> pg_backend_pid()
                 """)
-            let down = try await service.postNotification(NotificationBodies.bytes(NotificationBodies.v1()))
+            let down = try await service.postNotification(NotificationBodies.bytes(NotificationBodies.v1()), retriesUnavailable: false)
             #expect(down.status == 503)
             #expect(try jsonObject(down)["error"] as? String == "unavailable")
             let ready = try await service.get("/health/ready", token: nil)

@@ -30,8 +30,8 @@ struct WebhookDeliveryTests {
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
             let plan = DeliveryPlan.order(simulator.notifications(), duplicates: 2, shuffle: true, seed: Self.seed)
             let target = try #require(URL(string: service.baseURL + "/notifications/appstore"))
-            let report = await NotificationSender(target: target, concurrency: 8).deliver(plan)
-            #expect(report.failed.isEmpty)
+            let report = await NotificationSender(target: target, retry: .persistent, timeout: .seconds(60), concurrency: 8).deliver(plan)
+            #expect(report.failed.isEmpty, "\(report.failureSummary)")
             try await service.waitUntilSettled(timeout: .seconds(120))
             let check = SubscriptiondCheck(
                 baseURL: try #require(URL(string: service.baseURL)), adminToken: RunningService.adminToken, simulator: simulator)

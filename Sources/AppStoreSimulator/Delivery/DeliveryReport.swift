@@ -18,6 +18,15 @@ public struct DeliveryReport: Sendable, Hashable {
     /// An empty report.
     public init() {}
 
+    /// One line for a failed expectation: which notifications never got a 2xx, and what the
+    /// attempts were answered.
+    public var failureSummary: String {
+        let names = failed.prefix(5).map { "\($0.customerID) #\($0.sequence) \($0.version) \($0.typeName)" }
+        let more = failed.count > 5 ? " and \(failed.count - 5) more" : ""
+        let answers = statuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        return "\(failed.count) never got a 2xx (\(names.joined(separator: "; "))\(more)); answers \(answers); \(transportErrors) transport errors"
+    }
+
     /// Adds another report's counts.
     mutating func merge(_ other: DeliveryReport) {
         sent += other.sent

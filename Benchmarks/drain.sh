@@ -11,7 +11,8 @@
 #    subscriptiond running with WORKER_CONCURRENCY=0;
 # 4. subscriptiond restarted with WORKER_CONCURRENCY=BENCH_CONCURRENCY (256) and
 #    DATABASE_POOL_SIZE=BENCH_POOL_SIZE (40: 256 answers arriving together queue for the
-#    pool; on the 2-core machine 20 drained at 211-213/s, 40 at 232-304/s, 80 at 284/s): the time from
+#    pool; on the 2-core machine, before the apply's custom plans, 20 drained at 211-213/s,
+#    40 at 232-304/s, 80 at 284/s): the time from
 #    the first claim to the last notification processed, VmRSS sampled every 200 ms and VmHWM;
 # 5. unless BENCH_CEILING=0, steps 1-4 again with latency 0: the rate the rest of the
 #    pipeline (database, CPU of this machine) allows, which bounds the first if lower.

@@ -117,7 +117,7 @@ struct RunningService: Sendable {
     /// The settings this service runs with.
     let environment: [String: String]
 
-    /// POSTs raw bytes to the intake. A 503 is sent again after its wait, up to 5 times, as
+    /// POSTs raw bytes to the intake. A 503 is sent again after a growing wait, up to 5 times, as
     /// Apple would (the whole suite on two cores can stall the database past the intake's
     /// deadline); tests of the 503 itself pass `retriesUnavailable: false`.
     func postNotification(

@@ -11,7 +11,7 @@ public enum AppStoreEnvironment: String, Sendable, Codable, Hashable, CaseIterab
 
     /// Normalises Apple's spellings: `Production`, `PROD` and `Sandbox`, in any case.
     public init?(appleValue: String) {
-        switch appleValue.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch AppleWhitespace.trimmed(appleValue).lowercased() {
         case "production", "prod": self = .production
         case "sandbox": self = .sandbox
         default: return nil

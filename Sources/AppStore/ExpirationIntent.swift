@@ -17,7 +17,7 @@ public enum ExpirationIntent: String, Sendable, Codable, Hashable, CaseIterable 
     ///
     /// An empty string is `nil`: it says nothing, so it must not read as "unknown reason".
     public init?(appleCode: String) {
-        switch appleCode.trimmingCharacters(in: .whitespaces) {
+        switch AppleWhitespace.trimmed(appleCode) {
         case "": return nil
         case "1": self = .customerCancelled
         case "2": self = .billingError

@@ -20,15 +20,15 @@ extension KeyedDecodingContainer where Key == AppleKey {
     func lenientBool(_ names: String...) -> Bool? {
         for name in names {
             let key = AppleKey(name)
+            // Apple's usual form first: every kind tried and missed costs a thrown error.
+            if let text = try? decodeIfPresent(String.self, forKey: key) {
+                if let value = LenientParse.bool(text) { return value }
+                continue
+            }
             if let value = try? decodeIfPresent(Bool.self, forKey: key) { return value }
             if let value = try? decodeIfPresent(Int.self, forKey: key) {
                 if value == 0 { return false }
                 if value == 1 { return true }
-                continue
-            }
-            if let text = try? decodeIfPresent(String.self, forKey: key),
-               let value = LenientParse.bool(text) {
-                return value
             }
         }
         return nil
@@ -38,11 +38,11 @@ extension KeyedDecodingContainer where Key == AppleKey {
     func lenientInt(_ names: String...) -> Int? {
         for name in names {
             let key = AppleKey(name)
-            if let value = try? decodeIfPresent(Int.self, forKey: key) { return value }
-            if let text = try? decodeIfPresent(String.self, forKey: key),
-               let value = Int(text.trimmingCharacters(in: .whitespaces)) {
-                return value
+            if let text = try? decodeIfPresent(String.self, forKey: key) {
+                if let value = Int(AppleWhitespace.trimmed(text)) { return value }
+                continue
             }
+            if let value = try? decodeIfPresent(Int.self, forKey: key) { return value }
         }
         return nil
     }
@@ -60,22 +60,26 @@ extension KeyedDecodingContainer where Key == AppleKey {
             let key = AppleKey(name)
             guard contains(key), (try? decodeNil(forKey: key)) == false else { continue }
             let strict = name.hasSuffix("_ms")
-            let refuse = AppleValueError(field: AppleValueError.path(codingPath, name), problem: AppleDateRange.problem)
-            if let millis = try? decode(Double.self, forKey: key) {
-                guard let date = AppleDateRange.date(milliseconds: millis) else { throw refuse }
+            // Built only when thrown: naming the field costs a string per date otherwise.
+            func refuse() -> AppleValueError {
+                AppleValueError(field: AppleValueError.path(codingPath, name), problem: AppleDateRange.problem)
+            }
+            // Text first, Apple's usual form: every kind tried and missed costs a thrown error.
+            guard let text = try? decode(String.self, forKey: key) else {
+                guard let millis = try? decode(Double.self, forKey: key) else {
+                    if strict { throw refuse() }
+                    continue
+                }
+                guard let date = AppleDateRange.date(milliseconds: millis) else { throw refuse() }
                 return date
             }
-            guard let text = try? decode(String.self, forKey: key) else {
-                if strict { throw refuse }
-                continue
-            }
-            let trimmed = text.trimmingCharacters(in: .whitespaces)[...]
+            let trimmed = AppleWhitespace.trimmed(text)
             if strict || AppleDateRange.looksNumeric(trimmed) {
-                guard let date = AppleDateRange.date(millisecondText: trimmed) else { throw refuse }
+                guard let date = AppleDateRange.date(millisecondText: trimmed) else { throw refuse() }
                 return date
             }
             if let date = AppleDateText.parse(String(trimmed)) {
-                guard AppleDateRange.contains(date) else { throw refuse }
+                guard AppleDateRange.contains(date) else { throw refuse() }
                 return date
             }
         }
@@ -84,7 +88,6 @@ extension KeyedDecodingContainer where Key == AppleKey {
 
     /// Objects under a key that may hold an array of them or, in pre-2021 bodies, one object.
     ///
-    /// Entries that do not decode are skipped rather than failing the document.
     /// Entries that do not decode are skipped rather than failing the document, except for
     /// an `AppleValueError` (a malformed value of a known field), which is thrown.
     func lenientObjects<T: Decodable>(_ type: T.Type, _ name: String) throws -> [T] {
@@ -106,7 +109,7 @@ extension KeyedDecodingContainer where Key == AppleKey {
 
     private func string(forKey key: AppleKey) -> String? {
         if let value = try? decodeIfPresent(String.self, forKey: key) {
-            return value.trimmingCharacters(in: .whitespaces).isEmpty ? nil : value
+            return AppleWhitespace.isBlank(value) ? nil : value
         }
         if let value = try? decodeIfPresent(Int64.self, forKey: key) { return String(value) }
         if let value = try? decodeIfPresent(UInt64.self, forKey: key) { return String(value) }

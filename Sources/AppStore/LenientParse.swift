@@ -4,7 +4,7 @@ import Foundation
 enum LenientParse {
     /// `"true"`/`"false"`, `"1"`/`"0"`, `"yes"`/`"no"` in any case; anything else is `nil`.
     static func bool(_ text: String) -> Bool? {
-        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch AppleWhitespace.trimmed(text).lowercased() {
         case "true", "1", "yes": true
         case "false", "0", "no": false
         default: nil
@@ -13,7 +13,7 @@ enum LenientParse {
 
     /// Milliseconds since 1970 from a decimal string; `nil` for text that is not a number.
     static func millis(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = AppleWhitespace.trimmed(text)
         guard !trimmed.isEmpty,
               trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               let value = Double(trimmed)

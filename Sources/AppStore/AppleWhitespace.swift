@@ -14,13 +14,15 @@ enum AppleWhitespace {
         }
     }
 
-    /// `text` without leading and trailing blanks.
-    static func trimmed<S: StringProtocol>(_ text: S) -> Substring {
+    /// `text` without leading and trailing blanks, as a view into it (no copy).
+    static func trimmed(_ text: String) -> Substring {
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !contains($0) }),
               let last = scalars.lastIndex(where: { !contains($0) })
         else { return "" }
-        return Substring(Substring.UnicodeScalarView(scalars[first...last]))
+        // Scalar indices, not characters: a blank followed by a combining mark is trimmed
+        // as Foundation trims it.
+        return Substring(scalars[first...last])
     }
 
     /// Whether `text` is empty or all blanks.

@@ -2,8 +2,9 @@
 ///
 /// The same set as Foundation's `CharacterSet.whitespaces`: the tab, Unicode's space
 /// separators (general category Zs) and the zero-width space U+200B (once Zs, still in
-/// Foundation's set), compared scalar by scalar, as `trimmingCharacters(in:)` does. Intake reads several dozen fields of every notification this way, and bridging
-/// each to `NSString` was a tenth of intake's CPU.
+/// Foundation's set), compared scalar by scalar, as `trimmingCharacters(in:)` does.
+/// Intake reads several dozen fields of every notification this way, and bridging each to
+/// `NSString` was a tenth of intake's CPU.
 enum AppleWhitespace {
     /// Whether `scalar` is a tab, a space separator or the zero-width space.
     static func contains(_ scalar: Unicode.Scalar) -> Bool {

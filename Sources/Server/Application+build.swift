@@ -188,7 +188,7 @@ public func buildApplication(
         SubscribersController(
             database: database, reader: SubscriptionReader(client: database), verifier: verifier(over: apiHTTP),
             apps: configuration.apps, eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy),
-            maxBodyBytes: configuration.maxBodyBytes
+            lookup: lookup, maxBodyBytes: configuration.maxBodyBytes
         ).addRoutes(to: api)
     } else {
         logger.notice("ADMIN_TOKEN is not set: the query API (/v1/...) is off and answers 404")

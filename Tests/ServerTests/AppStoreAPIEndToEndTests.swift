@@ -193,6 +193,46 @@ struct AppStoreAPIEndToEndTests {
         }
     }
 
+    @Test("POST /v1/eligibility with receipt_data for an app without a shared secret: the customer's history from the API decides")
+    func eligibilityThroughTheAPI() async throws {
+        let world = try await World.make(customers: 12, seed: 20_261_130)
+        defer { Task { await world.close() } }
+        try await RunningService.with(settings: world.settings.merging(["APPSTORE_SHARED_SECRET": ""]) { _, new in new }) { service in
+            try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
+            let productIDs = world.simulator.configuration.catalog.products.map(\.productID)
+            world.simulator.resetStats()
+            var asked = 0
+            var answersSeen: Set<String> = []
+            for customer in world.simulator.customers {
+                let truth = world.simulator.truth(of: customer, at: Date())
+                guard let subscription = truth.subscriptions.first else { continue }
+                // Any transaction of the customer will do: the API answers for the whole customer.
+                let receipt = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [
+                    .init(transactionID: subscription.originalTransactionID, originalTransactionID: subscription.originalTransactionID),
+                ])
+                let answer = try await service.post("/v1/eligibility", ["receipt_data": receipt, "product_ids": productIDs])
+                #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+                let eligibility = try #require(try jsonObject(answer)["eligibility"] as? [String: String])
+                let expected = truth.eligibility.filter { productIDs.contains($0.key) }.mapValues(\.rawValue)
+                let after = world.simulator.truth(of: customer, at: Date()).eligibility.filter { productIDs.contains($0.key) }.mapValues(\.rawValue)
+                #expect(eligibility == expected || eligibility == after, "\(customer.id): \(eligibility) vs the truth \(expected)")
+                answersSeen.formUnion(eligibility.values)
+                asked += 1
+            }
+            #expect(asked >= 6, "\(asked) customers with a subscription")
+            #expect(world.simulator.stats().total == 0, "no verifyReceipt call without a shared secret")
+            #expect(answersSeen.isSuperset(of: ["eligible", "ineligible"]), "\(answersSeen)")
+
+            // A transaction Apple does not know, a receipt without purchases, and one that is no receipt.
+            let unknown = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [.init(transactionID: "999999999999", originalTransactionID: nil)])
+            let refused = try await service.post("/v1/eligibility", ["receipt_data": unknown, "product_ids": productIDs])
+            #expect(refused.status == 422, "\(String(decoding: refused.body, as: UTF8.self))")
+            let empty = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [])
+            #expect(try await service.post("/v1/eligibility", ["receipt_data": empty, "product_ids": productIDs]).status == 422)
+            #expect(try await service.post("/v1/eligibility", ["receipt_data": "bm90IGEgcmVjZWlwdA==", "product_ids": productIDs]).status == 400)
+        }
+    }
+
     @Test("test-notification: Apple's TEST arrives and the command says so")
     func testNotification() async throws {
         let world = try await World.make(customers: 1, seed: 20_261_128)

@@ -38,8 +38,9 @@ struct ReceiptsController<Context: RequestContext> {
         let submission = try ReceiptSubmission(
             receiptData: try QueryRequest.string(body, "receipt_data", maxLength: maxBodyBytes),
             bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
-        if submission.app.sharedSecret == nil, lookup.canLookUp(bundleID: submission.app.bundleID) {
-            return try await lookUp(submission, appUserID: appUserID, request: request, context: context)
+        if submission.isLookedUp(by: lookup) {
+            return try await lookup.resolve(
+                try submission.transactionIDToLookUp(), bundleID: submission.app.bundleID, appUserID: appUserID, request: request, context: context)
         }
         return try await verify(submission, appUserID: appUserID, request: request, context: context)
     }
@@ -67,19 +68,5 @@ struct ReceiptsController<Context: RequestContext> {
         case .permanent(let reason):
             throw APIError.receiptRejected("the App Store rejected the receipt: \(reason)")
         }
-    }
-
-    /// Reads a transaction id out of the receipt and resolves it through the API.
-    private func lookUp(_ submission: ReceiptSubmission, appUserID: String, request: Request, context: Context) async throws -> Response {
-        let transactionID: String?
-        do {
-            transactionID = try AppReceiptTransactionID.extract(fromBase64: submission.receiptData)
-        } catch {
-            throw APIError.malformed(error.description)
-        }
-        guard let transactionID else {
-            throw APIError.receiptRejected("the receipt holds no in-app purchase to look up")
-        }
-        return try await lookup.resolve(transactionID, bundleID: submission.app.bundleID, appUserID: appUserID, request: request, context: context)
     }
 }

@@ -26,22 +26,29 @@ struct TransactionLookup: Sendable {
         api.client(bundleID: bundleID) != nil
     }
 
-    /// The subscriber document after the lookup, or `202 pending`.
-    func resolve(_ transactionID: String, bundleID: String, appUserID: String, request: Request, context: some RequestContext) async throws -> Response {
+    /// What Apple says now about the subscriptions `transactionID` belongs to (and, with
+    /// `withHistory`, every transaction of that customer), or nil when it did not answer
+    /// within `wait`.
+    func facts(_ transactionID: String, bundleID: String, withHistory: Bool, logger: Logger) async throws -> Result<[ReceiptFacts], AppStoreAPIError>? {
         guard let client = api.client(bundleID: bundleID) else {
             throw APIError.malformed("\(bundleID) has no App Store Server API key (APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE)")
         }
-        let logger = context.logger
-        let outcome = await firstResult(within: wait) { () -> Result<[ReceiptFacts], AppStoreAPIError> in
+        return await firstResult(within: wait) { () -> Result<[ReceiptFacts], AppStoreAPIError> in
             do {
-                return .success(try await AppleSubscriptionState.facts(transactionID: transactionID, environment: nil, withHistory: false, client: client, logger: logger))
+                return .success(try await AppleSubscriptionState.facts(
+                    transactionID: transactionID, environment: nil, withHistory: withHistory, client: client, logger: logger))
             } catch let error as AppStoreAPIError {
                 return .failure(error)
             } catch {
                 return .failure(.unavailable(environment: .production, reason: "\(error)"))
             }
         }
-        switch outcome {
+    }
+
+    /// The subscriber document after the lookup, or `202 pending`.
+    func resolve(_ transactionID: String, bundleID: String, appUserID: String, request: Request, context: some RequestContext) async throws -> Response {
+        let logger = context.logger
+        switch try await facts(transactionID, bundleID: bundleID, withHistory: false, logger: logger) {
         case .success(let facts)?:
             try await database.withTransaction { session in
                 for batch in facts {

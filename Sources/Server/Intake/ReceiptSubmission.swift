@@ -24,6 +24,27 @@ struct ReceiptSubmission: Sendable {
         }
     }
 
+    /// Whether this app's receipts are resolved through the App Store Server API: it has a
+    /// key for it and no shared secret for `verifyReceipt` (an app moved off it).
+    func isLookedUp(by lookup: TransactionLookup) -> Bool {
+        app.sharedSecret == nil && lookup.canLookUp(bundleID: app.bundleID)
+    }
+
+    /// The transaction id the receipt names: read, not verified, so only a key for the lookup,
+    /// whose signed answer is what counts.
+    func transactionIDToLookUp() throws -> String {
+        let transactionID: String?
+        do {
+            transactionID = try AppReceiptTransactionID.extract(fromBase64: receiptData)
+        } catch {
+            throw APIError.malformed(error.description)
+        }
+        guard let transactionID else {
+            throw APIError.receiptRejected("the receipt holds no in-app purchase to look up")
+        }
+        return transactionID
+    }
+
     /// The inbox entry that queues this receipt for the worker when the upstream is down.
     func queuedEntry(appUserID: String) throws -> InboxEntry {
         let body: [String: String] = ["app_user_id": appUserID, "receipt_data": receiptData, "bundle_id": app.bundleID]

@@ -24,9 +24,10 @@ public struct EligibilityService: Sendable {
         return EligibilityRule.answers(for: productIDs, catalog: facts.catalog, history: facts.history, now: now, policy: policy)
     }
 
-    /// Answers for the facts of a receipt verified just now.
-    public func answers(receipt: ReceiptFacts, productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
+    /// Answers for facts Apple gave just now: a receipt verified with `verifyReceipt`, or a
+    /// customer's statuses and transaction history from the App Store Server API.
+    public func answers(receipts: [ReceiptFacts], productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
         let catalog = try await ProductStore(client: database).catalog()
-        return EligibilityRule.answers(for: productIDs, catalog: catalog, history: CustomerHistory(receipts: [receipt]), now: now, policy: policy)
+        return EligibilityRule.answers(for: productIDs, catalog: catalog, history: CustomerHistory(receipts: receipts), now: now, policy: policy)
     }
 }

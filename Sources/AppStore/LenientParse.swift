@@ -1,6 +1,6 @@
 import Foundation
 
-/// Parsing of the string forms Apple uses for booleans and millisecond timestamps.
+/// Parsing of the string forms Apple uses for booleans.
 enum LenientParse {
     /// `"true"`/`"false"`, `"1"`/`"0"`, `"yes"`/`"no"` in any case; anything else is `nil`.
     static func bool(_ text: String) -> Bool? {
@@ -9,15 +9,5 @@ enum LenientParse {
         case "false", "0", "no": false
         default: nil
         }
-    }
-
-    /// Milliseconds since 1970 from a decimal string; `nil` for text that is not a number.
-    static func millis(_ text: String) -> Double? {
-        let trimmed = AppleWhitespace.trimmed(text)
-        guard !trimmed.isEmpty,
-              trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(trimmed)
-        else { return nil }
-        return value
     }
 }

@@ -9,7 +9,9 @@
 #    v1 bodies (made up by the wrk script), then signed v2 bodies (made ahead of time by
 #    appstore-sim, whose root subscriptiond trusts; every one verified at intake);
 # 3. pgbench, 32 clients, a single-row INSERT of the same JSON into a table with a unique key;
-# 4. 1,000,000 processed notifications loaded into the inbox, and v1 intake again.
+# 4. 1,000,000 processed notifications loaded into the inbox, and v1 intake again;
+# then the CPU each notification cost subscriptiond, PostgreSQL and the load generator, next
+# to what one pgbench insert cost PostgreSQL and pgbench.
 # Timings only mean something next to the baseline of the same run.
 #   BENCH_SECONDS (10), BENCH_PRELOAD_ROWS (1000000, 0 skips step 4), BENCH_V2_CUSTOMERS (12000)
 set -euo pipefail
@@ -58,8 +60,9 @@ run_wrk() {
     echo "== intake $1: wrk -t2 -c32 -d${seconds}s ($config build, after a 3 s warm-up)"
     BENCH_THREADS=2 BENCH_BODIES="$out/v2-bodies.jsonl" BENCH_FIRST=0 BENCH_RUN=$((wrk_runs - 1)) \
         wrk -t2 -c32 -d3s -s "$2" "http://127.0.0.1:$port/notifications/appstore" >/dev/null
-    BENCH_THREADS=2 BENCH_BODIES="$out/v2-bodies.jsonl" BENCH_FIRST=1 BENCH_RUN=$wrk_runs \
-        wrk -t2 -c32 -d"${seconds}s" --latency -s "$2" "http://127.0.0.1:$port/notifications/appstore" | tee "$out/$1.txt"
+    BENCH_THREADS=2 BENCH_BODIES="$out/v2-bodies.jsonl" BENCH_FIRST=1 BENCH_RUN=$wrk_runs bench_cpu_run "$out/cpu-$1.txt" "$server" \
+        wrk -t2 -c32 -d"${seconds}s" --latency -s "$2" "http://127.0.0.1:$port/notifications/appstore" > "$out/$1.txt"
+    cat "$out/$1.txt"
 }
 field() { sed -n "s/.*$2=\([0-9.]*\).*/\1/p" "$out/$1.txt"; }
 stored() { psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM notifications WHERE source = '$1'"; }
@@ -73,7 +76,8 @@ v2_stored=$(stored v2)
 
 echo "== baseline: pgbench -c32 -j2 -T${seconds} single-row insert"
 psql -q "$DATABASE_URL" -c "CREATE TABLE bench_inbox (id bigserial PRIMARY KEY, dedupe_key text NOT NULL UNIQUE, body jsonb NOT NULL, received_at timestamptz NOT NULL DEFAULT now())"
-pgbench -n -c 32 -j 2 -T "$seconds" -f Benchmarks/pgbench-insert.sql "$DATABASE_URL" | tee "$out/pgbench.txt"
+bench_cpu_run "$out/cpu-pgbench.txt" "" pgbench -n -c 32 -j 2 -T "$seconds" -f Benchmarks/pgbench-insert.sql "$DATABASE_URL" > "$out/pgbench.txt"
+cat "$out/pgbench.txt"
 baseline=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out/pgbench.txt" | head -n 1)
 ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
 
@@ -99,3 +103,9 @@ if [ "$preload_rows" -gt 0 ]; then
     echo "intake v1 with $preload_rows stored ${full} notifications/s (p99 $(field v1-preloaded p99_ms) ms, non-2xx $(field v1-preloaded non2xx))"
     echo "intake at 1M stored / empty: ratio $(ratio "$full" "$empty")"
 fi
+echo "== result, CPU per notification (all processes on the $(nproc) cores: subscriptiond, the bench cluster, the load generator)"
+echo "pgbench insert: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out/pgbench.txt")" "" pgbench)"
+for version in v1 v2; do
+    echo "intake $version: $(bench_cpu_per_request "$out/cpu-$version.txt" "$(field $version intake_requests)" subscriptiond wrk)"
+done
+

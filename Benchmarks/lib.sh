@@ -38,3 +38,44 @@ bench_wait_ready() {
     echo "benchmark: subscriptiond did not become ready on port $1" >&2
     return 1
 }
+
+# CPU accounting. On two shared cores a rate moves with everything else running; the CPU
+# each process spends per request is what says which one bounds it.
+#   bench_cpu_run RECORD SERVER_PID COMMAND...   # runs COMMAND (the load generator), its
+#       stdout to ours, and writes the CPU seconds spent meanwhile by SERVER_PID (may be
+#       empty), by the bench cluster (postmaster, its backends and the ones that exited)
+#       and by COMMAND itself to the file RECORD;
+#   bench_cpu_per_request RECORD REQUESTS SERVER CLIENT   # one line of µs per request.
+bench_ticks() { # utime + stime of the pids given, and of the children they reaped, in clock ticks
+    local total=0 pid
+    for pid in "$@"; do
+        [ -r "/proc/$pid/stat" ] && total=$((total + $(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
+bench_postgres_pids() {
+    local postmaster
+    postmaster=$(head -n 1 .local/postgres-bench/data/postmaster.pid)
+    echo "$postmaster" $(pgrep -P "$postmaster")
+}
+bench_cpu_run() {
+    local record="$1" server="$2"; shift 2
+    local hz s0 p0 s1 p1 client
+    hz=$(getconf CLK_TCK)
+    s0=$(bench_ticks $server); p0=$(bench_ticks $(bench_postgres_pids))
+    # `times` in the subshell: its second line is the CPU of the subshell's children.
+    { client=$( ( "$@" >&4; times ) | tail -n 1 ); } 4>&1
+    s1=$(bench_ticks $server); p1=$(bench_ticks $(bench_postgres_pids))
+    echo "$client" | awk -v s=$((s1 - s0)) -v p=$((p1 - p0)) -v hz="$hz" '
+        function seconds(t,  m) { m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t); sub(/s$/, "", t); return m * 60 + t }
+        { printf "server_s=%.2f postgres_s=%.2f client_s=%.2f\n", s / hz, p / hz, seconds($1) + seconds($2) }' > "$record"
+}
+bench_cpu_per_request() {
+    local record="$1" requests="$2" server="$3" client="$4"
+    awk -v n="$requests" -v server="$server" -v client="$client" '{
+        for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+        s = v["server_s"] * 1e6 / n; p = v["postgres_s"] * 1e6 / n; c = v["client_s"] * 1e6 / n
+        line = ""
+        if (server != "") line = sprintf("%s %.0f µs, ", server, s)
+        printf "%sPostgreSQL %.0f µs, %s %.0f µs: %.0f µs of CPU per request\n", line, p, client, c, s + p + c }' "$record"
+}

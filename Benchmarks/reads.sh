@@ -15,7 +15,9 @@
 #    CPU on the same cores, so the ceiling of a read that needs both is 1 / (1/H + 1/S);
 # 3. wrk -t2 -c16 on GET /v1/subscriptions/{id}, GET /v1/subscribers/{id} and
 #    POST /v1/eligibility (four products), random keys that exist (Benchmarks/reads.lua);
-# 4. one line per endpoint: rate, p99, errors (non-2xx and socket errors), ceiling, ratio.
+# 4. one line per endpoint: rate, p99, errors (non-2xx and socket errors), ceiling, ratio;
+#    then the CPU each request cost subscriptiond, PostgreSQL and the load generator, for H,
+#    S and each endpoint: on two cores shared by all three, that says what bounds the rate.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -68,7 +70,8 @@ run_wrk() {
         perf record -g -F 499 -p "$server" -o "$out/perf-$endpoint.data" -- sleep "$seconds" 2>/dev/null &
         profiler=$!
     fi
-    READ_ENDPOINT="$endpoint" wrk -t2 -c16 -d"${seconds}s" --latency -s Benchmarks/reads.lua "$url$path" > "$out/wrk-$endpoint.txt"
+    READ_ENDPOINT="$endpoint" bench_cpu_run "$out/cpu-$endpoint.txt" "$server" \
+        wrk -t2 -c16 -d"${seconds}s" --latency -s Benchmarks/reads.lua "$url$path" > "$out/wrk-$endpoint.txt"
     [ -z "$profiler" ] || wait "$profiler"
     grep '^BENCH' "$out/wrk-$endpoint.txt"
 }
@@ -79,7 +82,7 @@ BENCH_SECONDS=5 READ_ENDPOINT=eligibility wrk -t2 -c16 -d5s -s Benchmarks/reads.
 echo "== H: wrk -t2 -c16 -d${seconds}s GET /health/live"
 run_wrk health /health/live
 echo "== S: pgbench -S -n -c16 -j2 -T$seconds (scale $scale)"
-pgbench -S -n -c 16 -j 2 -T "$seconds" "$DATABASE_URL" > "$out/pgbench.txt" 2>&1
+bench_cpu_run "$out/cpu-pgbench.txt" "" pgbench -S -n -c 16 -j 2 -T "$seconds" "$DATABASE_URL" > "$out/pgbench.txt" 2>&1
 grep -E '^(latency average|tps)' "$out/pgbench.txt"
 health=$(field health rps)
 select=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out/pgbench.txt" | head -n 1)
@@ -104,6 +107,12 @@ for endpoint in subscriptions subscribers eligibility; do
     errors=$(( $(field "$endpoint" non2xx) + $(field "$endpoint" socket_errors) ))
     awk -v label="$label" -v rate="$rate" -v p99="$p99" -v errors="$errors" -v ceiling="$ceiling" 'BEGIN {
         printf "reads %s: %.0f/s p99 %.2f ms, %d errors, ceiling %d/s: ratio %.2f\n", label, rate, p99, errors, ceiling, rate / ceiling }'
+done
+echo "== result, CPU per request (all processes on the $(nproc) cores: subscriptiond, the bench cluster, the load generator)"
+echo "H, GET /health/live: $(bench_cpu_per_request "$out/cpu-health.txt" "$(field health requests)" subscriptiond wrk)"
+echo "S, pgbench -S: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out/pgbench.txt")" "" pgbench)"
+for endpoint in subscriptions subscribers eligibility; do
+    echo "$endpoint: $(bench_cpu_per_request "$out/cpu-$endpoint.txt" "$(field "$endpoint" requests)" subscriptiond wrk)"
 done
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
     for endpoint in health subscriptions subscribers eligibility; do

@@ -21,8 +21,30 @@ enum RequestBody {
 
     /// Checks the content type is JSON (`application/json`, any parameters).
     static func checkContentType(_ value: String?) throws(APIError) {
-        guard let value, value.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" else {
+        guard let value, isJSON(contentType: value) else {
             throw APIError.unsupportedMediaType("the body must be JSON (Content-Type: application/json)")
         }
+    }
+
+    /// Whether a `Content-Type` value names JSON: `application/json` in any case, with any
+    /// parameters, blanks (tab and Unicode space separators) allowed around the type.
+    ///
+    /// Every request asks, so the header as clients send it, `application/json` or
+    /// `application/json; charset=utf-8`, is matched on its bytes; anything else takes the
+    /// general rule through Foundation, which accepts exactly the same values, only slower.
+    static func isJSON(contentType value: String) -> Bool {
+        let mediaType = "application/json".utf8
+        let bytes = value.utf8
+        if bytes.count >= mediaType.count,
+            bytes.prefix(mediaType.count).elementsEqual(mediaType, by: { asciiLowercase($0) == $1 }),
+            bytes.count == mediaType.count || bytes.dropFirst(mediaType.count).first == UInt8(ascii: ";")
+        {
+            return true
+        }
+        return value.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
     }
 }

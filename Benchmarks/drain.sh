@@ -87,7 +87,9 @@ drain_run() {
     WORKER_CONCURRENCY="$concurrency" DATABASE_POOL_SIZE="$pool" "$bin/subscriptiond" 2>> "$work/subscriptiond.log" &
     server=$!
     pids+=("$server")
-    local started=$SECONDS peak_kb=0 rss left
+    local started=$SECONDS peak_kb=0 rss left hz s0 p0 m0 s1 p1 m1 wall0 wall1
+    hz=$(getconf CLK_TCK)
+    s0=$(bench_ticks "$server"); p0=$(bench_ticks $(bench_postgres_pids)); m0=$(bench_ticks "$sim"); wall0=$(date +%s.%N)
     while :; do
         rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$server/status" 2>/dev/null || echo 0)
         [ "${rss:-0}" -gt "$peak_kb" ] && peak_kb=$rss
@@ -99,6 +101,7 @@ drain_run() {
         fi
         sleep 0.2
     done
+    s1=$(bench_ticks "$server"); p1=$(bench_ticks $(bench_postgres_pids)); m1=$(bench_ticks "$sim"); wall1=$(date +%s.%N)
     local hwm_kb
     hwm_kb=$(awk '/^VmHWM/ { print $2 }' "/proc/$server/status" 2>/dev/null || echo 0)
     [ "${hwm_kb:-0}" -gt "$peak_kb" ] && peak_kb=$hwm_kb
@@ -119,23 +122,33 @@ drain_run() {
     rate=$(awk "BEGIN { printf \"%.0f\", ($processed + $dead) / $seconds }")
     peak_mb=$(awk "BEGIN { printf \"%.1f\", $peak_kb / 1024 }")
     summary="$processed processed, $dead dead, $unfinished unfinished in ${seconds}s; $upstream verifyReceipt calls served; peak RSS $peak_mb MB"
+    # CPU per notification while draining (the 0.2 s polling above included), and how busy the cores were.
+    cpu=$(awk -v n=$((processed + dead)) -v s=$((s1 - s0)) -v p=$((p1 - p0)) -v m=$((m1 - m0)) -v hz="$hz" \
+        -v wall="$(awk -v a="$wall0" -v b="$wall1" 'BEGIN { print b - a }')" -v cores="$(nproc)" 'BEGIN {
+        printf "subscriptiond %.0f µs, PostgreSQL %.0f µs, appstore-sim %.0f µs: %.0f µs of CPU per notification; the cores %.0f%% busy with these three",
+            s / hz * 1e6 / n, p / hz * 1e6 / n, m / hz * 1e6 / n, (s + p + m) / hz * 1e6 / n, (s + p + m) / hz / (wall * cores) * 100 }')
     echo "latency ${latency_ms} ms: $summary"
+    echo "latency ${latency_ms} ms: $cpu"
 }
 
 drain_run "$latency"
 target_rate=$rate
 target_summary=$summary
+target_cpu=$cpu
 target_peak=$peak_mb
 if [ "${BENCH_CEILING:-1}" != "0" ]; then
     drain_run 0
     ceiling_rate=$rate
+    ceiling_cpu=$cpu
 fi
 
 bound=$(awk "BEGIN { printf \"%.0f\", 0.8 * $concurrency * 1000 / $latency }")
 echo "== result ($config build, WORKER_CONCURRENCY=$concurrency, DATABASE_POOL_SIZE=$pool, $notifications notifications, verify latency $latency ms)"
 echo "latency $latency ms: $target_summary"
+echo "latency $latency ms: $target_cpu"
 if [ -n "${ceiling_rate:-}" ]; then
     echo "pipeline ceiling (latency 0): $ceiling_rate notifications/s"
+    echo "latency 0: $ceiling_cpu"
 fi
 echo "drain $target_rate notifications/s vs ceiling 0.8×$concurrency/$(awk "BEGIN { print $latency / 1000 }") = $bound/s: ratio $(awk "BEGIN { printf \"%.2f\", $target_rate / $bound }") (target ≥ 1.0 of 0.8×), peak RSS $target_peak MB (limit 150)"
 if [ -n "${ceiling_rate:-}" ] && [ "$ceiling_rate" -lt "$bound" ]; then

@@ -42,11 +42,15 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
 
+        // Day arithmetic shared by every hand-written date format below.
+        .target(name: "CivilDate", swiftSettings: sharedSwiftSettings),
+
         // Swift over the C libraries.
         .target(
             name: "Postgres",
             dependencies: [
                 "CLibPQ",
+                "CivilDate",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -68,6 +72,7 @@ let package = Package(
         .target(
             name: "AppStore",
             dependencies: [
+                "CivilDate",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -109,6 +114,7 @@ let package = Package(
         .target(
             name: "SubscriptiondCore",
             dependencies: [
+                "CivilDate",
                 "Store",
                 "Postgres",
                 "HTTPClient",
@@ -238,6 +244,11 @@ let package = Package(
         ),
 
         // Tests.
+        .testTarget(
+            name: "CivilDateTests",
+            dependencies: ["CivilDate"],
+            swiftSettings: sharedSwiftSettings
+        ),
         .testTarget(
             name: "PostgresTests",
             dependencies: ["Postgres", "TestSupport", .product(name: "Logging", package: "swift-log")],

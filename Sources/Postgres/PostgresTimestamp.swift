@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// Reads and writes `timestamptz` values in the ISO text format every session of ours uses
@@ -9,8 +10,8 @@ enum PostgresTimestamp {
     static let outOfRangeLiteral = "date outside years 0001-9999"
 
     /// 0001-01-01 00:00:00 UTC and 9999-12-31 23:59:59.999999 UTC, in microseconds since 1970.
-    static let minimumMicros: Int64 = daysSinceEpoch(year: 1, month: 1, day: 1) * 86_400_000_000
-    static let maximumMicros: Int64 = daysSinceEpoch(year: 10_000, month: 1, day: 1) * 86_400_000_000 - 1
+    static let minimumMicros: Int64 = CivilDate(year: 1, month: 1, day: 1).daysSince1970 * 86_400_000_000
+    static let maximumMicros: Int64 = CivilDate(year: 10_000, month: 1, day: 1).daysSince1970 * 86_400_000_000 - 1
 
     /// Formats a date as `2026-11-22 10:00:00.123456+00`, microsecond precision; total:
     /// any `Date`, even infinite or NaN, yields a string (see `outOfRangeLiteral`).
@@ -24,8 +25,8 @@ enum PostgresTimestamp {
         let micros = totalMicros - seconds * 1_000_000
         let days = floorDiv(seconds, 86_400)
         seconds -= days * 86_400
-        let (year, month, day) = civilDate(fromDaysSinceEpoch: days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " "
+        let date = CivilDate(daysSince1970: days)
+        return pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2) + " "
             + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
             + "." + pad(micros, 6) + "+00"
     }
@@ -62,7 +63,7 @@ enum PostgresTimestamp {
             }
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
         }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilDate(year: year, month: month, day: day).daysSince1970
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -88,28 +89,6 @@ enum PostgresTimestamp {
 
     private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         a >= 0 ? a / b : -((-a + b - 1) / b)
-    }
-
-    // Howard Hinnant's days-from-civil algorithm and its inverse (proleptic Gregorian).
-    private static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDiv(y, 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilDate(fromDaysSinceEpoch days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = floorDiv(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 

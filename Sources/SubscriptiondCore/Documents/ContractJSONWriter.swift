@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// A document that can write its contract JSON straight into bytes, without `JSONEncoder`.
@@ -128,13 +129,13 @@ public struct ContractJSONWriter: Sendable {
         let seconds = Int64(interval)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
-        let (year, month, day) = Self.civilDate(daysSince1970: days)
+        let date = CivilDate(daysSince1970: days)
         bytes.append(UInt8(ascii: "\""))
-        appendDigits(year, count: 4)
+        appendDigits(Int(date.year), count: 4)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, count: 2)
+        appendDigits(Int(date.month), count: 2)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, count: 2)
+        appendDigits(Int(date.day), count: 2)
         bytes.append(UInt8(ascii: "T"))
         appendDigits(secondOfDay / 3_600, count: 2)
         bytes.append(UInt8(ascii: ":"))
@@ -153,20 +154,5 @@ public struct ContractJSONWriter: Sendable {
             remainder %= divisor
             divisor /= 10
         }
-    }
-
-    /// The proleptic Gregorian date of a day number (days since 1970-01-01), after
-    /// Howard Hinnant's `civil_from_days`.
-    static func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
     }
 }

@@ -36,13 +36,13 @@ public enum FactStore {
     ) throws -> [StatusChange] {
         let environment = facts.environment.rawValue
         let subscriptionIDs = facts.subscriptionIDs.sorted()
-        // Plan this transaction's lookups with their actual keys and the table's current size.
-        // A connection's cached generic plan is made once, from the statistics of the moment:
-        // prepared while the tables were new it scans them whole (`environment = $1` as the
-        // only index condition, or a sequential scan), and it stays cached until autovacuum
-        // analyzes the table, while a backlog grows the table by thousands of rows a minute.
-        // These statements plan in tens of microseconds; the setting ends with the transaction.
-        try session.execute(PostgresQuery("SET LOCAL plan_cache_mode = force_custom_plan").prepared())
+        // Statements keyed by a whole primary key are prepared once per connection. Lookups by
+        // a list of keys (`environment = $1 AND … = ANY($2)`) are not: a connection's cached
+        // generic plan is made from the statistics of its moment, and one made while the tables
+        // were new reads the whole environment (`environment` as its only index condition)
+        // until autovacuum analyzes the table, while a backlog grows it by thousands of rows a
+        // minute. Sent unprepared, they are planned for their keys on every call
+        // (`FactStorePlanningTests`); everything else keeps its cached plan.
         for id in subscriptionIDs {
             let key = environment + ":" + id
             try session.execute(PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))").prepared())
@@ -86,7 +86,7 @@ public enum FactStore {
             SELECT \(unescaped: TransactionFact.columns) FROM transactions
             WHERE environment = \(environment) AND transaction_id = ANY(\(ids)::text[])
             FOR UPDATE
-            """).prepared()) {
+            """)) { // not prepared: planned for its keys (see `apply`)
             let fact = try TransactionFact(row: row)
             stored[fact.transactionID] = fact
         }

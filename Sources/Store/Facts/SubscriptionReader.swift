@@ -72,7 +72,7 @@ public struct SubscriptionReader: Sendable {
         for row in try session.query(PostgresQuery("""
             SELECT original_transaction_id, updated_at FROM subscriptions
             WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-            """).prepared()) {
+            """)) { // not prepared: planned for its keys (see `FactStore.apply`)
             updatedAt[try row.decode("original_transaction_id")] = try row.decode("updated_at")
         }
         let productIDs = Array(Set(facts.transactions.values.flatMap { $0.map(\.productID) }))

@@ -62,7 +62,8 @@ enum SubscriptionRecompute {
     }
 }
 
-/// Every stored fact of a set of original transactions, loaded with two indexed queries.
+/// Every stored fact of a set of original transactions, loaded with two indexed queries,
+/// sent unprepared so each is planned for its keys (see `FactStore.apply`).
 struct StoredFacts {
     var transactions: [String: [TransactionFact]] = [:]
     var renewals: [String: RenewalFact] = [:]
@@ -72,14 +73,14 @@ struct StoredFacts {
         for row in try session.query(PostgresQuery("""
             SELECT \(unescaped: TransactionFact.columns) FROM transactions
             WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-            """).prepared()) {
+            """)) {
             let fact = try TransactionFact(row: row)
             facts.transactions[fact.originalTransactionID, default: []].append(fact)
         }
         for row in try session.query(PostgresQuery("""
             SELECT \(unescaped: RenewalFact.columns) FROM renewal_info
             WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-            """).prepared()) {
+            """)) {
             let renewal = try RenewalFact(row: row)
             facts.renewals[renewal.originalTransactionID] = renewal
         }

@@ -22,10 +22,6 @@ seconds="${BENCH_SECONDS:-10}"
 preload_rows="${BENCH_PRELOAD_ROWS:-1000000}"
 v2_customers="${BENCH_V2_CUSTOMERS:-12000}"
 . Benchmarks/lib.sh
-# Memory as a real server would give PostgreSQL (the default 128MB is for a laptop): at
-# 1,000,000 rows the inbox's dedupe index alone is about 120MB. Pgbench gets the same.
-export LOCAL_POSTGRES_SHARED_BUFFERS="${BENCH_SHARED_BUFFERS:-1GB}"
-Deploy/local/postgres.sh stop >/dev/null 2>&1 || true
 bench_setup bench "$config"
 swift build -c "$config" --scratch-path "${BENCH_SCRATCH:-.build-bench}" --product appstore-sim >/dev/null
 out=.local/bench-intake
@@ -90,7 +86,7 @@ if [ "$preload_rows" -gt 0 ]; then
     stop_server
 fi
 
-durability=$(psql -qtA "$DATABASE_URL" -c "SELECT current_setting('fsync') || '/' || current_setting('synchronous_commit')")
+durability=$(psql -qtA "$DATABASE_URL" -c "SELECT current_setting('fsync') || '/' || current_setting('synchronous_commit') || ', shared_buffers ' || current_setting('shared_buffers')")
 echo "== result (fsync/synchronous_commit: $durability)"
 for version in v1 v2; do
     intake=$(field $version intake_rps)

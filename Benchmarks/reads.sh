@@ -43,7 +43,8 @@ if [ "$loaded" != 1 ]; then
     echo "pgbench -i -s $scale in $(( $(date +%s) - start ))s"
 fi
 echo "data: $(psql -qtA "$DATABASE_URL" -c "SELECT (SELECT count(*) FROM subscribers) || ' subscriber links, '
-    || (SELECT count(*) FROM transactions) || ' transactions, ' || (SELECT count(*) FROM pgbench_accounts) || ' pgbench_accounts rows'")"
+    || (SELECT count(*) FROM transactions) || ' transactions, ' || (SELECT count(*) FROM pgbench_accounts) || ' pgbench_accounts rows; '
+    || 'shared_buffers ' || current_setting('shared_buffers')")"
 
 port="$(Deploy/local/free-port.sh 19080 19999)"
 APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret ADMIN_TOKEN="$BENCH_TOKEN" WORKER_CONCURRENCY=0 \

@@ -69,6 +69,9 @@ bench_cpu_run() {
     s0=$(bench_ticks $server); p0=$(bench_ticks $(bench_postgres_pids))
     # `times` in the subshell: its second line is the CPU of the subshell's children.
     { client=$( ( "$@" >&4; times ) | tail -n 1 ); } 4>&1
+    # Backends whose client just disconnected are exiting now: once the postmaster has reaped
+    # them their CPU is in its own children's total, but read mid-exit it is in neither.
+    sleep 1
     s1=$(bench_ticks $server); p1=$(bench_ticks $(bench_postgres_pids))
     echo "$client" | awk -v s=$((s1 - s0)) -v p=$((p1 - p0)) -v hz="$hz" '
         function seconds(t,  m) { m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t); sub(/s$/, "", t); return m * 60 + t }

@@ -41,6 +41,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // Linux's epoll and eventfd (part of libc, so nothing to link).
+        .systemLibrary(name: "CEpoll"),
 
         // Day arithmetic shared by every hand-written date format below.
         .target(name: "CivilDate", swiftSettings: sharedSwiftSettings),
@@ -50,6 +52,7 @@ let package = Package(
             name: "Postgres",
             dependencies: [
                 "CLibPQ",
+                "CEpoll",
                 "CivilDate",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -3,6 +3,8 @@ import NIOPosix
 
 /// The entry point to PostgreSQL: a pool of libpq connections whose blocking calls all
 /// run on a dedicated `NIOThreadPool`, never on an event loop or the cooperative pool.
+/// A single statement (`query`, `execute`) blocks nothing: the calling task sends it and
+/// suspends on the client's `PostgresSocketPoller` until the answer is in.
 ///
 /// ```swift
 /// let client = PostgresClient(configuration: .init(connectionString: url), logger: logger)
@@ -11,6 +13,8 @@ import NIOPosix
 /// ```
 public final class PostgresClient: Sendable {
     private let threadPool: NIOThreadPool
+    /// Nil where epoll is missing: single statements then wait on `threadPool` too.
+    private let poller: PostgresSocketPoller?
     private let pool: PostgresConnectionPool
     private let configuration: PostgresConfiguration
     private let logger: Logger
@@ -20,6 +24,7 @@ public final class PostgresClient: Sendable {
         let threadPool = NIOThreadPool(numberOfThreads: configuration.maximumConnections)
         threadPool.start()
         self.threadPool = threadPool
+        self.poller = PostgresSocketPoller()
         self.pool = PostgresConnectionPool(maximumConnections: configuration.maximumConnections)
         self.configuration = configuration
         self.logger = logger
@@ -30,7 +35,7 @@ public final class PostgresClient: Sendable {
     /// `leaseTimeout` overrides the configured wait for a free connection for this call.
     @discardableResult
     public func query(_ query: PostgresQuery, leaseTimeout: Duration? = nil) async throws -> [PostgresRow] {
-        try await withConnection(leaseTimeout: leaseTimeout) { session in try session.query(query) }
+        try await run(query, leaseTimeout: leaseTimeout).rows
     }
 
     /// Runs one statement and returns how many rows it changed.
@@ -38,7 +43,34 @@ public final class PostgresClient: Sendable {
     /// `leaseTimeout` overrides the configured wait for a free connection for this call.
     @discardableResult
     public func execute(_ query: PostgresQuery, leaseTimeout: Duration? = nil) async throws -> Int {
-        try await withConnection(leaseTimeout: leaseTimeout) { session in try session.execute(query) }
+        try await run(query, leaseTimeout: leaseTimeout).affectedRows
+    }
+
+    /// One statement on a leased connection, waited for on the poller: only opening a new
+    /// connection (a blocking libpq call) goes to the thread pool. The lease, health check,
+    /// deadlines and failure handling are those of `withConnection`.
+    private func run(_ query: PostgresQuery, leaseTimeout: Duration?) async throws -> PostgresResult {
+        guard let poller else {
+            return try await withConnection(leaseTimeout: leaseTimeout) { session in try session.connection.execute(query) }
+        }
+        var connection = try await pool.lease(timeout: leaseTimeout ?? configuration.leaseTimeout)
+        do {
+            let ready: PostgresConnection
+            if let idle = connection, idle.isHealthy {
+                ready = idle
+            } else {
+                connection = nil
+                let configuration = self.configuration
+                ready = try await threadPool.runIfActive { try PostgresConnection.connect(configuration) }
+                connection = ready
+            }
+            let result = try await ready.execute(query, on: poller)
+            await pool.release(connection)
+            return result
+        } catch {
+            await release(connection, after: error)
+            throw error
+        }
     }
 
     /// Leases one connection for the duration of `body`, which runs on the blocking thread pool.
@@ -71,11 +103,16 @@ public final class PostgresClient: Sendable {
             await pool.release(box.connection)
             return value
         } catch {
-            await pool.release(box.connection)
-            if let error = error as? PostgresError, error.code == .connectionLost || error.code == .unreachable {
-                logger.debug("database connection failed", metadata: ["error": "\(error)"])
-            }
+            await release(box.connection, after: error)
             throw error
+        }
+    }
+
+    /// Gives a lease back after `error`, noting a failed connection (the pool drops it).
+    private func release(_ connection: PostgresConnection?, after error: any Error) async {
+        await pool.release(connection)
+        if let error = error as? PostgresError, error.code == .connectionLost || error.code == .unreachable {
+            logger.debug("database connection failed", metadata: ["error": "\(error)"])
         }
     }
 
@@ -105,6 +142,7 @@ public final class PostgresClient: Sendable {
     /// Closes every connection and stops the thread pool; later calls fail with `.clientClosed`.
     public func shutdown() async throws {
         await pool.close()
+        try await poller?.shutdown()
         try await threadPool.shutdownGracefully()
     }
 }

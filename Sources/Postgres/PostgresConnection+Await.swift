@@ -9,72 +9,52 @@ import Darwin
 ///
 /// A blocking `PQexec` waits forever on a peer that acknowledges TCP but never answers
 /// (a userspace proxy that stopped forwarding); TCP keepalives cannot see that. Instead we
-/// poll the socket ourselves and, when the deadline passes, abandon the connection: its
+/// wait for the socket ourselves and, when the deadline passes, abandon the connection: its
 /// protocol state is unknown, so it is never used again and closes when the pool drops it.
+///
+/// Two ways to wait, one state machine (`PostgresResultCollector`): blocking in `poll` on
+/// the client's thread pool (inside `withConnection`), or suspended on the client's
+/// `PostgresSocketPoller` (single statements, which need no thread of their own).
 extension PostgresConnection {
-    /// Flushes the statement just sent, then reads every result until libpq has no more.
-    /// Returns the first error result's error, else the last result.
+    /// Flushes the statement just sent, then reads every result until libpq has no more,
+    /// blocking this thread. Returns the first error result's error, else the last result.
     func awaitResult(within budget: Duration) throws -> PostgresResult {
         let deadline = ContinuousClock.now + budget
-        try flush(until: deadline, budget: budget)
-        var results: [OpaquePointer] = []
-        defer { results.forEach { PQclear($0) } }
-        collecting: while true {
-            while PQisBusy(handle) == 1 {
-                _ = try waitForSocket(events: POLLIN, until: deadline, budget: budget)
-                guard PQconsumeInput(handle) == 1 else {
-                    // A server that ends the session (pg_terminate_backend) sends its error
-                    // first: report that one rather than the closed socket.
-                    let error = lost()
-                    if results.isEmpty { throw error }
-                    break collecting
-                }
-            }
-            guard let result = PQgetResult(handle) else { break }
-            results.append(result)
+        var collector = PostgresResultCollector(connection: self)
+        while let events = try collector.advance() {
+            try collector.socketReady(try waitForSocket(events: events, until: deadline, budget: budget))
         }
-        let failed = results.firstIndex { !Self.isSuccess(PQresultStatus($0)) }
-        guard let chosen = failed ?? results.indices.last else {
-            return try PostgresResult.consume(nil, connection: self)
-        }
-        // consume frees the chosen result; the defer frees the rest.
-        return try PostgresResult.consume(results.remove(at: chosen), connection: self)
+        return try collector.finish()
     }
 
-    private static func isSuccess(_ status: ExecStatusType) -> Bool {
-        status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK || status == PGRES_EMPTY_QUERY
-    }
-
-    /// Pushes libpq's output buffer to the socket (non-blocking mode may leave part unsent).
-    private func flush(until deadline: ContinuousClock.Instant, budget: Duration) throws {
-        while true {
-            switch PQflush(handle) {
-            case 0:
-                return
-            case 1:
-                let ready = try waitForSocket(events: POLLIN | POLLOUT, until: deadline, budget: budget)
-                // libpq's advice: read what the server sent, or it may stop reading us.
-                if ready & Int16(POLLIN) != 0, PQconsumeInput(handle) != 1 { throw lost() }
-            default:
-                throw lost()
+    /// The same as `awaitResult(within:)`, suspending the task on `poller` instead of
+    /// blocking a thread.
+    func awaitResult(within budget: Duration, on poller: PostgresSocketPoller) async throws -> PostgresResult {
+        let deadline = ContinuousClock.now + budget
+        var collector = PostgresResultCollector(connection: self)
+        while let events = try collector.advance() {
+            let socket = PQsocket(handle)
+            guard socket >= 0 else { throw lost() }
+            do {
+                try collector.socketReady(try await poller.wait(for: events, on: socket, until: deadline))
+            } catch is PostgresSocketPoller.DeadlinePassed {
+                throw missedDeadline(budget)
             }
         }
+        return try collector.finish()
     }
 
     /// Waits until the socket is ready for `events` (or reports an error/hang-up, which the
     /// next libpq call turns into an error); past the deadline, abandons the connection.
-    private func waitForSocket(events: Int32, until deadline: ContinuousClock.Instant, budget: Duration) throws -> Int16 {
+    private func waitForSocket(events: Int16, until deadline: ContinuousClock.Instant, budget: Duration) throws -> Int16 {
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw lost() }
         while true {
             let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else {
-                isAbandoned = true
-                throw PostgresError(.connectionLost, message: "the database did not answer within \(budget.secondsText) s")
-            }
+            guard remaining > .zero else { throw missedDeadline(budget) }
             // Round up so a sub-millisecond remainder does not spin.
             let milliseconds = Int32(clamping: remaining.clampedMilliseconds + 1)
-            var descriptor = pollfd(fd: socket, events: Int16(events), revents: 0)
+            var descriptor = pollfd(fd: socket, events: events, revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)
             if ready > 0 { return descriptor.revents }
             if ready < 0, errno != EINTR {
@@ -84,8 +64,15 @@ extension PostgresConnection {
         }
     }
 
-    private func lost() -> PostgresError {
-        // Whatever libpq says, a failed read or write leaves the protocol state unknown.
+    /// Abandons the connection after the server missed the deadline of a `budget` wait.
+    private func missedDeadline(_ budget: Duration) -> PostgresError {
+        isAbandoned = true
+        return PostgresError(.connectionLost, message: "the database did not answer within \(budget.secondsText) s")
+    }
+
+    /// The error for a failed read or write; whatever libpq says, the protocol state is
+    /// unknown afterwards, so the connection is abandoned.
+    func lost() -> PostgresError {
         isAbandoned = true
         return PostgresError(.connectionLost, message: lastErrorMessage)
     }

@@ -5,12 +5,14 @@ import Glibc
 import Darwin
 #endif
 
-/// One libpq connection in non-blocking mode. Every method blocks the calling thread, but
-/// never longer than a deadline: call them only on the client's thread pool, and only while
-/// the connection is exclusively leased from the pool.
+/// One libpq connection in non-blocking mode, used only while exclusively leased from the
+/// pool. The synchronous methods block the calling thread, never longer than a deadline:
+/// call them only on the client's thread pool. The `async` ones suspend on the client's
+/// socket poller instead and may run on any task.
 final class PostgresConnection: @unchecked Sendable {
     // @unchecked: the pool hands a connection to exactly one lease at a time, and a lease
-    // uses it from one thread-pool job at a time, so `handle` is never touched concurrently.
+    // uses it from one thread-pool job or one task at a time, so `handle` is never touched
+    // concurrently.
     let handle: OpaquePointer
     let timeouts: PostgresTimeouts
     /// Set when the server missed a deadline: the protocol state is unknown, so the
@@ -106,17 +108,38 @@ final class PostgresConnection: @unchecked Sendable {
         let parameters = try PostgresParameters(query.bindings)
         try ensureUsable()
         if query.isPrepared, let name = try preparedName(for: query.sql, parameterCount: parameters.count) {
-            let sent = parameters.withValuePointers { values in
-                PQsendQueryPrepared(handle, name, parameters.count, values, parameters.lengths, parameters.formats, 0)
-            }
-            guard sent == 1 else { throw sendFailure() }
-            return try awaitResult(within: timeouts.statementDeadline)
+            try sendPrepared(name, parameters)
+        } else {
+            try sendUnprepared(query.sql, parameters)
         }
+        return try awaitResult(within: timeouts.statementDeadline)
+    }
+
+    /// The same as `execute(_:)`, suspending the task on `poller` while the server works
+    /// instead of blocking a thread.
+    func execute(_ query: PostgresQuery, on poller: PostgresSocketPoller) async throws -> PostgresResult {
+        let parameters = try PostgresParameters(query.bindings)
+        try ensureUsable()
+        if query.isPrepared, let name = try await preparedName(for: query.sql, parameterCount: parameters.count, on: poller) {
+            try sendPrepared(name, parameters)
+        } else {
+            try sendUnprepared(query.sql, parameters)
+        }
+        return try await awaitResult(within: timeouts.statementDeadline, on: poller)
+    }
+
+    private func sendPrepared(_ name: String, _ parameters: PostgresParameters) throws {
         let sent = parameters.withValuePointers { values in
-            PQsendQueryParams(handle, query.sql, parameters.count, nil, values, parameters.lengths, parameters.formats, 0)
+            PQsendQueryPrepared(handle, name, parameters.count, values, parameters.lengths, parameters.formats, 0)
         }
         guard sent == 1 else { throw sendFailure() }
-        return try awaitResult(within: timeouts.statementDeadline)
+    }
+
+    private func sendUnprepared(_ sql: String, _ parameters: PostgresParameters) throws {
+        let sent = parameters.withValuePointers { values in
+            PQsendQueryParams(handle, sql, parameters.count, nil, values, parameters.lengths, parameters.formats, 0)
+        }
+        guard sent == 1 else { throw sendFailure() }
     }
 
     /// Runs static SQL through the simple-query protocol (several statements allowed, no

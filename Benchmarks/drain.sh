@@ -34,6 +34,7 @@ cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     LOCAL_POSTGRES_NAME=postgres-bench Deploy/local/postgres.sh stop >/dev/null 2>&1 || true
+    bench_restore_scheduler 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT

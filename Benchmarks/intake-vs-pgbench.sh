@@ -46,7 +46,7 @@ stop_server() {
     [ -n "$server" ] && { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
     server=""
 }
-trap 'stop_server; Deploy/local/postgres.sh stop' EXIT
+trap 'stop_server; Deploy/local/postgres.sh stop; bench_restore_scheduler' EXIT
 
 # run_wrk NAME SCRIPT: a 3 s warm-up, then 32 connections for $seconds; the result line
 # goes to $out/NAME.txt. The warm-up's bodies are distinct from the measured ones.

@@ -12,6 +12,7 @@ bench_setup() {
     local database="$1" config="$2"
     export LOCAL_POSTGRES_NAME=postgres-bench LOCAL_POSTGRES_SHARED_BUFFERS="${BENCH_SHARED_BUFFERS:-1GB}"
     INSTALL_BENCH_TOOLS=1 Deploy/local/install-deps.sh
+    bench_scheduler
     Deploy/local/postgres.sh stop >/dev/null 2>&1 || true
     Deploy/local/postgres.sh start
     . .local/postgres-bench/env
@@ -34,6 +35,32 @@ bench_setup() {
         bin="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)"
     fi
     "$bin/subscriptionctl" migrate >/dev/null
+}
+
+# The kernel's autogroup scheduling (kernel.sched_autogroup_enabled, on by default) shares the
+# CPU evenly between sessions rather than threads: here the cluster (pg_ctl starts it in a
+# session of its own) against subscriptiond and the load generator. With both sides wanting
+# about half of two saturated cores, that split stalls one of them for tens of milliseconds
+# to seconds, about once a run (docs/performance.md, "Pauses"). So every benchmark runs with
+# it off, as root can set it, unless BENCH_AUTOGROUP=keep; each script's EXIT trap calls
+# bench_restore_scheduler to put the machine's setting back.
+bench_autogroup_setting=/proc/sys/kernel/sched_autogroup_enabled
+bench_autogroup_saved=""
+bench_scheduler() {
+    [ -r "$bench_autogroup_setting" ] || return 0
+    local current
+    current=$(cat "$bench_autogroup_setting")
+    if [ "${BENCH_AUTOGROUP:-off}" = keep ] || [ "$current" = 0 ]; then
+        echo "scheduler: kernel.sched_autogroup_enabled=$current (left as it is)" >&2
+    elif [ -w "$bench_autogroup_setting" ] && echo 0 > "$bench_autogroup_setting" 2>/dev/null; then
+        bench_autogroup_saved="$current"
+        echo "scheduler: kernel.sched_autogroup_enabled=0 for this run (was $current; BENCH_AUTOGROUP=keep leaves it)" >&2
+    else
+        echo "scheduler: kernel.sched_autogroup_enabled=$current and not ours to change (needs root): expect pauses" >&2
+    fi
+}
+bench_restore_scheduler() {
+    [ -z "$bench_autogroup_saved" ] || echo "$bench_autogroup_saved" > "$bench_autogroup_setting" 2>/dev/null || true
 }
 
 # Waits until subscriptiond answers ready on $1 (port).

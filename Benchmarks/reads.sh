@@ -50,7 +50,7 @@ port="$(Deploy/local/free-port.sh 19080 19999)"
 APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret ADMIN_TOKEN="$BENCH_TOKEN" WORKER_CONCURRENCY=0 \
     SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=16 "$bin/subscriptiond" &
 server=$!
-trap 'kill $server 2>/dev/null || true; Deploy/local/postgres.sh stop' EXIT
+trap 'kill $server 2>/dev/null || true; Deploy/local/postgres.sh stop; bench_restore_scheduler' EXIT
 bench_wait_ready "$port"
 url="http://127.0.0.1:$port"
 

@@ -22,6 +22,7 @@ seconds="${BENCH_SECONDS:-10}"
 preload_rows="${BENCH_PRELOAD_ROWS:-1000000}"
 v2_customers="${BENCH_V2_CUSTOMERS:-12000}"
 . Benchmarks/lib.sh
+trap bench_restore_scheduler EXIT  # until the full trap below takes over
 bench_setup bench "$config"
 swift build -c "$config" --scratch-path "${BENCH_SCRATCH:-.build-bench}" --product appstore-sim >/dev/null
 out=.local/bench-intake

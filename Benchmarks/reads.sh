@@ -28,6 +28,7 @@ scale=$(( users * 3 / 100000 )); [ "$scale" -ge 1 ] || scale=1
 out="${BENCH_OUT:-.local/bench-reads}"
 export BENCH_USERS="$users" BENCH_TOKEN="bench-admin-token-0123456789"
 . Benchmarks/lib.sh
+trap bench_restore_scheduler EXIT  # until the full trap below takes over
 bench_setup bench_reads "$config"
 mkdir -p "$out"
 

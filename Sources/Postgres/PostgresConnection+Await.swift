@@ -35,11 +35,17 @@ extension PostgresConnection {
         while let events = try collector.advance() {
             let socket = PQsocket(handle)
             guard socket >= 0 else { throw lost() }
+            let ready: Int16
             do {
-                try collector.socketReady(try await poller.wait(for: events, on: socket, until: deadline))
+                ready = try await poller.wait(for: events, on: socket, until: deadline)
             } catch is PostgresSocketPoller.DeadlinePassed {
                 throw missedDeadline(budget)
+            } catch {
+                // The statement is in flight and nobody will read its answer: never reuse this.
+                isAbandoned = true
+                throw error
             }
+            try collector.socketReady(ready)
         }
         return try collector.finish()
     }

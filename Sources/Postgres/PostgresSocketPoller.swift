@@ -100,13 +100,16 @@ final class PostgresSocketPoller: Sendable {
         try await thread.shutdownGracefully()
     }
 
+    // The descriptors close only here, once nothing can use them: the thread's closure holds
+    // the poller until `run` returns, and a `signal()` racing `shutdown()` may still write.
+    deinit {
+        close(wakeup)
+        close(epoll)
+    }
+
     /// The thread's loop: sleep until a socket is ready or the next deadline, resume whoever
     /// is due, until shut down.
     private func run() {
-        defer {
-            close(wakeup)
-            close(epoll)
-        }
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
             let timeout: Int32? = state.withLock { state in

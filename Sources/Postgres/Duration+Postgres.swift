@@ -9,6 +9,13 @@ extension Duration {
         return overflowAgain ? Int64.max : max(0, total)
     }
 
+    /// A timeout for `poll` or `epoll_wait`: whole milliseconds rounded up, so a remainder
+    /// under a millisecond waits one rather than spinning, at most `Int32.max`.
+    var pollTimeoutMilliseconds: Int32 {
+        let millis = clampedMilliseconds
+        return millis >= Int64(Int32.max) ? Int32.max : Int32(millis) + 1
+    }
+
     /// Seconds for messages: "5", "1.5", "0.25".
     var secondsText: String {
         let millis = clampedMilliseconds

@@ -58,10 +58,8 @@ extension PostgresConnection {
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw missedDeadline(budget) }
-            // Round up so a sub-millisecond remainder does not spin.
-            let milliseconds = Int32(clamping: remaining.clampedMilliseconds + 1)
             var descriptor = pollfd(fd: socket, events: events, revents: 0)
-            let ready = poll(&descriptor, 1, milliseconds)
+            let ready = poll(&descriptor, 1, remaining.pollTimeoutMilliseconds)
             if ready > 0 { return descriptor.revents }
             if ready < 0, errno != EINTR {
                 isAbandoned = true

@@ -118,8 +118,7 @@ final class PostgresSocketPoller: Sendable {
                 let wakeAt = state.waiters.values.map(\.deadline).min().map { Swift.min($0, now + Self.longestSleep) }
                     ?? now + Self.longestSleep
                 state.sleepsUntil = wakeAt
-                // Round up so a sub-millisecond remainder does not spin.
-                return Int32(clamping: (wakeAt - now).clampedMilliseconds + 1)
+                return (wakeAt - now).pollTimeoutMilliseconds
             }
             guard let timeout else { return }
             let count = epoll_wait(epoll, &events, Int32(events.count), timeout)

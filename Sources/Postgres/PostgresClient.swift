@@ -46,31 +46,13 @@ public final class PostgresClient: Sendable {
         try await run(query, leaseTimeout: leaseTimeout).affectedRows
     }
 
-    /// One statement on a leased connection, waited for on the poller: only opening a new
-    /// connection (a blocking libpq call) goes to the thread pool. The lease, health check,
-    /// deadlines and failure handling are those of `withConnection`.
+    /// One statement on a leased connection, waited for on the poller, so no thread blocks
+    /// on it; without a poller, on the thread pool like `withConnection`.
     private func run(_ query: PostgresQuery, leaseTimeout: Duration?) async throws -> PostgresResult {
         guard let poller else {
             return try await withConnection(leaseTimeout: leaseTimeout) { session in try session.connection.execute(query) }
         }
-        var connection = try await pool.lease(timeout: leaseTimeout ?? configuration.leaseTimeout)
-        do {
-            let ready: PostgresConnection
-            if let idle = connection, idle.isHealthy {
-                ready = idle
-            } else {
-                connection = nil
-                let configuration = self.configuration
-                ready = try await threadPool.runIfActive { try PostgresConnection.connect(configuration) }
-                connection = ready
-            }
-            let result = try await ready.execute(query, on: poller)
-            await pool.release(connection)
-            return result
-        } catch {
-            await release(connection, after: error)
-            throw error
-        }
+        return try await withLease(leaseTimeout) { connection in try await connection.execute(query, on: poller) }
     }
 
     /// Leases one connection for the duration of `body`, which runs on the blocking thread pool.
@@ -85,25 +67,31 @@ public final class PostgresClient: Sendable {
         leaseTimeout: Duration? = nil,
         _ body: @escaping @Sendable (PostgresSession) throws -> T
     ) async throws -> T {
-        let idleConnection = try await pool.lease(timeout: leaseTimeout ?? configuration.leaseTimeout)
-        let configuration = self.configuration
-        let box = LeasedConnectionBox(idleConnection)
+        try await withLease(leaseTimeout) { connection in
+            try await threadPool.runIfActive { try body(PostgresSession(connection: connection)) }
+        }
+    }
+
+    /// The lease every call goes through: takes a slot, uses its idle connection if it is
+    /// still healthy or else opens one (a blocking libpq call, on the thread pool), runs
+    /// `body` with it, and gives the slot back on every path.
+    private func withLease<T>(_ leaseTimeout: Duration?, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        var connection = try await pool.lease(timeout: leaseTimeout ?? configuration.leaseTimeout)
         do {
-            let value = try await threadPool.runIfActive {
-                let connection: PostgresConnection
-                if let idle = box.connection, idle.isHealthy {
-                    connection = idle
-                } else {
-                    box.connection = nil
-                    connection = try PostgresConnection.connect(configuration)
-                    box.connection = connection
-                }
-                return try body(PostgresSession(connection: connection))
+            let ready: PostgresConnection
+            if let idle = connection, idle.isHealthy {
+                ready = idle
+            } else {
+                connection = nil
+                let configuration = self.configuration
+                ready = try await threadPool.runIfActive { try PostgresConnection.connect(configuration) }
+                connection = ready
             }
-            await pool.release(box.connection)
+            let value = try await body(ready)
+            await pool.release(connection)
             return value
         } catch {
-            await release(box.connection, after: error)
+            await release(connection, after: error)
             throw error
         }
     }
@@ -144,15 +132,5 @@ public final class PostgresClient: Sendable {
         await pool.close()
         try await poller?.shutdown()
         try await threadPool.shutdownGracefully()
-    }
-}
-
-/// Carries the leased connection into the thread-pool job and back out, including one
-/// opened there. Only one thread touches it at a time: the job, then the releasing task.
-private final class LeasedConnectionBox: @unchecked Sendable {
-    var connection: PostgresConnection?
-
-    init(_ connection: PostgresConnection?) {
-        self.connection = connection
     }
 }

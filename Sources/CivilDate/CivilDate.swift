@@ -49,7 +49,17 @@ public struct CivilDate: Hashable, Sendable {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    private static func floorDivide(_ dividend: Int64, _ divisor: Int64) -> Int64 {
-        dividend >= 0 ? dividend / divisor : -((-dividend + divisor - 1) / divisor)
+    /// The day and the second within it of a moment given in seconds since 1970-01-01
+    /// 00:00:00 (negative before): 0 ≤ `secondOfDay` < 86,400, also before 1970.
+    public static func dayAndSecond(secondsSince1970 seconds: Int64) -> (date: CivilDate, secondOfDay: Int64) {
+        let days = floorDivide(seconds, 86_400)
+        return (CivilDate(daysSince1970: days), seconds - days * 86_400)
+    }
+
+    /// Division rounding toward negative infinity (Swift's `/` rounds toward zero), for a
+    /// positive divisor: `floorDivide(-1, 86_400)` is -1.
+    public static func floorDivide(_ dividend: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = dividend / divisor
+        return dividend % divisor < 0 ? quotient - 1 : quotient
     }
 }

@@ -21,11 +21,9 @@ enum PostgresTimestamp {
         guard scaled.isFinite, scaled >= Double(minimumMicros), scaled <= Double(maximumMicros),
               let totalMicros = Int64(exactly: scaled), (minimumMicros...maximumMicros).contains(totalMicros)
         else { return outOfRangeLiteral }
-        var seconds = floorDiv(totalMicros, 1_000_000)
-        let micros = totalMicros - seconds * 1_000_000
-        let days = floorDiv(seconds, 86_400)
-        seconds -= days * 86_400
-        let date = CivilDate(daysSince1970: days)
+        let totalSeconds = CivilDate.floorDivide(totalMicros, 1_000_000)
+        let micros = totalMicros - totalSeconds * 1_000_000
+        let (date, seconds) = CivilDate.dayAndSecond(secondsSince1970: totalSeconds)
         return pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2) + " "
             + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
             + "." + pad(micros, 6) + "+00"
@@ -85,10 +83,6 @@ enum PostgresTimestamp {
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : -((-a + b - 1) / b)
     }
 }
 

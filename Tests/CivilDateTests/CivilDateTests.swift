@@ -17,6 +17,30 @@ struct CivilDateTests {
             == CivilDate(year: 1900, month: 3, day: 1))
     }
 
+    @Test("floor division rounds toward negative infinity, without trapping at the extremes")
+    func floorDivide() {
+        #expect(CivilDate.floorDivide(86_399, 86_400) == 0)
+        #expect(CivilDate.floorDivide(86_400, 86_400) == 1)
+        #expect(CivilDate.floorDivide(0, 86_400) == 0)
+        #expect(CivilDate.floorDivide(-1, 86_400) == -1)
+        #expect(CivilDate.floorDivide(-86_400, 86_400) == -1)
+        #expect(CivilDate.floorDivide(-86_401, 86_400) == -2)
+        #expect(CivilDate.floorDivide(Int64.min, 1_000_000) == Int64.min / 1_000_000 - 1)
+        #expect(CivilDate.floorDivide(Int64.max, 1_000_000) == Int64.max / 1_000_000)
+    }
+
+    @Test("a moment splits into its day and a second of day in 0..<86,400, before 1970 too")
+    func dayAndSecond() {
+        let epoch = CivilDate.dayAndSecond(secondsSince1970: 0)
+        #expect(epoch.date == CivilDate(year: 1970, month: 1, day: 1) && epoch.secondOfDay == 0)
+        let lastSecondBefore = CivilDate.dayAndSecond(secondsSince1970: -1)
+        #expect(lastSecondBefore.date == CivilDate(year: 1969, month: 12, day: 31) && lastSecondBefore.secondOfDay == 86_399)
+        let dayBefore = CivilDate.dayAndSecond(secondsSince1970: -86_400)
+        #expect(dayBefore.date == CivilDate(year: 1969, month: 12, day: 31) && dayBefore.secondOfDay == 0)
+        let leapDay = CivilDate.dayAndSecond(secondsSince1970: 11_016 * 86_400 + 3_661)
+        #expect(leapDay.date == CivilDate(year: 2000, month: 2, day: 29) && leapDay.secondOfDay == 3_661)
+    }
+
     @Test("every day of years 0001-9999 survives the round trip, and each follows the one before")
     func roundTripEveryDay() {
         var previous = CivilDate(daysSince1970: -719_163)

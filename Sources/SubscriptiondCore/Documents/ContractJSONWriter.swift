@@ -126,10 +126,8 @@ public struct ContractJSONWriter: Sendable {
             appendString(date.formatted(.iso8601))
             return
         }
-        let seconds = Int64(interval)
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = Int(seconds - days * 86_400)
-        let date = CivilDate(daysSince1970: days)
+        let (date, seconds) = CivilDate.dayAndSecond(secondsSince1970: Int64(interval))
+        let secondOfDay = Int(seconds)
         bytes.append(UInt8(ascii: "\""))
         appendDigits(Int(date.year), count: 4)
         bytes.append(UInt8(ascii: "-"))

@@ -13,7 +13,22 @@ public struct PostgresTextArray: PostgresEncodable, Equatable {
         self.elements = elements
     }
 
+    /// The elements' text input forms, for an array of another type (`$1::bigint[]`,
+    /// `$1::timestamptz[]`); nil and NULL values are SQL NULL. Binary values (`bytea`) are
+    /// not array elements here and read as NULL.
+    public init<Element: PostgresEncodable>(encoding elements: [Element?]) {
+        self.elements = elements.map { element in
+            guard case .text(let text)? = element?.postgresValue else { return nil }
+            return text
+        }
+    }
+
     public var postgresValue: PostgresValue {
+        .text(literal)
+    }
+
+    /// The array literal, for an array nested in another array parameter.
+    public var literal: String {
         var literal: [UInt8] = []
         literal.reserveCapacity(elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
         literal.append(UInt8(ascii: "{"))
@@ -31,6 +46,6 @@ public struct PostgresTextArray: PostgresEncodable, Equatable {
             literal.append(UInt8(ascii: "\""))
         }
         literal.append(UInt8(ascii: "}"))
-        return .text(String(decoding: literal, as: UTF8.self))
+        return String(decoding: literal, as: UTF8.self)
     }
 }

@@ -22,6 +22,28 @@ struct PostgresRoundTripTests {
         }
     }
 
+    @Test("text arrays come back element for element, whatever the elements hold")
+    func textArrayRoundTrip() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let samples: [[String]] = [
+                [], ["plain"], ["a", "b", "c"], ["", "NULL", "null", " spaced ", "comma,inside", "{braces}"],
+                ["quote\"d", "back\\slash", "\\\"", "émoji 🎉", "tab\tand\nnewline", "group:123"],
+            ]
+            for sample in samples {
+                let row = try #require(try await client.query("SELECT \(sample)::text[] AS value").first)
+                #expect(try row.decode("value", as: [String].self) == sample)
+            }
+            // SQL NULL, as an element or as the column, is not a [String].
+            let nulls = try #require(try await client.query("SELECT ARRAY['a', NULL]::text[] AS element, NULL::text[] AS whole").first)
+            #expect(throws: PostgresError.self) { try nulls.decode("element", as: [String].self) }
+            #expect(throws: PostgresError.self) { try nulls.decode("whole", as: [String].self) }
+            #expect(try nulls.decode("whole", as: [String]?.self) == nil)
+            // A two-dimensional array is refused, not flattened.
+            let nested = try #require(try await client.query("SELECT ARRAY[['a'], ['b']]::text[] AS value").first)
+            #expect(throws: PostgresError.self) { try nested.decode("value", as: [String].self) }
+        }
+    }
+
     @Test("integers, booleans, doubles, NULL and optionals")
     func scalarRoundTrip() async throws {
         try await TestDatabase.withClient { client, _ in

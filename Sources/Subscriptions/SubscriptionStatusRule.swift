@@ -89,3 +89,14 @@ public enum SubscriptionStatusRule {
         )
     }
 }
+
+extension SubscriptionStatusRule {
+    /// The first instant after `now` at which a snapshot of these facts may differ from the
+    /// snapshot at `now`, or nil when none can: the rule compares `now` only with period
+    /// ends (`expiresDate`) and grace-period ends, so between two of those every snapshot,
+    /// and everything computed from snapshots, stays the same.
+    public static func nextChange(after now: Date, transactions: [TransactionFact], renewals: [RenewalFact]) -> Date? {
+        let instants = transactions.lazy.compactMap(\.expiresDate) + renewals.lazy.compactMap(\.gracePeriodExpiresDate)
+        return instants.filter { $0 > now }.min()
+    }
+}

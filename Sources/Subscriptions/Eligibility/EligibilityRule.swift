@@ -25,7 +25,17 @@ public enum EligibilityRule {
         now: Date,
         policy: EligibilityPolicy = .apple
     ) -> [String: EligibilityAnswer] {
-        let usage = GroupUsage(history: history, catalog: catalog, now: now)
+        answers(for: productIDs, catalog: catalog, usage: GroupUsage(history: history, catalog: catalog, now: now), policy: policy)
+    }
+
+    /// The answer for each of `productIDs` from a customer's usage summarised earlier (at a
+    /// time when it was the same as now) with the same catalog.
+    public static func answers(
+        for productIDs: [String],
+        catalog: ProductCatalog,
+        usage: GroupUsage,
+        policy: EligibilityPolicy = .apple
+    ) -> [String: EligibilityAnswer] {
         var answers: [String: EligibilityAnswer] = [:]
         for productID in productIDs where answers[productID] == nil {
             answers[productID] = answer(productID, catalog: catalog, usage: usage, policy: policy)
@@ -41,7 +51,7 @@ public enum EligibilityRule {
     ) -> EligibilityAnswer {
         guard let product = catalog.product(productID) else { return .unknownProduct }
         guard product.type == .autoRenewable, product.introOffer != nil else { return .noIntroOffer }
-        let group = GroupUsage.key(productID: productID, reportedGroup: nil, catalog: catalog)
+        let group = GroupUsage.key(productID: productID, reportedGroup: nil) { catalog.product($0)?.subscriptionGroupID }
         if usage.offerUsed.contains(group) || usage.entitled.contains(group) { return .ineligible }
         if policy == .strict, usage.purchased.contains(group) { return .ineligible }
         return .eligible

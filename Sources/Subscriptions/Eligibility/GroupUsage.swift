@@ -3,39 +3,73 @@ import Foundation
 
 /// What one customer has done in each subscription group, computed once per question so
 /// that answering for many products costs one pass over the history.
-struct GroupUsage: Sendable {
+public struct GroupUsage: Sendable, Equatable {
     /// A subscription group, or a lone product when no group is known for it.
-    enum Key: Hashable, Sendable {
+    public enum Key: Hashable, Sendable {
         case group(String)
         case product(String)
+
+        /// `group:<id>` or `product:<id>`: how a key is stored.
+        public var text: String {
+            switch self {
+            case .group(let id): "group:" + id
+            case .product(let id): "product:" + id
+            }
+        }
+
+        /// The key a stored text names; nil for any other text.
+        public init?(text: String) {
+            if text.hasPrefix("group:") {
+                self = .group(String(text.dropFirst("group:".count)))
+            } else if text.hasPrefix("product:") {
+                self = .product(String(text.dropFirst("product:".count)))
+            } else {
+                return nil
+            }
+        }
     }
 
     /// Groups where a transaction had a free trial or an intro price.
-    var offerUsed: Set<Key> = []
+    public private(set) var offerUsed: Set<Key> = []
     /// Groups with any transaction at all (the strict policy's test).
-    var purchased: Set<Key> = []
+    public private(set) var purchased: Set<Key> = []
     /// Groups where a subscription is `active` or in `grace_period` at the time asked.
-    var entitled: Set<Key> = []
+    public private(set) var entitled: Set<Key> = []
 
-    /// Summarises `history` at `now`.
+    /// Summarises `history` at `now`, with the catalog's groups.
+    public init(history: CustomerHistory, catalog: ProductCatalog, now: Date) {
+        self.init(history: history, catalogGroup: { catalog.product($0)?.subscriptionGroupID }, now: now)
+    }
+
+    /// Summarises `history` at `now`; `catalogGroup` is the catalog's group of a product, if it lists one.
     ///
     /// Refunded, revoked and family-shared transactions count like any other: Apple documents
     /// no exception, and showing an offer Apple then refuses to apply is the worse mistake.
-    init(history: CustomerHistory, catalog: ProductCatalog, now: Date) {
+    public init(history: CustomerHistory, catalogGroup: (String) -> String?, now: Date) {
         for fact in history.transactions {
-            let key = Self.key(productID: fact.productID, reportedGroup: fact.subscriptionGroupID, catalog: catalog)
+            let key = Self.key(productID: fact.productID, reportedGroup: fact.subscriptionGroupID, catalogGroup: catalogGroup)
             purchased.insert(key)
             if fact.isTrialPeriod || fact.isInIntroOfferPeriod { offerUsed.insert(key) }
         }
         for snapshot in Self.snapshots(history, at: now) where snapshot.entitled {
-            entitled.insert(Self.key(productID: snapshot.productID, reportedGroup: snapshot.subscriptionGroupID, catalog: catalog))
+            entitled.insert(Self.key(productID: snapshot.productID, reportedGroup: snapshot.subscriptionGroupID, catalogGroup: catalogGroup))
         }
+    }
+
+    /// A customer who never bought anything.
+    public static let none = GroupUsage(offerUsed: [], purchased: [], entitled: [])
+
+    /// A summary stored earlier.
+    public init(offerUsed: Set<Key>, purchased: Set<Key>, entitled: Set<Key>) {
+        self.offerUsed = offerUsed
+        self.purchased = purchased
+        self.entitled = entitled
     }
 
     /// The group a product belongs to: the catalog's word first, since it is what the app
     /// sells today; else the group Apple reported on the transaction (`subscription_group_identifier`).
-    static func key(productID: String, reportedGroup: String?, catalog: ProductCatalog) -> Key {
-        if let group = catalog.product(productID)?.subscriptionGroupID ?? reportedGroup { return .group(group) }
+    static func key(productID: String, reportedGroup: String?, catalogGroup: (String) -> String?) -> Key {
+        if let group = catalogGroup(productID) ?? reportedGroup { return .group(group) }
         return .product(productID)
     }
 

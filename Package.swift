@@ -326,6 +326,8 @@ let package = Package(
             dependencies: [
                 "SubscriptiondCore",
                 "Store",
+                "Postgres",
+                "TestSupport",
                 "Subscriptions",
                 "SigningTestSupport",
                 "AppStoreSignature",

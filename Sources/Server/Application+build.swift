@@ -171,7 +171,8 @@ public func buildApplication(
 
     if let token = configuration.adminToken {
         let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
-        SubscriptionsController(reader: SubscriptionReader(client: database)).addRoutes(to: api)
+        let readAnswers = ReadAnswers(database: database, logger: logger)
+        SubscriptionsController(answers: readAnswers).addRoutes(to: api)
         let lookup = TransactionLookup(
             database: database, reader: SubscriptionReader(client: database), api: appStoreAPI, inbox: inbox,
             workerSignal: workerSignal, wait: configuration.receiptWait
@@ -186,8 +187,8 @@ public func buildApplication(
             inbox: inbox, workerSignal: workerSignal, maxBodyBytes: configuration.maxBodyBytes
         ).addRoutes(to: api)
         SubscribersController(
-            database: database, reader: SubscriptionReader(client: database), verifier: verifier(over: apiHTTP),
-            apps: configuration.apps, eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy),
+            answers: readAnswers, verifier: verifier(over: apiHTTP), apps: configuration.apps,
+            eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, logger: logger),
             lookup: lookup, maxBodyBytes: configuration.maxBodyBytes
         ).addRoutes(to: api)
     } else {

@@ -135,14 +135,15 @@ struct SubscriptionReaderTests {
         }
     }
 
-    @Test("eligibility reads the user's facts and just the catalog entries it needs, with the same answers")
-    func eligibilityFacts() async throws {
+    @Test("a subscriber read summarises the user's history per group as the facts and the whole catalog do")
+    func subscriberReadUsage() async throws {
         try await TestDatabase.withClient { client, _ in
             try await storeFixture(client)
             let now = Date()
             let asked = ["pro.monthly", "pro.yearly", "news.weekly", "premium.monthly", "unknown.product"]
+            let reader = SubscriptionReader(client: client)
             for user in [Self.user, "other-user", "no-facts-user", "nobody"] {
-                let facts = try await CustomerFacts.load(appUserID: user, productIDs: asked, client: client)
+                let read = try await reader.subscriberRead(appUserID: user, now: now)
                 let reference = try await client.withConnection { session in
                     let links = try session.query("SELECT environment, original_transaction_id FROM subscribers WHERE app_user_id = \(user)")
                     var transactions: [TransactionFact] = []
@@ -156,19 +157,22 @@ struct SubscriptionReaderTests {
                     }
                     return (CustomerHistory(transactions: transactions, renewals: renewals), try ProductStore.catalog(in: session), !links.isEmpty)
                 }
-                #expect(Set(facts.history.transactions) == Set(reference.0.transactions))
-                #expect(Set(facts.history.renewals) == Set(reference.0.renewals))
-                #expect(facts.isKnown == reference.2)
+                #expect((read != nil) == reference.2)
+                let usage = read?.usage ?? .none
+                #expect(usage == GroupUsage(history: reference.0, catalog: reference.1, now: now))
                 for policy in EligibilityPolicy.allCases {
-                    #expect(EligibilityRule.answers(for: asked, catalog: facts.catalog, history: facts.history, now: now, policy: policy)
+                    #expect(EligibilityRule.answers(for: asked, catalog: reference.1, usage: usage, policy: policy)
                         == EligibilityRule.answers(for: asked, catalog: reference.1, history: reference.0, now: now, policy: policy))
                 }
             }
-            let answers = EligibilityRule.answers(
-                for: asked, catalog: try await CustomerFacts.load(appUserID: Self.user, productIDs: asked, client: client).catalog,
-                history: try await CustomerFacts.load(appUserID: Self.user, productIDs: asked, client: client).history, now: now)
-            #expect(answers == ["pro.monthly": .ineligible, "pro.yearly": .ineligible, "news.weekly": .ineligible,
-                                "premium.monthly": .noIntroOffer, "unknown.product": .unknownProduct])
+            let usage = try #require(try await reader.subscriberRead(appUserID: Self.user, now: now)).usage
+            // The receipt's old group is replaced by the catalog's; the unlisted product keeps the receipt's.
+            #expect(usage.purchased == [.group("20500000"), .group("20600000"), .group("999"), .group("20700000")])
+            #expect(usage.offerUsed == [.group("20500000")])
+            #expect(usage.entitled == [.group("20500000"), .group("20600000"), .group("20700000")])
+            #expect(EligibilityRule.answers(for: asked, catalog: try await ProductStore(client: client).catalog(), usage: usage)
+                == ["pro.monthly": .ineligible, "pro.yearly": .ineligible, "news.weekly": .ineligible,
+                    "premium.monthly": .noIntroOffer, "unknown.product": .unknownProduct])
         }
     }
 

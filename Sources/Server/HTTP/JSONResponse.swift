@@ -20,3 +20,14 @@ struct JSONResponse<Document: Encodable & Sendable>: ResponseGenerator {
         return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 }
+
+/// A response whose body is contract JSON written earlier (a stored answer).
+struct JSONBodyResponse: ResponseGenerator {
+    let body: String
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}

@@ -8,8 +8,7 @@ import Subscriptions
 
 /// `GET /v1/subscribers/{app_user_id}`, `POST /v1/eligibility`.
 struct SubscribersController<Context: RequestContext> {
-    let database: PostgresClient
-    let reader: SubscriptionReader
+    let answers: ReadAnswers
     let verifier: ReceiptVerifier
     let apps: AppRegistry
     let eligibility: EligibilityService
@@ -19,10 +18,11 @@ struct SubscribersController<Context: RequestContext> {
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("subscribers/:app_user_id") { _, context in
             let appUserID = try context.parameters.require("app_user_id")
-            guard let views = try await reader.subscriber(appUserID: appUserID) else {
+            guard let answer = try await answers.subscriberBody(appUserID: appUserID) else {
                 throw APIError.notFound("no subscriber with app_user_id \(appUserID)")
             }
-            return JSONResponse(document: SubscriberDocument(appUserID: appUserID, views: views))
+            ReadAnswerMetrics.record(.subscriber, answer.origin)
+            return JSONBodyResponse(body: answer.body)
         }
         group.post("eligibility") { request, context in
             try await postEligibility(request, context: context)
@@ -41,7 +41,9 @@ struct SubscribersController<Context: RequestContext> {
         let answers: [String: EligibilityAnswer]
         switch (appUserID, receiptData) {
         case (let appUserID?, nil):
-            answers = try await eligibility.answers(appUserID: appUserID, productIDs: productIDs)
+            let answered = try await eligibility.answersWithOrigin(appUserID: appUserID, productIDs: productIDs)
+            ReadAnswerMetrics.record(.eligibility, answered.origin)
+            answers = answered.answers
         case (nil, let receiptData?):
             let submission = try ReceiptSubmission(receiptData: receiptData, bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
             let facts = submission.isLookedUp(by: lookup)

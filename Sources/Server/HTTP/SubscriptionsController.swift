@@ -1,18 +1,18 @@
 import Hummingbird
-import Store
 import SubscriptiondCore
 
 /// `GET /v1/subscriptions/{original_transaction_id}`.
 struct SubscriptionsController<Context: RequestContext> {
-    let reader: SubscriptionReader
+    let answers: ReadAnswers
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("subscriptions/:original_transaction_id") { _, context in
             let id = try context.parameters.require("original_transaction_id")
-            guard let view = try await reader.subscription(originalTransactionID: id) else {
+            guard let answer = try await answers.subscriptionBody(originalTransactionID: id) else {
                 throw APIError.notFound("no subscription with original_transaction_id \(id)")
             }
-            return JSONResponse(document: SubscriptionDocument(view, includeTransactions: true))
+            ReadAnswerMetrics.record(.subscription, answer.origin)
+            return JSONBodyResponse(body: answer.body)
         }
     }
 }

@@ -58,6 +58,14 @@ public struct ProductStore: Sendable {
 }
 
 extension Product {
+    /// The columns of `products p` as a joined read names them, with the prefix `catalog_`.
+    static let catalogColumns: StaticString = """
+        p.product_id AS catalog_product_id, p.bundle_id AS catalog_bundle_id, p.type AS catalog_type,
+        p.subscription_group_id AS catalog_subscription_group_id, p.period AS catalog_period,
+        p.intro_payment_mode AS catalog_intro_payment_mode, p.intro_period AS catalog_intro_period,
+        p.intro_periods AS catalog_intro_periods, p.intro_price::text AS catalog_intro_price
+        """
+
     /// Reads one `products` row; `prefix` names the columns of a joined read
     /// (`catalog_product_id` with prefix `catalog_`).
     init(row: PostgresRow, prefix: String = "") throws {

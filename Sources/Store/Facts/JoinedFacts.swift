@@ -68,6 +68,19 @@ struct JoinedFacts {
         }
     }
 
+    /// Every transaction and renewal fact of the read, as one customer's history.
+    var history: CustomerHistory {
+        CustomerHistory(transactions: transactions.values.flatMap { $0 }, renewals: Array(renewals.values))
+    }
+
+    /// Whether every view's `updatedAt` is its stored `subscriptions.updated_at` (not the
+    /// time of the read, which `views(at:)` gives a subscription without its row).
+    func haveStoredUpdatedAt(_ views: [SubscriptionView]) -> Bool {
+        views.allSatisfy { view in
+            updatedAt[Key(environment: view.snapshot.environment, originalTransactionID: view.snapshot.originalTransactionID)] != nil
+        }
+    }
+
     /// The subscriptions with at least one period, their status computed at `now`, in key order.
     func views(at now: Date) -> [SubscriptionView] {
         keys.compactMap { key in

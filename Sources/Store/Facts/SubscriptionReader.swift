@@ -15,6 +15,30 @@ public struct SubscriptionView: Sendable {
     public let renewal: RenewalFact?
 }
 
+/// A subscription as read, with what storing it as an answer needs.
+public struct SubscriptionRead: Sendable {
+    /// The subscription.
+    public let view: SubscriptionView
+    /// What the read saw of the answer's version and the catalog.
+    public let stamp: AnswerStamp
+    /// When the status may change with time alone; nil when it cannot.
+    public let validUntil: Date?
+}
+
+/// A subscriber as read, with what eligibility and storing both as an answer need.
+public struct SubscriberRead: Sendable {
+    /// The user's subscriptions.
+    public let views: [SubscriptionView]
+    /// The user's history summarised per subscription group, at the time of the read.
+    public let usage: GroupUsage
+    /// What the read saw of the answer's version and the catalog.
+    public let stamp: AnswerStamp
+    /// When a status may change with time alone; nil when none can.
+    public let validUntil: Date?
+    /// False when the views hold the time of the read itself, which a stored answer would freeze.
+    public let isStorable: Bool
+}
+
 /// Reads subscriptions and subscribers. Status is recomputed at `now` from stored facts,
 /// so a read never says `active` after `expires_at` even if nothing was processed since.
 public struct SubscriptionReader: Sendable {
@@ -26,43 +50,106 @@ public struct SubscriptionReader: Sendable {
     }
 
     /// The subscription of an original transaction (Production preferred over Sandbox), or nil.
-    ///
-    /// One statement: the subscription's row picks the environment, its transactions,
-    /// renewal info and the catalog's group of their products come joined to it.
     public func subscription(originalTransactionID id: String, now: Date = Date()) async throws -> SubscriptionView? {
+        try await subscriptionRead(originalTransactionID: id, now: now)?.view
+    }
+
+    /// The subscription of an original transaction, with what storing it as an answer needs.
+    public func subscriptionRead(originalTransactionID id: String, now: Date = Date()) async throws -> SubscriptionRead? {
+        try await subscriptionReads(originalTransactionIDs: [id], now: now)[id]
+    }
+
+    /// The subscriptions of several original transaction ids, by id; ids without a
+    /// subscription with periods are left out.
+    ///
+    /// One statement: each id's row picks the environment (Production before Sandbox), its
+    /// transactions, renewal info and the catalog's group of their products come joined to
+    /// it, and each answer's stamp comes from the same snapshot.
+    public func subscriptionReads(originalTransactionIDs ids: [String], now: Date = Date()) async throws -> [String: SubscriptionRead] {
         let rows = try await client.query(PostgresQuery("""
             SELECT \(unescaped: JoinedFacts.columns),
                    s.environment AS link_environment, s.original_transaction_id AS link_original_transaction_id,
-                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
-            FROM (SELECT environment, original_transaction_id, updated_at FROM subscriptions
-                  WHERE original_transaction_id = \(id) ORDER BY environment LIMIT 1) s
+                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id,
+                   a.version AS answer_version, (SELECT generation FROM answer_catalog_generation) AS answer_catalog_generation
+            FROM (SELECT DISTINCT ON (original_transaction_id) environment, original_transaction_id, updated_at
+                  FROM subscriptions WHERE original_transaction_id = ANY(\(ids)::text[])
+                  ORDER BY original_transaction_id, environment) s
+            LEFT JOIN subscription_answers a ON a.original_transaction_id = s.original_transaction_id
             LEFT JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
             LEFT JOIN renewal_info r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
             LEFT JOIN products p ON p.product_id = t.product_id
+            ORDER BY s.original_transaction_id
             """).prepared())
-        return try JoinedFacts(rows: rows).views(at: now).first
+        var reads: [String: SubscriptionRead] = [:]
+        for group in try Self.split(rows, by: "link_original_transaction_id") {
+            guard let view = try JoinedFacts(rows: group.rows).views(at: now).first else { continue }
+            reads[group.key] = SubscriptionRead(
+                view: view,
+                stamp: try AnswerStamp(row: group.rows[0]),
+                validUntil: SubscriptionStatusRule.nextChange(after: now, transactions: view.transactions, renewals: view.renewal.map { [$0] } ?? [])
+            )
+        }
+        return reads
     }
 
     /// Every subscription linked to an app user, or nil when the user is unknown.
-    ///
-    /// One statement: the user's links, each with its transactions, renewal info,
-    /// `subscriptions.updated_at` and the catalog's group of the transactions' products,
-    /// ordered by environment and original transaction id.
     public func subscriber(appUserID: String, now: Date = Date()) async throws -> [SubscriptionView]? {
+        try await subscriberRead(appUserID: appUserID, now: now)?.views
+    }
+
+    /// Every subscription linked to an app user with what eligibility needs of the user's
+    /// history and what storing both as an answer needs, or nil when the user is unknown.
+    public func subscriberRead(appUserID: String, now: Date = Date()) async throws -> SubscriberRead? {
+        try await subscriberReads(appUserIDs: [appUserID], now: now)[appUserID]
+    }
+
+    /// The reads of several app users, by user; unknown users are left out.
+    ///
+    /// One statement: the users' links, each with its transactions, renewal info,
+    /// `subscriptions.updated_at` and the catalog's group of the transactions' products,
+    /// ordered by user, environment and original transaction id, and each answer's stamp.
+    public func subscriberReads(appUserIDs: [String], now: Date = Date()) async throws -> [String: SubscriberRead] {
         let rows = try await client.query(PostgresQuery("""
-            SELECT \(unescaped: JoinedFacts.columns),
+            SELECT \(unescaped: JoinedFacts.columns), l.app_user_id AS link_app_user_id,
                    l.environment AS link_environment, l.original_transaction_id AS link_original_transaction_id,
-                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
+                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id,
+                   a.version AS answer_version, (SELECT generation FROM answer_catalog_generation) AS answer_catalog_generation
             FROM subscribers l
+            LEFT JOIN subscriber_answers a ON a.app_user_id = l.app_user_id
             LEFT JOIN transactions t ON t.environment = l.environment AND t.original_transaction_id = l.original_transaction_id
             LEFT JOIN renewal_info r ON r.environment = l.environment AND r.original_transaction_id = l.original_transaction_id
             LEFT JOIN subscriptions s ON s.environment = l.environment AND s.original_transaction_id = l.original_transaction_id
             LEFT JOIN products p ON p.product_id = t.product_id
-            WHERE l.app_user_id = \(appUserID)
-            ORDER BY l.environment, l.original_transaction_id
+            WHERE l.app_user_id = ANY(\(appUserIDs)::text[])
+            ORDER BY l.app_user_id, l.environment, l.original_transaction_id
             """).prepared())
-        guard !rows.isEmpty else { return nil }
-        return try JoinedFacts(rows: rows).views(at: now)
+        var reads: [String: SubscriberRead] = [:]
+        for group in try Self.split(rows, by: "link_app_user_id") {
+            let facts = try JoinedFacts(rows: group.rows)
+            let history = facts.history
+            let views = facts.views(at: now)
+            reads[group.key] = SubscriberRead(
+                views: views,
+                usage: GroupUsage(history: history, catalogGroup: { facts.catalogGroups[$0] }, now: now),
+                stamp: try AnswerStamp(row: group.rows[0]),
+                validUntil: SubscriptionStatusRule.nextChange(after: now, transactions: history.transactions, renewals: history.renewals),
+                // A link whose `subscriptions` row is missing reads `updated_at` as the time of the read.
+                isStorable: facts.haveStoredUpdatedAt(views)
+            )
+        }
+        return reads
+    }
+
+    /// Rows grouped by the value of `column`, each group in row order.
+    private static func split(_ rows: [PostgresRow], by column: String) throws -> [(key: String, rows: [PostgresRow])] {
+        var groups: [String: [PostgresRow]] = [:]
+        var order: [String] = []
+        for row in rows {
+            let key: String = try row.decode(column)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(row)
+        }
+        return order.map { ($0, groups[$0] ?? []) }
     }
 
     /// Builds views for several subscriptions of one environment with four indexed queries.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Postgres
 import Store
 import Subscriptions
@@ -11,17 +12,27 @@ public struct EligibilityService: Sendable {
 
     private let database: PostgresClient
     private let policy: EligibilityPolicy
+    private let readAnswers: ReadAnswers
 
-    /// Creates the service.
-    public init(database: PostgresClient, policy: EligibilityPolicy) {
+    /// Creates the service; `logger` hears of answers that could not be stored.
+    public init(database: PostgresClient, policy: EligibilityPolicy, logger: Logger) {
         self.database = database
         self.policy = policy
+        readAnswers = ReadAnswers(database: database, logger: logger)
     }
 
-    /// Answers for a user known by `app_user_id` (an unknown user is a new customer).
+    /// Answers for a user known by `app_user_id` (an unknown user is a new customer), from
+    /// the user's stored group usage while it is current, else from the stored facts.
     public func answers(appUserID: String, productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
-        let facts = try await CustomerFacts.load(appUserID: appUserID, productIDs: productIDs, client: database)
-        return EligibilityRule.answers(for: productIDs, catalog: facts.catalog, history: facts.history, now: now, policy: policy)
+        try await answersWithOrigin(appUserID: appUserID, productIDs: productIDs, now: now).answers
+    }
+
+    /// `answers(appUserID:productIDs:now:)`, and whether they came from a stored answer.
+    public func answersWithOrigin(
+        appUserID: String, productIDs: [String], now: Date = Date()
+    ) async throws -> (answers: [String: EligibilityAnswer], origin: ReadAnswers.Origin) {
+        let facts = try await readAnswers.eligibilityFacts(appUserID: appUserID, now: now)
+        return (EligibilityRule.answers(for: productIDs, catalog: facts.catalog, usage: facts.usage, policy: policy), facts.origin)
     }
 
     /// Answers for facts Apple gave just now: a receipt verified with `verifyReceipt`, or a

@@ -37,7 +37,7 @@ struct EligibilityCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandExecution.withDatabase(options) { client in
-            let answers = try await EligibilityService(database: client, policy: policy).answers(appUserID: appUserID, productIDs: productIDs)
+            let answers = try await EligibilityService(database: client, policy: policy, logger: options.logger).answers(appUserID: appUserID, productIDs: productIDs)
             if options.json {
                 try Output.json(EligibilityDocument(eligibility: answers.mapValues(\.rawValue)))
                 return

@@ -20,11 +20,16 @@ struct GlobalOptions: ParsableArguments {
         return "postgresql://localhost/subscriptiond"
     }
 
-    /// A client for the command's database; logs go to stderr, warnings and worse only.
-    func makeClient() -> PostgresClient {
+    /// The command's logger: stderr, warnings and worse only.
+    var logger: Logger {
         var logger = Logger(label: "subscriptionctl")
         logger.logLevel = .warning
-        return PostgresClient(
+        return logger
+    }
+
+    /// A client for the command's database.
+    func makeClient() -> PostgresClient {
+        PostgresClient(
             configuration: .init(connectionString: resolvedDatabaseURL, maximumConnections: 4, applicationName: "subscriptionctl"),
             logger: logger
         )

@@ -30,11 +30,11 @@ final class ProgressBar: Sendable {
         state.withLock { draw(&$0, force: true) }
     }
 
-    /// Counts one item as done; redraws at most ten times a second.
-    func advance() {
+    /// Counts `items` (default one) as done; redraws at most ten times a second.
+    func advance(by items: Int = 1) {
         state.withLock { state in
-            state.done += 1
-            state.doneHere += 1
+            state.done += items
+            state.doneHere += items
             draw(&state, force: state.done >= total)
         }
     }

@@ -1,0 +1,26 @@
+import Metrics
+import SubscriptiondCore
+
+/// `subscriptiond_read_answers_total{endpoint, answer}`: reads answered from a stored answer
+/// (`stored`) or computed from the facts (`computed`). A falling share of `stored` means
+/// answers change faster than they are read.
+enum ReadAnswerMetrics {
+    /// The read endpoints with stored answers.
+    enum Endpoint: String, CaseIterable {
+        case subscription, subscriber, eligibility
+    }
+
+    /// Counts one answer.
+    static func record(_ endpoint: Endpoint, _ origin: ReadAnswers.Origin) {
+        (origin == .stored ? stored : computed)[endpoint]?.increment()
+    }
+
+    private static let stored = counters(.stored)
+    private static let computed = counters(.computed)
+
+    private static func counters(_ origin: ReadAnswers.Origin) -> [Endpoint: Counter] {
+        Dictionary(uniqueKeysWithValues: Endpoint.allCases.map { endpoint in
+            (endpoint, Counter(label: "subscriptiond_read_answers_total", dimensions: [("endpoint", endpoint.rawValue), ("answer", origin.rawValue)]))
+        })
+    }
+}

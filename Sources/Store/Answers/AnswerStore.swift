@@ -1,0 +1,224 @@
+import Foundation
+import Postgres
+import Subscriptions
+
+/// The stored answers of the read endpoints (Schema/0007_read_answers.sql,
+/// docs/read-answers.md): one primary-key lookup when an answer is current, and a cheap
+/// write when one was computed.
+public struct AnswerStore: Sendable {
+    /// How long storing answers may wait for a lock.
+    public enum LockWait: Sendable {
+        /// 100 ms: a read that stores its answer does not wait behind a notification being
+        /// applied to the same user (whose transaction holds the row).
+        case brief
+        /// The connection's `lock_timeout`: a rebuild waits its turn.
+        case configured
+    }
+
+    private let client: PostgresClient
+    private let format: Int32
+    private let catalogs = CatalogByGeneration()
+
+    /// Creates the store for answers in `format` (the reader's: answers of another format
+    /// are neither served nor kept by its writes).
+    public init(client: PostgresClient, format: Int32) {
+        self.client = client
+        self.format = format
+    }
+
+    /// The stored `GET /v1/subscriptions/{id}` body, if it is current at `now`.
+    public func subscriptionBody(originalTransactionID id: String, now: Date) async throws -> String? {
+        let rows = try await client.query(PostgresQuery("""
+            SELECT body FROM subscription_answers
+            WHERE original_transaction_id = \(id) AND answer_version = version
+              AND catalog_generation = (SELECT generation FROM answer_catalog_generation)
+              AND format = \(format)::integer AND (valid_until IS NULL OR valid_until > \(now))
+            """).prepared())
+        return try rows.first?.decode("body")
+    }
+
+    /// The stored `GET /v1/subscribers/{id}` body, if it is current at `now`.
+    public func subscriberBody(appUserID: String, now: Date) async throws -> String? {
+        let rows = try await client.query(PostgresQuery("""
+            SELECT body FROM subscriber_answers
+            WHERE app_user_id = \(appUserID) AND answer_version = version
+              AND catalog_generation = (SELECT generation FROM answer_catalog_generation)
+              AND format = \(format)::integer AND (valid_until IS NULL OR valid_until > \(now))
+            """).prepared())
+        return try rows.first?.decode("body")
+    }
+
+    /// The product catalog, and what is known of the user: the stored group usage if it
+    /// is current at `now`, else whether the user has any linked subscription.
+    ///
+    /// One statement with no product rows: the catalog is the one kept in memory for the
+    /// generation that statement saw (read again only after a catalog change).
+    public func eligibilityFacts(appUserID: String, now: Date) async throws -> StoredEligibility {
+        let rows = try await client.query(PostgresQuery("""
+            SELECT a.offer_used_groups, a.purchased_groups, a.entitled_groups, g.generation AS catalog_generation,
+                   EXISTS (SELECT 1 FROM subscribers WHERE app_user_id = \(appUserID)) AS is_known
+            FROM answer_catalog_generation g
+            LEFT JOIN subscriber_answers a
+                ON a.app_user_id = \(appUserID) AND a.answer_version = a.version AND a.catalog_generation = g.generation
+               AND a.format = \(format)::integer AND (a.valid_until IS NULL OR a.valid_until > \(now))
+            """).prepared())
+        guard let row = rows.first else { throw StoreError("answer_catalog_generation has no row") }
+        let catalog = try await catalogs.catalog(generation: try row.decode("catalog_generation"), client: client)
+        guard try row.decode("is_known", as: Bool.self) else { return .newCustomer(catalog) }
+        guard try row.text("offer_used_groups") != nil else { return .notStored(catalog) }
+        func keys(_ column: String) throws -> Set<GroupUsage.Key> {
+            let texts: [String] = try row.decode(column)
+            return Set(try texts.map { text in
+                guard let key = GroupUsage.Key(text: text) else { throw StoreError("malformed group key in subscriber_answers.\(column)") }
+                return key
+            })
+        }
+        let usage = GroupUsage(offerUsed: try keys("offer_used_groups"), purchased: try keys("purchased_groups"), entitled: try keys("entitled_groups"))
+        return .stored(usage, catalog)
+    }
+
+    /// Stores `GET /v1/subscriptions/{id}` bodies, in one statement.
+    public func store(_ answers: [SubscriptionAnswer], lockWait: LockWait = .brief) async throws {
+        let answers = Self.lastPerKey(answers, key: \.originalTransactionID)
+        guard !answers.isEmpty else { return }
+        try await store(PostgresQuery("""
+            INSERT INTO subscription_answers AS a (original_transaction_id, answer_version, catalog_generation, format, valid_until, body)
+            SELECT id, answer_version, catalog_generation, \(format)::integer, valid_until, body
+            FROM unnest(\(PostgresTextArray(answers.map(\.originalTransactionID)))::text[],
+                \(PostgresTextArray(encoding: answers.map(\.stamp.version)))::bigint[],
+                \(PostgresTextArray(encoding: answers.map(\.stamp.catalogGeneration)))::bigint[],
+                \(PostgresTextArray(encoding: answers.map(\.validUntil)))::timestamptz[],
+                \(PostgresTextArray(answers.map(\.body)))::text[])
+                AS u(id, answer_version, catalog_generation, valid_until, body)
+            ON CONFLICT (original_transaction_id) DO UPDATE SET
+                answer_version = EXCLUDED.answer_version, catalog_generation = EXCLUDED.catalog_generation,
+                format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body
+            """).prepared(), lockWait: lockWait)
+    }
+
+    /// Stores `GET /v1/subscribers/{id}` bodies and the users' group usage, in one statement.
+    public func store(_ answers: [SubscriberAnswer], lockWait: LockWait = .brief) async throws {
+        let answers = Self.lastPerKey(answers, key: \.appUserID)
+        guard !answers.isEmpty else { return }
+        func keys(_ set: (GroupUsage) -> Set<GroupUsage.Key>) -> PostgresTextArray {
+            PostgresTextArray(answers.map { PostgresTextArray(set($0.usage).map(\.text).sorted()).literal })
+        }
+        try await store(PostgresQuery("""
+            INSERT INTO subscriber_answers AS a (app_user_id, answer_version, catalog_generation, format, valid_until, body,
+                offer_used_groups, purchased_groups, entitled_groups)
+            SELECT user_id, answer_version, catalog_generation, \(format)::integer, valid_until, body,
+                   offer_used::text[], purchased::text[], entitled::text[]
+            FROM unnest(\(PostgresTextArray(answers.map(\.appUserID)))::text[],
+                \(PostgresTextArray(encoding: answers.map(\.stamp.version)))::bigint[],
+                \(PostgresTextArray(encoding: answers.map(\.stamp.catalogGeneration)))::bigint[],
+                \(PostgresTextArray(encoding: answers.map(\.validUntil)))::timestamptz[],
+                \(PostgresTextArray(answers.map(\.body)))::text[],
+                \(keys(\.offerUsed))::text[], \(keys(\.purchased))::text[], \(keys(\.entitled))::text[])
+                AS u(user_id, answer_version, catalog_generation, valid_until, body, offer_used, purchased, entitled)
+            ON CONFLICT (app_user_id) DO UPDATE SET
+                answer_version = EXCLUDED.answer_version, catalog_generation = EXCLUDED.catalog_generation,
+                format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body, offer_used_groups = EXCLUDED.offer_used_groups,
+                purchased_groups = EXCLUDED.purchased_groups, entitled_groups = EXCLUDED.entitled_groups
+            """).prepared(), lockWait: lockWait)
+    }
+
+    /// One answer per key (the last), sorted by key: one statement may not update a row
+    /// twice, and concurrent writers lock rows in the same order.
+    private static func lastPerKey<Answer>(_ answers: [Answer], key: (Answer) -> String) -> [Answer] {
+        var byKey: [String: Answer] = [:]
+        for answer in answers { byKey[key(answer)] = answer }
+        return byKey.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// Writes an answer without waiting for the disk: an answer lost in a crash is computed
+    /// again, and the WAL keeps it ordered before any later change that would invalidate it.
+    /// The version columns are never written here, so a stale answer is stored unserved.
+    private func store(_ statement: PostgresQuery, lockWait: LockWait) async throws {
+        try await client.withTransaction { session in
+            try session.execute("SET LOCAL synchronous_commit TO off")
+            if lockWait == .brief { try session.execute("SET LOCAL lock_timeout TO '100ms'") }
+            try session.execute(statement)
+        }
+    }
+}
+
+/// A `GET /v1/subscriptions/{id}` body computed from facts read with `stamp`.
+public struct SubscriptionAnswer: Sendable {
+    /// The key.
+    public let originalTransactionID: String
+    /// The response body.
+    public let body: String
+    /// What the facts were read with.
+    public let stamp: AnswerStamp
+    /// When the body may change with time alone; nil when it cannot.
+    public let validUntil: Date?
+
+    /// Creates the answer.
+    public init(originalTransactionID: String, body: String, stamp: AnswerStamp, validUntil: Date?) {
+        self.originalTransactionID = originalTransactionID
+        self.body = body
+        self.stamp = stamp
+        self.validUntil = validUntil
+    }
+}
+
+/// A `GET /v1/subscribers/{id}` body and the user's group usage, computed from facts read with `stamp`.
+public struct SubscriberAnswer: Sendable {
+    /// The key.
+    public let appUserID: String
+    /// The response body.
+    public let body: String
+    /// What eligibility needs of the user's history.
+    public let usage: GroupUsage
+    /// What the facts were read with.
+    public let stamp: AnswerStamp
+    /// When the body or usage may change with time alone; nil when they cannot.
+    public let validUntil: Date?
+
+    /// Creates the answer.
+    public init(appUserID: String, body: String, usage: GroupUsage, stamp: AnswerStamp, validUntil: Date?) {
+        self.appUserID = appUserID
+        self.body = body
+        self.usage = usage
+        self.stamp = stamp
+        self.validUntil = validUntil
+    }
+}
+
+/// What `AnswerStore.eligibilityFacts` found.
+public enum StoredEligibility: Sendable {
+    /// The user's current stored group usage, and the catalog.
+    case stored(GroupUsage, ProductCatalog)
+    /// The user has no linked subscription: no history; and the catalog.
+    case newCustomer(ProductCatalog)
+    /// The user has linked subscriptions but no current stored usage; and the catalog.
+    case notStored(ProductCatalog)
+}
+
+extension AnswerStore {
+    /// Up to `limit` original transaction ids with a subscription row, in order, after `after`.
+    public func subscriptionKeys(after: String, limit: Int) async throws -> [String] {
+        try await client.query(PostgresQuery("""
+            SELECT DISTINCT original_transaction_id FROM subscriptions
+            WHERE original_transaction_id > \(after) ORDER BY original_transaction_id LIMIT \(limit)
+            """).prepared()).map { try $0.decode("original_transaction_id") }
+    }
+
+    /// Up to `limit` app user ids with a linked subscription, in order, after `after`.
+    public func subscriberKeys(after: String, limit: Int) async throws -> [String] {
+        try await client.query(PostgresQuery("""
+            SELECT DISTINCT app_user_id FROM subscribers
+            WHERE app_user_id > \(after) ORDER BY app_user_id LIMIT \(limit)
+            """).prepared()).map { try $0.decode("app_user_id") }
+    }
+
+    /// How many subscriptions and subscribers have answers to compute.
+    public func keyCounts() async throws -> (subscriptions: Int, subscribers: Int) {
+        let rows = try await client.query("""
+            SELECT (SELECT count(DISTINCT original_transaction_id) FROM subscriptions) AS subscriptions,
+                   (SELECT count(DISTINCT app_user_id) FROM subscribers) AS subscribers
+            """)
+        guard let row = rows.first else { return (0, 0) }
+        return (try row.decode("subscriptions"), try row.decode("subscribers"))
+    }
+}

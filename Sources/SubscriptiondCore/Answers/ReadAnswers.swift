@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import Postgres
+import Store
+import Subscriptions
+
+/// The read endpoints' answers: the stored answer while it is current, else computed from
+/// the facts and stored for the next read (docs/read-answers.md).
+///
+/// A stored answer is the same bytes the computation gives at the time of the read: it is
+/// served only while no fact, link or catalog entry it came from has changed and no period
+/// or grace period it describes has ended.
+public struct ReadAnswers: Sendable {
+    /// Where an answer came from, for the metrics.
+    public enum Origin: String, Sendable {
+        /// A current stored answer.
+        case stored
+        /// Computed from the facts (and stored for the next read).
+        case computed
+    }
+
+    /// What the stored answers of this release hold. Raise it with any change to the
+    /// subscription or subscriber documents or to `GroupUsage` (the test
+    /// `storedFormatIsPinned` fails until you do): answers stored by a release with another
+    /// format are then computed again rather than served.
+    public static let format: Int32 = 1
+
+    let reader: SubscriptionReader
+    let store: AnswerStore
+    private let logger: Logger
+
+    /// Creates the service.
+    public init(database: PostgresClient, logger: Logger) {
+        reader = SubscriptionReader(client: database)
+        store = AnswerStore(client: database, format: Self.format)
+        self.logger = logger
+    }
+
+    /// The `GET /v1/subscriptions/{id}` body, or nil when there is no such subscription.
+    public func subscriptionBody(originalTransactionID id: String, now: Date = Date()) async throws -> (body: String, origin: Origin)? {
+        if let body = try await store.subscriptionBody(originalTransactionID: id, now: now) { return (body, .stored) }
+        guard let read = try await reader.subscriptionRead(originalTransactionID: id, now: now) else { return nil }
+        let answer = Self.answer(originalTransactionID: id, read)
+        await keep { try await store.store([answer]) }
+        return (answer.body, .computed)
+    }
+
+    /// The `GET /v1/subscribers/{id}` body, or nil when the user is unknown.
+    public func subscriberBody(appUserID: String, now: Date = Date()) async throws -> (body: String, origin: Origin)? {
+        if let body = try await store.subscriberBody(appUserID: appUserID, now: now) { return (body, .stored) }
+        guard let read = try await reader.subscriberRead(appUserID: appUserID, now: now) else { return nil }
+        let answer = Self.answer(appUserID: appUserID, read)
+        if read.isStorable { await keep { try await store.store([answer]) } }
+        return (answer.body, .computed)
+    }
+
+    /// The user's history summarised per subscription group and the product catalog, for an
+    /// eligibility question; a new customer has no history.
+    public func eligibilityFacts(appUserID: String, now: Date = Date()) async throws -> (usage: GroupUsage, catalog: ProductCatalog, origin: Origin) {
+        switch try await store.eligibilityFacts(appUserID: appUserID, now: now) {
+        case .stored(let usage, let catalog):
+            return (usage, catalog, .stored)
+        case .newCustomer(let catalog):
+            return (GroupUsage.none, catalog, .computed)
+        case .notStored(let catalog):
+            guard let read = try await reader.subscriberRead(appUserID: appUserID, now: now) else {
+                return (GroupUsage.none, catalog, .computed)
+            }
+            if read.isStorable {
+                let answer = Self.answer(appUserID: appUserID, read)
+                await keep { try await store.store([answer]) }
+            }
+            return (read.usage, catalog, .computed)
+        }
+    }
+
+    static func answer(originalTransactionID id: String, _ read: SubscriptionRead) -> SubscriptionAnswer {
+        let body = ContractJSONWriter.bytes(of: SubscriptionDocument(read.view, includeTransactions: true))
+        return SubscriptionAnswer(originalTransactionID: id, body: String(decoding: body, as: UTF8.self), stamp: read.stamp, validUntil: read.validUntil)
+    }
+
+    static func answer(appUserID: String, _ read: SubscriberRead) -> SubscriberAnswer {
+        let body = ContractJSONWriter.bytes(of: SubscriberDocument(appUserID: appUserID, views: read.views))
+        return SubscriberAnswer(
+            appUserID: appUserID, body: String(decoding: body, as: UTF8.self), usage: read.usage, stamp: read.stamp, validUntil: read.validUntil)
+    }
+
+    /// Stores an answer for the next read; a failure (a lock held too long by a notification
+    /// being applied, the database gone) costs that read its shortcut, never this answer.
+    private func keep(_ write: () async throws -> Void) async {
+        do {
+            try await write()
+        } catch {
+            logger.debug("read answer not stored", metadata: [LogKey.error: "\(error)"])
+        }
+    }
+}

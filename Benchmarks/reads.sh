@@ -13,9 +13,14 @@
 # 2. H = wrk -t2 -c16 on GET /health/live of the same subscriptiond, S = pgbench -S -c16 -j2
 #    (select-only) on the same database; an HTTP request and a primary-key select both cost
 #    CPU on the same cores, so the ceiling of a read that needs both is 1 / (1/H + 1/S);
-# 3. wrk -t2 -c16 on GET /v1/subscriptions/{id}, GET /v1/subscribers/{id} and
-#    POST /v1/eligibility (four products), random keys that exist (Benchmarks/reads.lua);
-# 4. one line per endpoint: rate, p99, errors (non-2xx and socket errors), ceiling, ratio;
+# 3. subscriptionctl answers rebuild: every subscription's and subscriber's stored answer
+#    (docs/read-answers.md), as after a bulk load;
+# 4. wrk -t2 -c16 on GET /v1/subscriptions/{id}, GET /v1/subscribers/{id} and
+#    POST /v1/eligibility (four products), random keys that exist (Benchmarks/reads.lua),
+#    answered from the stored answers; then the same with every stored answer stale (the
+#    catalog generation raised), so each read computes its answer from the facts and stores
+#    it: what the first read after a change costs;
+# 5. one line per endpoint: rate, p99, errors (non-2xx and socket errors), ceiling, ratio;
 #    then the CPU each request cost subscriptiond, PostgreSQL and the load generator, for H,
 #    S and each endpoint: on two cores shared by all three, that says what bounds the rate.
 set -euo pipefail
@@ -47,6 +52,13 @@ echo "data: $(psql -qtA "$DATABASE_URL" -c "SELECT (SELECT count(*) FROM subscri
     || (SELECT count(*) FROM transactions) || ' transactions, ' || (SELECT count(*) FROM pgbench_accounts) || ' pgbench_accounts rows; '
     || 'shared_buffers ' || current_setting('shared_buffers')")"
 
+start=$(date +%s)
+"$bin/subscriptionctl" answers rebuild
+psql -q "$DATABASE_URL" -c "VACUUM ANALYZE subscription_answers" -c "VACUUM ANALYZE subscriber_answers" -c "CHECKPOINT"
+echo "answers rebuilt in $(( $(date +%s) - start ))s: $(psql -qtA "$DATABASE_URL" -c "SELECT
+    pg_size_pretty(pg_total_relation_size('subscription_answers')) || ' subscription answers, '
+    || pg_size_pretty(pg_total_relation_size('subscriber_answers')) || ' subscriber answers'")"
+
 port="$(Deploy/local/free-port.sh 19080 19999)"
 APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret ADMIN_TOKEN="$BENCH_TOKEN" WORKER_CONCURRENCY=0 \
     SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=16 "$bin/subscriptiond" &
@@ -72,7 +84,7 @@ run_wrk() {
         perf record -g -F 499 -p "$server" -o "$out/perf-$endpoint.data" -- sleep "$seconds" 2>/dev/null &
         profiler=$!
     fi
-    READ_ENDPOINT="$endpoint" bench_cpu_run "$out/cpu-$endpoint.txt" "$server" \
+    READ_ENDPOINT="${endpoint%-computed}" bench_cpu_run "$out/cpu-$endpoint.txt" "$server" \
         wrk -t2 -c16 -d"${seconds}s" --latency -s Benchmarks/reads.lua "$url$path" > "$out/wrk-$endpoint.txt"
     [ -z "$profiler" ] || wait "$profiler"
     grep '^BENCH' "$out/wrk-$endpoint.txt"
@@ -90,12 +102,17 @@ health=$(field health rps)
 select=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out/pgbench.txt" | head -n 1)
 ceiling=$(awk "BEGIN { printf \"%.0f\", 1 / (1 / $health + 1 / $select) }")
 
+path_of() { case "$1" in eligibility) echo /v1/eligibility ;; *) echo "/v1/$1" ;; esac; }
 for endpoint in subscriptions subscribers eligibility; do
-    echo "== wrk -t2 -c16 -d${seconds}s $endpoint ($config build, $users subscribers)"
-    case "$endpoint" in
-        eligibility) run_wrk eligibility /v1/eligibility ;;
-        *) run_wrk "$endpoint" "/v1/$endpoint" ;;
-    esac
+    echo "== wrk -t2 -c16 -d${seconds}s $endpoint ($config build, $users subscribers, stored answers)"
+    run_wrk "$endpoint" "$(path_of "$endpoint")"
+done
+# Every stored answer stale: each read computes (and stores) its answer; random keys over a
+# million rarely repeat within a run.
+psql -q "$DATABASE_URL" -c "UPDATE answer_catalog_generation SET generation = generation + 1"
+for endpoint in subscriptions subscribers eligibility; do
+    echo "== wrk -t2 -c16 -d${seconds}s $endpoint ($config build, $users subscribers, computed answers)"
+    run_wrk "$endpoint-computed" "$(path_of "$endpoint")"
 done
 
 echo "== result ($users subscribers, $config build; H = $health/s, S = $select/s)"
@@ -105,15 +122,18 @@ for endpoint in subscriptions subscribers eligibility; do
         subscribers) label="GET /v1/subscribers" ;;
         eligibility) label="POST /v1/eligibility" ;;
     esac
-    rate=$(field "$endpoint" rps) p99=$(field "$endpoint" p99_ms)
-    errors=$(( $(field "$endpoint" non2xx) + $(field "$endpoint" socket_errors) ))
-    awk -v label="$label" -v rate="$rate" -v p99="$p99" -v errors="$errors" -v ceiling="$ceiling" 'BEGIN {
-        printf "reads %s: %.0f/s p99 %.2f ms, %d errors, ceiling %d/s: ratio %.2f\n", label, rate, p99, errors, ceiling, rate / ceiling }'
+    for run in "$endpoint" "$endpoint-computed"; do
+        rate=$(field "$run" rps) p99=$(field "$run" p99_ms)
+        errors=$(( $(field "$run" non2xx) + $(field "$run" socket_errors) ))
+        answers="stored answers"; [ "$run" = "$endpoint" ] || answers="computed answers"
+        awk -v label="$label ($answers)" -v rate="$rate" -v p99="$p99" -v errors="$errors" -v ceiling="$ceiling" 'BEGIN {
+            printf "reads %s: %.0f/s p99 %.2f ms, %d errors, ceiling %d/s: ratio %.2f\n", label, rate, p99, errors, ceiling, rate / ceiling }'
+    done
 done
 echo "== result, CPU per request (all processes on the $(nproc) cores: subscriptiond, the bench cluster, the load generator)"
 echo "H, GET /health/live: $(bench_cpu_per_request "$out/cpu-health.txt" "$(field health requests)" subscriptiond wrk)"
 echo "S, pgbench -S: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out/pgbench.txt")" "" pgbench)"
-for endpoint in subscriptions subscribers eligibility; do
+for endpoint in subscriptions subscribers eligibility subscriptions-computed subscribers-computed eligibility-computed; do
     echo "$endpoint: $(bench_cpu_per_request "$out/cpu-$endpoint.txt" "$(field "$endpoint" requests)" subscriptiond wrk)"
 done
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then

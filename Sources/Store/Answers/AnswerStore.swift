@@ -56,7 +56,7 @@ public struct AnswerStore: Sendable {
     public func eligibilityFacts(appUserID: String, now: Date) async throws -> StoredEligibility {
         let rows = try await client.query(PostgresQuery("""
             SELECT a.offer_used_groups, a.purchased_groups, a.entitled_groups, g.generation AS catalog_generation,
-                   EXISTS (SELECT 1 FROM subscribers WHERE app_user_id = \(appUserID)) AS is_known
+                   (a.app_user_id IS NOT NULL OR EXISTS (SELECT 1 FROM subscribers WHERE app_user_id = \(appUserID))) AS is_known
             FROM answer_catalog_generation g
             LEFT JOIN subscriber_answers a
                 ON a.app_user_id = \(appUserID) AND a.answer_version = a.version AND a.catalog_generation = g.generation

@@ -31,7 +31,7 @@ struct SubscribersController<Context: RequestContext> {
 
     private func postEligibility(_ request: Request, context: Context) async throws -> JSONResponse<EligibilityDocument> {
         let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
-        guard let productIDs = body["product_ids"] as? [String], !productIDs.isEmpty,
+        guard let productIDs = QueryRequest.strings(body, "product_ids"), !productIDs.isEmpty,
               productIDs.count <= EligibilityService.maximumProducts, productIDs.allSatisfy({ !$0.isEmpty })
         else {
             throw APIError.malformed("product_ids must be a list of 1 to \(EligibilityService.maximumProducts) product ids")

@@ -53,9 +53,25 @@ CREATE TABLE subscriber_answers (
 );
 
 -- Raises the version of a subscription's answer and of its linked users' answers, once per
--- transaction (`changed_in`), so a notification that writes five rows writes each answer row once.
+-- transaction: a notification writes four to six rows of one subscription, and only the
+-- first call does the work. The transaction's calls so far are noted in a setting local to
+-- it (`subscriptiond.answers_raised`, reset at its end, and with a savepoint's rollback),
+-- by SHA-256 of the key, up to 64 kB (a bulk load in one transaction raises every time);
+-- `changed_in` is the same once-per-transaction rule kept on the row itself.
+-- PL/pgSQL, not SQL: its statements are planned once per session, where a SQL function
+-- called from a trigger is planned again on every call.
 CREATE FUNCTION answers_subscription_changed(changed_environment text, changed_original_transaction_id text)
-RETURNS void LANGUAGE sql AS $$
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    marker text := ',' || encode(sha256(convert_to(changed_environment || '/' || changed_original_transaction_id, 'UTF8')), 'hex') || ',';
+    raised text := coalesce(current_setting('subscriptiond.answers_raised', true), '');
+BEGIN
+    IF position(marker IN raised) > 0 THEN
+        RETURN;
+    END IF;
+    IF length(raised) < 65536 THEN
+        PERFORM set_config('subscriptiond.answers_raised', raised || marker, true);
+    END IF;
     INSERT INTO subscription_answers AS a (original_transaction_id, version, changed_in)
     VALUES (changed_original_transaction_id, 1, pg_current_xact_id())
     ON CONFLICT (original_transaction_id) DO UPDATE SET version = a.version + 1, changed_in = EXCLUDED.changed_in
@@ -66,24 +82,28 @@ RETURNS void LANGUAGE sql AS $$
     ORDER BY app_user_id
     ON CONFLICT (app_user_id) DO UPDATE SET version = a.version + 1, changed_in = EXCLUDED.changed_in
         WHERE a.changed_in IS DISTINCT FROM EXCLUDED.changed_in;
-$$;
+END $$;
 
 CREATE FUNCTION answers_subscriber_changed(changed_app_user_id text)
-RETURNS void LANGUAGE sql AS $$
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
     INSERT INTO subscriber_answers AS a (app_user_id, version, changed_in)
     VALUES (changed_app_user_id, 1, pg_current_xact_id())
     ON CONFLICT (app_user_id) DO UPDATE SET version = a.version + 1, changed_in = EXCLUDED.changed_in
         WHERE a.changed_in IS DISTINCT FROM EXCLUDED.changed_in;
-$$;
+END $$;
 
--- `transactions`, `renewal_info`, `subscriptions`: a row of a subscription's facts changed.
+-- `transactions`, `renewal_info`, `subscriptions`: a row of a subscription's facts changed
+-- (an UPDATE that moves a row to another subscription changes both).
 CREATE FUNCTION answers_fact_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP <> 'INSERT' THEN
+    IF TG_OP = 'DELETE' THEN
         PERFORM answers_subscription_changed(OLD.environment, OLD.original_transaction_id);
+        RETURN NULL;
     END IF;
-    IF TG_OP <> 'DELETE' THEN
-        PERFORM answers_subscription_changed(NEW.environment, NEW.original_transaction_id);
+    PERFORM answers_subscription_changed(NEW.environment, NEW.original_transaction_id);
+    IF TG_OP = 'UPDATE' AND (OLD.environment <> NEW.environment OR OLD.original_transaction_id <> NEW.original_transaction_id) THEN
+        PERFORM answers_subscription_changed(OLD.environment, OLD.original_transaction_id);
     END IF;
     RETURN NULL;
 END $$;

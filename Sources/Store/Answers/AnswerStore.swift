@@ -28,20 +28,21 @@ public struct AnswerStore: Sendable {
 
     /// The stored `GET /v1/subscriptions/{id}` body, if it is current at `now`.
     public func subscriptionBody(originalTransactionID id: String, now: Date) async throws -> String? {
-        let rows = try await client.query(PostgresQuery("""
-            SELECT body FROM subscription_answers
-            WHERE original_transaction_id = \(id) AND answer_version = version
-              AND catalog_generation = (SELECT generation FROM answer_catalog_generation)
-              AND format = \(format)::integer AND (valid_until IS NULL OR valid_until > \(now))
-            """).prepared())
-        return try rows.first?.decode("body")
+        try await currentBody(in: "subscription_answers", keyColumn: "original_transaction_id", key: id, now: now)
     }
 
     /// The stored `GET /v1/subscribers/{id}` body, if it is current at `now`.
     public func subscriberBody(appUserID: String, now: Date) async throws -> String? {
+        try await currentBody(in: "subscriber_answers", keyColumn: "app_user_id", key: appUserID, now: now)
+    }
+
+    /// The body of the row `keyColumn = key` of `table` if it is current at `now`: computed
+    /// from the row's current version, under the current catalog, in this format, and before
+    /// its first period or grace end.
+    private func currentBody(in table: StaticString, keyColumn: StaticString, key: String, now: Date) async throws -> String? {
         let rows = try await client.query(PostgresQuery("""
-            SELECT body FROM subscriber_answers
-            WHERE app_user_id = \(appUserID) AND answer_version = version
+            SELECT body FROM \(unescaped: table)
+            WHERE \(unescaped: keyColumn) = \(key) AND answer_version = version
               AND catalog_generation = (SELECT generation FROM answer_catalog_generation)
               AND format = \(format)::integer AND (valid_until IS NULL OR valid_until > \(now))
             """).prepared())

@@ -56,7 +56,8 @@ CREATE TABLE subscriber_answers (
 -- transaction: a notification writes four to six rows of one subscription, and only the
 -- first call does the work. The transaction's calls so far are noted in a setting local to
 -- it (`subscriptiond.answers_raised`, reset at its end, and with a savepoint's rollback),
--- by SHA-256 of the key, up to 64 kB (a bulk load in one transaction raises every time);
+-- by SHA-256 of the key, up to 4 kB, about 60 subscriptions (a bulk load in one
+-- transaction raises every time after those, rather than search a longer note on every row);
 -- `changed_in` is the same once-per-transaction rule kept on the row itself.
 -- PL/pgSQL, not SQL: its statements are planned once per session, where a SQL function
 -- called from a trigger is planned again on every call.
@@ -69,7 +70,7 @@ BEGIN
     IF position(marker IN raised) > 0 THEN
         RETURN;
     END IF;
-    IF length(raised) < 65536 THEN
+    IF length(raised) < 4096 THEN
         PERFORM set_config('subscriptiond.answers_raised', raised || marker, true);
     END IF;
     INSERT INTO subscription_answers AS a (original_transaction_id, version, changed_in)

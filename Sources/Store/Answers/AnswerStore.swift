@@ -15,7 +15,7 @@ public struct AnswerStore: Sendable {
         case configured
     }
 
-    private let client: PostgresClient
+    let client: PostgresClient
     private let format: Int32
     private let catalogs = CatalogByGeneration()
 
@@ -140,86 +140,5 @@ public struct AnswerStore: Sendable {
             if lockWait == .brief { try session.execute("SET LOCAL lock_timeout TO '100ms'") }
             try session.execute(statement)
         }
-    }
-}
-
-/// A `GET /v1/subscriptions/{id}` body computed from facts read with `stamp`.
-public struct SubscriptionAnswer: Sendable {
-    /// The key.
-    public let originalTransactionID: String
-    /// The response body.
-    public let body: String
-    /// What the facts were read with.
-    public let stamp: AnswerStamp
-    /// When the body may change with time alone; nil when it cannot.
-    public let validUntil: Date?
-
-    /// Creates the answer.
-    public init(originalTransactionID: String, body: String, stamp: AnswerStamp, validUntil: Date?) {
-        self.originalTransactionID = originalTransactionID
-        self.body = body
-        self.stamp = stamp
-        self.validUntil = validUntil
-    }
-}
-
-/// A `GET /v1/subscribers/{id}` body and the user's group usage, computed from facts read with `stamp`.
-public struct SubscriberAnswer: Sendable {
-    /// The key.
-    public let appUserID: String
-    /// The response body.
-    public let body: String
-    /// What eligibility needs of the user's history.
-    public let usage: GroupUsage
-    /// What the facts were read with.
-    public let stamp: AnswerStamp
-    /// When the body or usage may change with time alone; nil when they cannot.
-    public let validUntil: Date?
-
-    /// Creates the answer.
-    public init(appUserID: String, body: String, usage: GroupUsage, stamp: AnswerStamp, validUntil: Date?) {
-        self.appUserID = appUserID
-        self.body = body
-        self.usage = usage
-        self.stamp = stamp
-        self.validUntil = validUntil
-    }
-}
-
-/// What `AnswerStore.eligibilityFacts` found.
-public enum StoredEligibility: Sendable {
-    /// The user's current stored group usage, and the catalog.
-    case stored(GroupUsage, ProductCatalog)
-    /// The user has no linked subscription: no history; and the catalog.
-    case newCustomer(ProductCatalog)
-    /// The user has linked subscriptions but no current stored usage; and the catalog.
-    case notStored(ProductCatalog)
-}
-
-extension AnswerStore {
-    /// Up to `limit` original transaction ids with a subscription row, in order, after `after`.
-    public func subscriptionKeys(after: String, limit: Int) async throws -> [String] {
-        try await client.query(PostgresQuery("""
-            SELECT DISTINCT original_transaction_id FROM subscriptions
-            WHERE original_transaction_id > \(after) ORDER BY original_transaction_id LIMIT \(limit)
-            """).prepared()).map { try $0.decode("original_transaction_id") }
-    }
-
-    /// Up to `limit` app user ids with a linked subscription, in order, after `after`.
-    public func subscriberKeys(after: String, limit: Int) async throws -> [String] {
-        try await client.query(PostgresQuery("""
-            SELECT DISTINCT app_user_id FROM subscribers
-            WHERE app_user_id > \(after) ORDER BY app_user_id LIMIT \(limit)
-            """).prepared()).map { try $0.decode("app_user_id") }
-    }
-
-    /// How many subscriptions and subscribers have answers to compute.
-    public func keyCounts() async throws -> (subscriptions: Int, subscribers: Int) {
-        let rows = try await client.query("""
-            SELECT (SELECT count(DISTINCT original_transaction_id) FROM subscriptions) AS subscriptions,
-                   (SELECT count(DISTINCT app_user_id) FROM subscribers) AS subscribers
-            """)
-        guard let row = rows.first else { return (0, 0) }
-        return (try row.decode("subscriptions"), try row.decode("subscribers"))
     }
 }

@@ -7,7 +7,8 @@
 -- An answer is served only while all of these hold, else the read computes it again:
 -- - `answer_version = version`: `version` is raised by triggers on every change to the
 --   facts the answer depends on, in the changing transaction itself, so a writer cannot
---   forget it; a reader stores the `version` it read in the same statement as the facts.
+--   forget it; a reader stores the `version` that its lookup of the stale answer returned,
+--   before it read the facts.
 -- - `catalog_generation` is the current one: any change to `products` raises it.
 -- - `format` is the reading subscriptiond's (`ReadAnswers.format`): a release that changes
 --   what an answer holds does not serve the answers of the one before.

@@ -184,16 +184,22 @@ struct ReadAnswersTests {
         try await TestDatabase.withClient { client, _ in
             let now = Date()
             try await storeFixture(client, now: now)
-            let reader = SubscriptionReader(client: client)
-            let before = try #require(try await reader.subscriptionRead(originalTransactionID: "100", now: now))
-            let usersBefore = try #require(try await reader.subscriberRead(appUserID: Self.user, now: now))
-            // A notification is applied between the read and the write of the answer.
-            try await client.execute("UPDATE transactions SET cancellation_date = \(now), cancellation_reason = '0' WHERE transaction_id = '1002'")
             let store = AnswerStore(client: client, format: ReadAnswers.format)
-            try await store.store([SubscriptionAnswer(originalTransactionID: "100", body: "stale", stamp: before.stamp, validUntil: nil)])
-            try await store.store([SubscriberAnswer(appUserID: Self.user, body: "stale", usage: usersBefore.usage, stamp: usersBefore.stamp, validUntil: nil)])
-            #expect(try await store.subscriptionBody(originalTransactionID: "100", now: now) == nil)
-            #expect(try await store.subscriberBody(appUserID: Self.user, now: now) == nil)
+            guard case .stale(let before) = try await store.subscriptionLookup(originalTransactionID: "100", now: now),
+                  case .stale(let usersBefore) = try await store.subscriberLookup(appUserID: Self.user, now: now) else {
+                Issue.record("an answer was current before any was stored")
+                return
+            }
+            // A notification is applied between the lookup (and so the fact read after it) and
+            // the write of the answer.
+            try await client.execute("UPDATE transactions SET cancellation_date = \(now), cancellation_reason = '0' WHERE transaction_id = '1002'")
+            try await store.store([SubscriptionAnswer(originalTransactionID: "100", body: "stale", stamp: before, validUntil: nil)])
+            try await store.store([SubscriberAnswer(appUserID: Self.user, body: "stale", usage: .none, stamp: usersBefore, validUntil: nil)])
+            guard case .stale = try await store.subscriptionLookup(originalTransactionID: "100", now: now),
+                  case .stale = try await store.subscriberLookup(appUserID: Self.user, now: now) else {
+                Issue.record("a stale answer was served")
+                return
+            }
             guard case .notStored = try await store.eligibilityFacts(appUserID: Self.user, now: now) else {
                 Issue.record("stale usage was served")
                 return

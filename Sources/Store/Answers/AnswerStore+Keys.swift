@@ -27,3 +27,28 @@ extension AnswerStore {
         return (try row.decode("subscriptions"), try row.decode("subscribers"))
     }
 }
+
+extension AnswerStore {
+    /// The stamps to store newly computed answers of these subscriptions with, read before
+    /// their facts (see `AnswerStamp`).
+    public func subscriptionStamps(_ ids: [String]) async throws -> [String: AnswerStamp] {
+        try await stamps(in: "subscription_answers", keyColumn: "original_transaction_id", keys: ids)
+    }
+
+    /// The stamps to store newly computed answers of these users with, read before their facts.
+    public func subscriberStamps(_ appUserIDs: [String]) async throws -> [String: AnswerStamp] {
+        try await stamps(in: "subscriber_answers", keyColumn: "app_user_id", keys: appUserIDs)
+    }
+
+    private func stamps(in table: StaticString, keyColumn: StaticString, keys: [String]) async throws -> [String: AnswerStamp] {
+        let rows = try await client.query(PostgresQuery("""
+            SELECT k.key, a.version AS answer_version, g.generation AS answer_catalog_generation
+            FROM unnest(\(keys)::text[]) AS k (key)
+            CROSS JOIN answer_catalog_generation g
+            LEFT JOIN \(unescaped: table) a ON a.\(unescaped: keyColumn) = k.key
+            """).prepared())
+        var stamps: [String: AnswerStamp] = [:]
+        for row in rows { stamps[try row.decode("key")] = try AnswerStamp(row: row) }
+        return stamps
+    }
+}

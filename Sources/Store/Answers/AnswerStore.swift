@@ -26,47 +26,58 @@ public struct AnswerStore: Sendable {
         self.format = format
     }
 
-    /// The stored `GET /v1/subscriptions/{id}` body, if it is current at `now`.
-    public func subscriptionBody(originalTransactionID id: String, now: Date) async throws -> String? {
-        try await currentBody(in: "subscription_answers", keyColumn: "original_transaction_id", key: id, now: now)
+    /// The stored `GET /v1/subscriptions/{id}` body if it is current at `now`, else the stamp
+    /// to store a newly computed one with.
+    public func subscriptionLookup(originalTransactionID id: String, now: Date) async throws -> AnswerLookup {
+        try await lookup(in: "subscription_answers", keyColumn: "original_transaction_id", key: id, now: now)
     }
 
-    /// The stored `GET /v1/subscribers/{id}` body, if it is current at `now`.
-    public func subscriberBody(appUserID: String, now: Date) async throws -> String? {
-        try await currentBody(in: "subscriber_answers", keyColumn: "app_user_id", key: appUserID, now: now)
+    /// The stored `GET /v1/subscribers/{id}` body if it is current at `now`, else the stamp to
+    /// store a newly computed one with.
+    public func subscriberLookup(appUserID: String, now: Date) async throws -> AnswerLookup {
+        try await lookup(in: "subscriber_answers", keyColumn: "app_user_id", key: appUserID, now: now)
     }
 
-    /// The body of the row `keyColumn = key` of `table` if it is current at `now`: computed
-    /// from the row's current version, under the current catalog, in this format, and before
-    /// its first period or grace end.
-    private func currentBody(in table: StaticString, keyColumn: StaticString, key: String, now: Date) async throws -> String? {
+    /// The row `keyColumn = key` of `table`: its body if it is current at `now` (computed from
+    /// the row's current version, under the current catalog, in this format, and before its
+    /// first period or grace end), else the row's version and the catalog generation.
+    private func lookup(in table: StaticString, keyColumn: StaticString, key: String, now: Date) async throws -> AnswerLookup {
         let rows = try await client.query(PostgresQuery("""
-            SELECT body FROM \(unescaped: table)
-            WHERE \(unescaped: keyColumn) = \(key) AND answer_version = version
-              AND catalog_generation = (SELECT generation FROM answer_catalog_generation)
-              AND format = \(format)::integer AND (valid_until IS NULL OR valid_until > \(now))
+            SELECT a.version AS answer_version, g.generation AS answer_catalog_generation,
+                   CASE WHEN a.answer_version = a.version AND a.catalog_generation = g.generation
+                             AND a.format = \(format)::integer AND (a.valid_until IS NULL OR a.valid_until > \(now)::timestamptz)
+                        THEN a.body END AS body
+            FROM answer_catalog_generation g
+            LEFT JOIN \(unescaped: table) a ON a.\(unescaped: keyColumn) = \(key)
             """).prepared())
-        return try rows.first?.decode("body")
+        guard let row = rows.first else { throw StoreError("answer_catalog_generation has no row") }
+        if let body: String = try row.decode("body") { return .current(body) }
+        return .stale(try AnswerStamp(row: row))
     }
 
     /// The product catalog, and what is known of the user: the stored group usage if it
-    /// is current at `now`, else whether the user has any linked subscription.
+    /// is current at `now`, else whether the user has any linked subscription (and if so, the
+    /// stamp to store a newly computed answer with).
     ///
     /// One statement with no product rows: the catalog is the one kept in memory for the
     /// generation that statement saw (read again only after a catalog change).
     public func eligibilityFacts(appUserID: String, now: Date) async throws -> StoredEligibility {
         let rows = try await client.query(PostgresQuery("""
-            SELECT a.offer_used_groups, a.purchased_groups, a.entitled_groups, g.generation AS catalog_generation,
+            SELECT a.version AS answer_version, g.generation AS answer_catalog_generation,
+                   coalesce(a.answer_version = a.version AND a.catalog_generation = g.generation
+                            AND a.format = \(format)::integer AND (a.valid_until IS NULL OR a.valid_until > \(now)::timestamptz),
+                            false) AS is_current,
+                   a.offer_used_groups, a.purchased_groups, a.entitled_groups,
                    (a.app_user_id IS NOT NULL OR EXISTS (SELECT 1 FROM subscribers WHERE app_user_id = \(appUserID))) AS is_known
             FROM answer_catalog_generation g
-            LEFT JOIN subscriber_answers a
-                ON a.app_user_id = \(appUserID) AND a.answer_version = a.version AND a.catalog_generation = g.generation
-               AND a.format = \(format)::integer AND (a.valid_until IS NULL OR a.valid_until > \(now))
+            LEFT JOIN subscriber_answers a ON a.app_user_id = \(appUserID)
             """).prepared())
         guard let row = rows.first else { throw StoreError("answer_catalog_generation has no row") }
-        let catalog = try await catalogs.catalog(generation: try row.decode("catalog_generation"), client: client)
+        let catalog = try await catalogs.catalog(generation: try row.decode("answer_catalog_generation"), client: client)
         guard try row.decode("is_known", as: Bool.self) else { return .newCustomer(catalog) }
-        guard try row.text("offer_used_groups") != nil else { return .notStored(catalog) }
+        guard try row.decode("is_current", as: Bool.self), try row.text("offer_used_groups") != nil else {
+            return .notStored(catalog, try AnswerStamp(row: row))
+        }
         func keys(_ column: String) throws -> Set<GroupUsage.Key> {
             let texts: [String] = try row.decode(column)
             return Set(try texts.map { text in

@@ -6,6 +6,7 @@ public enum StoredEligibility: Sendable {
     case stored(GroupUsage, ProductCatalog)
     /// The user has no linked subscription: no history; and the catalog.
     case newCustomer(ProductCatalog)
-    /// The user has linked subscriptions but no current stored usage; and the catalog.
-    case notStored(ProductCatalog)
+    /// The user has linked subscriptions but no current stored usage; the catalog, and the
+    /// stamp to store a newly computed answer with.
+    case notStored(ProductCatalog, AnswerStamp)
 }

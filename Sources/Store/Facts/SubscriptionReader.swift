@@ -19,8 +19,6 @@ public struct SubscriptionView: Sendable {
 public struct SubscriptionRead: Sendable {
     /// The subscription.
     public let view: SubscriptionView
-    /// What the read saw of the answer's version and the catalog.
-    public let stamp: AnswerStamp
     /// When the status may change with time alone; nil when it cannot.
     public let validUntil: Date?
 }
@@ -31,8 +29,6 @@ public struct SubscriberRead: Sendable {
     public let views: [SubscriptionView]
     /// The user's history summarised per subscription group, at the time of the read.
     public let usage: GroupUsage
-    /// What the read saw of the answer's version and the catalog.
-    public let stamp: AnswerStamp
     /// When a status may change with time alone; nil when none can.
     public let validUntil: Date?
     /// False when the views hold the time of the read itself, which a stored answer would freeze.
@@ -63,18 +59,15 @@ public struct SubscriptionReader: Sendable {
     /// subscription with periods are left out.
     ///
     /// One statement: each id's row picks the environment (Production before Sandbox), its
-    /// transactions, renewal info and the catalog's group of their products come joined to
-    /// it, and each answer's stamp comes from the same snapshot.
+    /// transactions, renewal info and the catalog's group of their products come joined to it.
     public func subscriptionReads(originalTransactionIDs ids: [String], now: Date = Date()) async throws -> [String: SubscriptionRead] {
         let rows = try await client.query(PostgresQuery("""
             SELECT \(unescaped: JoinedFacts.columns),
                    s.environment AS link_environment, s.original_transaction_id AS link_original_transaction_id,
-                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id,
-                   a.version AS answer_version, (SELECT generation FROM answer_catalog_generation) AS answer_catalog_generation
+                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
             FROM (SELECT DISTINCT ON (original_transaction_id) environment, original_transaction_id, updated_at
                   FROM subscriptions WHERE original_transaction_id = ANY(\(ids)::text[])
                   ORDER BY original_transaction_id, environment) s
-            LEFT JOIN subscription_answers a ON a.original_transaction_id = s.original_transaction_id
             LEFT JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
             LEFT JOIN renewal_info r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
             LEFT JOIN products p ON p.product_id = t.product_id
@@ -85,7 +78,6 @@ public struct SubscriptionReader: Sendable {
             guard let view = try JoinedFacts(rows: group.rows).views(at: now).first else { continue }
             reads[group.key] = SubscriptionRead(
                 view: view,
-                stamp: try AnswerStamp(row: group.rows[0]),
                 validUntil: SubscriptionStatusRule.nextChange(after: now, transactions: view.transactions, renewals: view.renewal.map { [$0] } ?? [])
             )
         }
@@ -107,15 +99,13 @@ public struct SubscriptionReader: Sendable {
     ///
     /// One statement: the users' links, each with its transactions, renewal info,
     /// `subscriptions.updated_at` and the catalog's group of the transactions' products,
-    /// ordered by user, environment and original transaction id, and each answer's stamp.
+    /// ordered by user, environment and original transaction id.
     public func subscriberReads(appUserIDs: [String], now: Date = Date()) async throws -> [String: SubscriberRead] {
         let rows = try await client.query(PostgresQuery("""
             SELECT \(unescaped: JoinedFacts.columns), l.app_user_id AS link_app_user_id,
                    l.environment AS link_environment, l.original_transaction_id AS link_original_transaction_id,
-                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id,
-                   a.version AS answer_version, (SELECT generation FROM answer_catalog_generation) AS answer_catalog_generation
+                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
             FROM subscribers l
-            LEFT JOIN subscriber_answers a ON a.app_user_id = l.app_user_id
             LEFT JOIN transactions t ON t.environment = l.environment AND t.original_transaction_id = l.original_transaction_id
             LEFT JOIN renewal_info r ON r.environment = l.environment AND r.original_transaction_id = l.original_transaction_id
             LEFT JOIN subscriptions s ON s.environment = l.environment AND s.original_transaction_id = l.original_transaction_id
@@ -131,7 +121,6 @@ public struct SubscriptionReader: Sendable {
             reads[group.key] = SubscriberRead(
                 views: views,
                 usage: GroupUsage(history: history, catalogGroup: { facts.catalogGroups[$0] }, now: now),
-                stamp: try AnswerStamp(row: group.rows[0]),
                 validUntil: SubscriptionStatusRule.nextChange(after: now, transactions: history.transactions, renewals: history.renewals),
                 // A link whose `subscriptions` row is missing reads `updated_at` as the time of the read.
                 isStorable: facts.haveStoredUpdatedAt(views)

@@ -28,15 +28,18 @@ extension ReadAnswers {
     ) async throws -> RebuildCount {
         var count = RebuildCount()
         count.subscriptions = try await forEachBatch(batchSize: batchSize, concurrency: concurrency, keys: store.subscriptionKeys) { ids in
+            let stamps = try await store.subscriptionStamps(ids)
             let answers = try await reader.subscriptionReads(originalTransactionIDs: ids, now: now())
-                .map { Self.answer(originalTransactionID: $0.key, $0.value) }
+                .compactMap { read in stamps[read.key].map { Self.answer(originalTransactionID: read.key, read.value, stamp: $0) } }
             try await store.store(answers, lockWait: .configured)
             progress(ids.count)
             return answers.count
         }
         count.subscribers = try await forEachBatch(batchSize: batchSize, concurrency: concurrency, keys: store.subscriberKeys) { users in
+            let stamps = try await store.subscriberStamps(users)
             let answers = try await reader.subscriberReads(appUserIDs: users, now: now())
-                .filter(\.value.isStorable).map { Self.answer(appUserID: $0.key, $0.value) }
+                .filter(\.value.isStorable)
+                .compactMap { read in stamps[read.key].map { Self.answer(appUserID: read.key, read.value, stamp: $0) } }
             try await store.store(answers, lockWait: .configured)
             progress(users.count)
             return answers.count

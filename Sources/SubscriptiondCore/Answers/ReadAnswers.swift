@@ -38,18 +38,26 @@ public struct ReadAnswers: Sendable {
 
     /// The `GET /v1/subscriptions/{id}` body, or nil when there is no such subscription.
     public func subscriptionBody(originalTransactionID id: String, now: Date = Date()) async throws -> (body: String, origin: Origin)? {
-        if let body = try await store.subscriptionBody(originalTransactionID: id, now: now) { return (body, .stored) }
+        let stamp: AnswerStamp
+        switch try await store.subscriptionLookup(originalTransactionID: id, now: now) {
+        case .current(let body): return (body, .stored)
+        case .stale(let found): stamp = found
+        }
         guard let read = try await reader.subscriptionRead(originalTransactionID: id, now: now) else { return nil }
-        let answer = Self.answer(originalTransactionID: id, read)
+        let answer = Self.answer(originalTransactionID: id, read, stamp: stamp)
         await keep { try await store.store([answer]) }
         return (answer.body, .computed)
     }
 
     /// The `GET /v1/subscribers/{id}` body, or nil when the user is unknown.
     public func subscriberBody(appUserID: String, now: Date = Date()) async throws -> (body: String, origin: Origin)? {
-        if let body = try await store.subscriberBody(appUserID: appUserID, now: now) { return (body, .stored) }
+        let stamp: AnswerStamp
+        switch try await store.subscriberLookup(appUserID: appUserID, now: now) {
+        case .current(let body): return (body, .stored)
+        case .stale(let found): stamp = found
+        }
         guard let read = try await reader.subscriberRead(appUserID: appUserID, now: now) else { return nil }
-        let answer = Self.answer(appUserID: appUserID, read)
+        let answer = Self.answer(appUserID: appUserID, read, stamp: stamp)
         if read.isStorable { await keep { try await store.store([answer]) } }
         return (answer.body, .computed)
     }
@@ -62,27 +70,27 @@ public struct ReadAnswers: Sendable {
             return (usage, catalog, .stored)
         case .newCustomer(let catalog):
             return (GroupUsage.none, catalog, .computed)
-        case .notStored(let catalog):
+        case .notStored(let catalog, let stamp):
             guard let read = try await reader.subscriberRead(appUserID: appUserID, now: now) else {
                 return (GroupUsage.none, catalog, .computed)
             }
             if read.isStorable {
-                let answer = Self.answer(appUserID: appUserID, read)
+                let answer = Self.answer(appUserID: appUserID, read, stamp: stamp)
                 await keep { try await store.store([answer]) }
             }
             return (read.usage, catalog, .computed)
         }
     }
 
-    static func answer(originalTransactionID id: String, _ read: SubscriptionRead) -> SubscriptionAnswer {
+    static func answer(originalTransactionID id: String, _ read: SubscriptionRead, stamp: AnswerStamp) -> SubscriptionAnswer {
         let body = ContractJSONWriter.bytes(of: SubscriptionDocument(read.view, includeTransactions: true))
-        return SubscriptionAnswer(originalTransactionID: id, body: String(decoding: body, as: UTF8.self), stamp: read.stamp, validUntil: read.validUntil)
+        return SubscriptionAnswer(originalTransactionID: id, body: String(decoding: body, as: UTF8.self), stamp: stamp, validUntil: read.validUntil)
     }
 
-    static func answer(appUserID: String, _ read: SubscriberRead) -> SubscriberAnswer {
+    static func answer(appUserID: String, _ read: SubscriberRead, stamp: AnswerStamp) -> SubscriberAnswer {
         let body = ContractJSONWriter.bytes(of: SubscriberDocument(appUserID: appUserID, views: read.views))
         return SubscriberAnswer(
-            appUserID: appUserID, body: String(decoding: body, as: UTF8.self), usage: read.usage, stamp: read.stamp, validUntil: read.validUntil)
+            appUserID: appUserID, body: String(decoding: body, as: UTF8.self), usage: read.usage, stamp: stamp, validUntil: read.validUntil)
     }
 
     /// Stores an answer for the next read; a failure (a lock held too long by a notification

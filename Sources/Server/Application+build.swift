@@ -188,7 +188,7 @@ public func buildApplication(
         ).addRoutes(to: api)
         SubscribersController(
             answers: readAnswers, verifier: verifier(over: apiHTTP), apps: configuration.apps,
-            eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, logger: logger),
+            eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
             lookup: lookup, maxBodyBytes: configuration.maxBodyBytes
         ).addRoutes(to: api)
     } else {

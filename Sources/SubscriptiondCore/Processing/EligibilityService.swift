@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import Postgres
 import Store
 import Subscriptions
@@ -14,11 +13,12 @@ public struct EligibilityService: Sendable {
     private let policy: EligibilityPolicy
     private let readAnswers: ReadAnswers
 
-    /// Creates the service; `logger` hears of answers that could not be stored.
-    public init(database: PostgresClient, policy: EligibilityPolicy, logger: Logger) {
+    /// Creates the service over the process's `readAnswers` (its stored answers and the
+    /// catalog it keeps per generation).
+    public init(database: PostgresClient, policy: EligibilityPolicy, readAnswers: ReadAnswers) {
         self.database = database
         self.policy = policy
-        readAnswers = ReadAnswers(database: database, logger: logger)
+        self.readAnswers = readAnswers
     }
 
     /// Answers for a user known by `app_user_id` (an unknown user is a new customer), from

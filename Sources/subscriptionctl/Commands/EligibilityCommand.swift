@@ -37,7 +37,8 @@ struct EligibilityCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandExecution.withDatabase(options) { client in
-            let answers = try await EligibilityService(database: client, policy: policy, logger: options.logger).answers(appUserID: appUserID, productIDs: productIDs)
+            let service = EligibilityService(database: client, policy: policy, readAnswers: ReadAnswers(database: client, logger: options.logger))
+            let answers = try await service.answers(appUserID: appUserID, productIDs: productIDs)
             if options.json {
                 try Output.json(EligibilityDocument(eligibility: answers.mapValues(\.rawValue)))
                 return

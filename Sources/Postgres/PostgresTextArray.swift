@@ -14,12 +14,15 @@ public struct PostgresTextArray: PostgresEncodable, Equatable {
     }
 
     /// The elements' text input forms, for an array of another type (`$1::bigint[]`,
-    /// `$1::timestamptz[]`); nil and NULL values are SQL NULL. Binary values (`bytea`) are
-    /// not array elements here and read as NULL.
+    /// `$1::timestamptz[]`, `$1::bytea[]`); nil and NULL values are SQL NULL, and bytes are
+    /// written in `bytea`'s hex input form.
     public init<Element: PostgresEncodable>(encoding elements: [Element?]) {
         self.elements = elements.map { element in
-            guard case .text(let text)? = element?.postgresValue else { return nil }
-            return text
+            switch element?.postgresValue {
+            case .text(let text)?: text
+            case .binary(let bytes)?: PostgresHex.encodeBytea(bytes)
+            case .null?, nil: nil
+            }
         }
     }
 

@@ -92,6 +92,18 @@ extension Date: PostgresEncodable {
 
 /// Decodes `bytea` in the hex output format (`\x0a1b…`).
 enum PostgresHex {
+    /// `bytea`'s hex input form (`\x0a1b…`).
+    static func encodeBytea(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
+        text.reserveCapacity(2 + bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     static func decodeBytea(_ text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else {

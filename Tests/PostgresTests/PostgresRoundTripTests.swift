@@ -44,6 +44,29 @@ struct PostgresRoundTripTests {
         }
     }
 
+    @Test("arrays of other types carry every element, NULLs and bytes included")
+    func encodedArrayRoundTrip() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let numbers: [Int64?] = [1, nil, Int64.max, Int64.min]
+            let dates: [Date?] = [Date(timeIntervalSince1970: 1_764_583_200.5), nil]
+            let blobs: [PostgresBytes?] = [PostgresBytes([0, 1, 0x7f, 0x80, 0xff]), PostgresBytes([]), nil]
+            let row = try #require(try await client.query("""
+                SELECT array_to_string(\(PostgresTextArray(encoding: numbers))::bigint[], ',', 'null') AS numbers,
+                       (\(PostgresTextArray(encoding: dates))::timestamptz[])[1] AS first_date,
+                       (\(PostgresTextArray(encoding: dates))::timestamptz[])[2] IS NULL AS second_date_is_null,
+                       (\(PostgresTextArray(encoding: blobs))::bytea[])[1] AS first_blob,
+                       (\(PostgresTextArray(encoding: blobs))::bytea[])[2] AS second_blob,
+                       (\(PostgresTextArray(encoding: blobs))::bytea[])[3] IS NULL AS third_blob_is_null
+                """).first)
+            #expect(try row.decode("numbers", as: String.self) == "1,null,9223372036854775807,-9223372036854775808")
+            #expect(try row.decode("first_date", as: Date.self) == dates[0])
+            #expect(try row.decode("second_date_is_null", as: Bool.self))
+            #expect(try row.decode("first_blob", as: PostgresBytes.self) == PostgresBytes([0, 1, 0x7f, 0x80, 0xff]))
+            #expect(try row.decode("second_blob", as: PostgresBytes.self) == PostgresBytes([]))
+            #expect(try row.decode("third_blob_is_null", as: Bool.self))
+        }
+    }
+
     @Test("integers, booleans, doubles, NULL and optionals")
     func scalarRoundTrip() async throws {
         try await TestDatabase.withClient { client, _ in

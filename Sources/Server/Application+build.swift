@@ -169,9 +169,10 @@ public func buildApplication(
         maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: router)
 
+    // Reads store the answers they computed through this writer, off the request.
+    let (readAnswers, answerWriter) = ReadAnswers(database: database, logger: logger).writingInBackground(onOutcome: ReadAnswerMetrics.recordWrites)
     if let token = configuration.adminToken {
         let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
-        let readAnswers = ReadAnswers(database: database, logger: logger)
         SubscriptionsController(answers: readAnswers).addRoutes(to: api)
         let lookup = TransactionLookup(
             database: database, reader: SubscriptionReader(client: database), api: appStoreAPI, inbox: inbox,
@@ -200,6 +201,11 @@ public func buildApplication(
         // Before the database closes: entries still queued answer 503 (Apple retries them);
         // batches already sent finish and answer.
         ShutdownService(name: "intake") { intakeBatcher.close() },
+        // Before the database closes: answers computed by the last reads are still written.
+        ShutdownService(name: "read-answers") {
+            answerWriter.close()
+            await answerWriter.flush()
+        },
         ShutdownService(name: "upstream-http") {
             try await workerHTTP.shutdown()
             try await apiHTTP.shutdown()

@@ -19,7 +19,7 @@ struct ReadAnswersTests {
     /// `answers-user`: Production 100 (pro.monthly, the first period a trial, active for 20
     /// more days) and Production 200 (news.weekly, lapsed, in billing retry with a grace
     /// period ending in 3 days). Facts are dated from `now`.
-    private func storeFixture(_ client: PostgresClient, now: Date) async throws {
+    static func storeFixture(_ client: PostgresClient, now: Date) async throws {
         try await client.withTransaction { session in
             try session.execute("""
                 INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period,
@@ -77,7 +77,7 @@ struct ReadAnswersTests {
     func computedThenStored() async throws {
         try await TestDatabase.withClient { client, _ in
             let now = Date()
-            try await storeFixture(client, now: now)
+            try await Self.storeFixture(client, now: now)
             let answers = Self.answers(client)
             let expected = try await computed(client, now: now)
 
@@ -102,7 +102,7 @@ struct ReadAnswersTests {
     func storedFormatIsPinned() async throws {
         try await TestDatabase.withClient { client, _ in
             let now = Date(timeIntervalSince1970: 1_780_000_000)
-            try await storeFixture(client, now: now)
+            try await Self.storeFixture(client, now: now)
             let bodies = try await computed(client, now: now)
             let usage = try #require(try await SubscriptionReader(client: client).subscriberRead(appUserID: Self.user, now: now)).usage
             let usageText = [usage.offerUsed, usage.purchased, usage.entitled].map { $0.map(\.text).sorted().joined(separator: ",") }
@@ -119,7 +119,7 @@ struct ReadAnswersTests {
     func changesInvalidate() async throws {
         try await TestDatabase.withClient { client, _ in
             let now = Date()
-            try await storeFixture(client, now: now)
+            try await Self.storeFixture(client, now: now)
             let answers = Self.answers(client)
             func origins() async throws -> [ReadAnswers.Origin?] {
                 [try await answers.subscriptionBody(originalTransactionID: "100", now: now)?.origin,
@@ -161,7 +161,7 @@ struct ReadAnswersTests {
         try await TestDatabase.withClient { client, _ in
             // Whole seconds: the dates below are exact instants in PostgreSQL's microseconds too.
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-            try await storeFixture(client, now: now)
+            try await Self.storeFixture(client, now: now)
             let answers = Self.answers(client)
             let day: TimeInterval = 86_400
             _ = try await answers.subscriberBody(appUserID: Self.user, now: now)
@@ -183,7 +183,7 @@ struct ReadAnswersTests {
     func staleAnswerIsNotServed() async throws {
         try await TestDatabase.withClient { client, _ in
             let now = Date()
-            try await storeFixture(client, now: now)
+            try await Self.storeFixture(client, now: now)
             let store = AnswerStore(client: client, format: ReadAnswers.format)
             guard case .stale(let before) = try await store.subscriptionLookup(originalTransactionID: "100", now: now),
                   case .stale(let usersBefore) = try await store.subscriberLookup(appUserID: Self.user, now: now) else {
@@ -213,7 +213,7 @@ struct ReadAnswersTests {
     func oneRaisePerTransaction() async throws {
         try await TestDatabase.withClient { client, _ in
             let now = Date()
-            try await storeFixture(client, now: now)
+            try await Self.storeFixture(client, now: now)
             let subscription: PostgresQuery = "SELECT version FROM subscription_answers WHERE original_transaction_id = '100'"
             let subscriber: PostgresQuery = "SELECT version FROM subscriber_answers WHERE app_user_id = \(Self.user)"
             let startSubscription = try await version(client, subscription)
@@ -234,7 +234,7 @@ struct ReadAnswersTests {
     func eligibilityFromStoredUsage() async throws {
         try await TestDatabase.withClient { client, _ in
             let now = Date()
-            try await storeFixture(client, now: now)
+            try await Self.storeFixture(client, now: now)
             let history = try #require(try await SubscriptionReader(client: client).subscriberRead(appUserID: Self.user, now: now))
             let catalog = try await ProductStore(client: client).catalog()
             for policy in EligibilityPolicy.allCases {
@@ -262,7 +262,7 @@ struct ReadAnswersTests {
     func rebuildStoresEveryAnswer() async throws {
         try await TestDatabase.withClient { client, _ in
             let now = Date()
-            try await storeFixture(client, now: now)
+            try await Self.storeFixture(client, now: now)
             try await client.execute("""
                 INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id) VALUES ('second-user', 'Production', '200', 'app')
                 """)
@@ -284,7 +284,7 @@ struct ReadAnswersTests {
     func missingSubscriptionRowIsNotStored() async throws {
         try await TestDatabase.withClient { client, _ in
             let now = Date()
-            try await storeFixture(client, now: now)
+            try await Self.storeFixture(client, now: now)
             try await client.execute("DELETE FROM subscriptions WHERE original_transaction_id = '200'")
             let answers = Self.answers(client)
             #expect(try await answers.subscriberBody(appUserID: Self.user, now: now)?.origin == .computed)

@@ -11,10 +11,14 @@ public struct AnswerStamp: Sendable, Equatable {
     /// `answer_catalog_generation.generation`.
     public let catalogGeneration: Int64
 
+    init(version: Int64, catalogGeneration: Int64) {
+        self.version = version
+        self.catalogGeneration = catalogGeneration
+    }
+
     /// Reads the stamp a lookup selected as `answer_version` (NULL: no row yet, so version 0)
     /// and `answer_catalog_generation`.
     init(row: PostgresRow) throws {
-        version = try row.decode("answer_version", as: Int64?.self) ?? 0
-        catalogGeneration = try row.decode("answer_catalog_generation")
+        self.init(version: try row.decode("answer_version", as: Int64?.self) ?? 0, catalogGeneration: try row.decode("answer_catalog_generation"))
     }
 }

@@ -27,13 +27,30 @@ public struct ReadAnswers: Sendable {
 
     let reader: SubscriptionReader
     let store: AnswerStore
+    private let writer: AnswerWriter?
     private let logger: Logger
 
-    /// Creates the service.
+    /// Creates the service. Each read stores the answer it computed before it returns (for
+    /// `subscriptionctl` and tests); `writer(configuration:onOutcome:)` gives a service that
+    /// hands them to a writer instead.
     public init(database: PostgresClient, logger: Logger) {
-        reader = SubscriptionReader(client: database)
-        store = AnswerStore(client: database, format: Self.format)
+        self.init(store: AnswerStore(client: database, format: Self.format), reader: SubscriptionReader(client: database), writer: nil, logger: logger)
+    }
+
+    private init(store: AnswerStore, reader: SubscriptionReader, writer: AnswerWriter?, logger: Logger) {
+        self.reader = reader
+        self.store = store
+        self.writer = writer
         self.logger = logger
+    }
+
+    /// The same service, with computed answers stored off the request by the writer it
+    /// returns (the server's, which closes and flushes that writer on shutdown).
+    public func writingInBackground(
+        configuration: AnswerWriter.Configuration = .init(), onOutcome: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void = { _, _ in }
+    ) -> (answers: ReadAnswers, writer: AnswerWriter) {
+        let writer = AnswerWriter(store: store, configuration: configuration, logger: logger, onOutcome: onOutcome)
+        return (ReadAnswers(store: store, reader: reader, writer: writer, logger: logger), writer)
     }
 
     /// The `GET /v1/subscriptions/{id}` body, or nil when there is no such subscription.
@@ -45,7 +62,7 @@ public struct ReadAnswers: Sendable {
         }
         guard let read = try await reader.subscriptionRead(originalTransactionID: id, now: now) else { return nil }
         let answer = Self.answer(originalTransactionID: id, read, stamp: stamp)
-        await keep { try await store.store([answer]) }
+        await keep(answer)
         return (answer.body, .computed)
     }
 
@@ -58,7 +75,7 @@ public struct ReadAnswers: Sendable {
         }
         guard let read = try await reader.subscriberRead(appUserID: appUserID, now: now) else { return nil }
         let answer = Self.answer(appUserID: appUserID, read, stamp: stamp)
-        if read.isStorable { await keep { try await store.store([answer]) } }
+        if read.isStorable { await keep(answer) }
         return (answer.body, .computed)
     }
 
@@ -76,7 +93,7 @@ public struct ReadAnswers: Sendable {
             }
             if read.isStorable {
                 let answer = Self.answer(appUserID: appUserID, read, stamp: stamp)
-                await keep { try await store.store([answer]) }
+                await keep(answer)
             }
             return (read.usage, catalog, .computed)
         }
@@ -93,8 +110,17 @@ public struct ReadAnswers: Sendable {
             appUserID: appUserID, body: String(decoding: body, as: UTF8.self), usage: read.usage, stamp: stamp, validUntil: read.validUntil)
     }
 
-    /// Stores an answer for the next read; a failure (a lock held too long by a notification
-    /// being applied, the database gone) costs that read its shortcut, never this answer.
+    /// Stores an answer for the next read, or hands it to the writer; a failure (a lock held
+    /// too long by a notification being applied, the database gone) costs the next read its
+    /// shortcut, never this answer.
+    private func keep(_ answer: SubscriptionAnswer) async {
+        if let writer { writer.submit(answer) } else { await keep { try await store.store([answer]) } }
+    }
+
+    private func keep(_ answer: SubscriberAnswer) async {
+        if let writer { writer.submit(answer) } else { await keep { try await store.store([answer]) } }
+    }
+
     private func keep(_ write: () async throws -> Void) async {
         do {
             try await write()

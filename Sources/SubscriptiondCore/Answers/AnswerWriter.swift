@@ -1,0 +1,168 @@
+import Logging
+import Store
+import Synchronization
+
+/// Stores the answers that reads computed, off the request: a read hands its answer over
+/// and responds at once, and one writer stores what was handed over meanwhile, a batch per
+/// statement (docs/read-answers.md, "Storing").
+///
+/// Natural batching, no timer, as in `IntakeBatcher`: an answer handed to an idle writer
+/// starts a write at once; answers handed over while a write is under way wait for the
+/// next, which takes up to `maximumBatchSize` of each kind. One write at a time, so the
+/// writer holds at most one database connection.
+///
+/// Nothing here can make an answer wrong, only missing:
+/// - storing late is safe. An answer carries the stamp its read looked up before it read
+///   the facts, so a change since then has raised the version past it, and the late
+///   answer is stored unserved;
+/// - the queue is bounded. An answer handed over while `maximumQueued` wait, or after
+///   `close()`, is dropped, and the next read of its key computes it again. So does a
+///   batch whose write failed (a lock held past 100 ms by a notification being applied,
+///   the database gone).
+public final class AnswerWriter: Sendable {
+    /// Limits of the writer.
+    public struct Configuration: Sendable {
+        /// The most answers of one kind stored by one statement.
+        public var maximumBatchSize: Int
+        /// The most answers waiting for a write; more are dropped.
+        public var maximumQueued: Int
+
+        /// Creates a configuration.
+        public init(maximumBatchSize: Int = 256, maximumQueued: Int = 4_096) {
+            self.maximumBatchSize = max(1, maximumBatchSize)
+            self.maximumQueued = max(1, maximumQueued)
+        }
+    }
+
+    /// What became of answers handed over, for the metrics.
+    public enum Outcome: String, Sendable, CaseIterable {
+        /// Written.
+        case stored
+        /// Not queued: the queue was full or the writer closed.
+        case dropped
+        /// Their write failed.
+        case failed
+    }
+
+    private let store: AnswerStore
+    private let configuration: Configuration
+    private let logger: Logger
+    private let onOutcome: @Sendable (Outcome, Int) -> Void
+    private let state = Mutex(AnswerWriteQueue())
+
+    /// A writer into `store`; `onOutcome` is told how many answers each outcome had.
+    public init(
+        store: AnswerStore, configuration: Configuration = Configuration(), logger: Logger,
+        onOutcome: @escaping @Sendable (Outcome, Int) -> Void = { _, _ in }
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        self.onOutcome = onOutcome
+    }
+
+    /// Hands a `GET /v1/subscriptions/{id}` answer over for storing.
+    public func submit(_ answer: SubscriptionAnswer) {
+        submit { $0.subscriptions.append(answer) }
+    }
+
+    /// Hands a `GET /v1/subscribers/{id}` answer over for storing.
+    public func submit(_ answer: SubscriberAnswer) {
+        submit { $0.subscribers.append(answer) }
+    }
+
+    /// Drops answers handed over from now on; the ones already queued are still written.
+    public func close() {
+        state.withLock { $0.closed = true }
+    }
+
+    /// Returns once the queue is empty and no write is under way: every answer handed over
+    /// before the call (and any handed over while it waits) has been written or failed.
+    /// Call `close()` first for a flush that ends under load.
+    public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { queue in
+                guard queue.writing else { return true }
+                queue.flushWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    private func submit(_ append: (inout AnswerWriteQueue) -> Void) {
+        let admission = state.withLock { $0.admit(maximumQueued: configuration.maximumQueued, append) }
+        switch admission {
+        case .dropped: onOutcome(.dropped, 1)
+        case .queued: break
+        case .startWriting: Task { await self.writeBatches() }
+        }
+    }
+
+    /// The writer's loop: takes what is queued and stores it, until the queue is empty.
+    private func writeBatches() async {
+        while true {
+            let next = state.withLock { $0.takeBatch(maximumSize: configuration.maximumBatchSize) }
+            guard case .write(let batch) = next else {
+                if case .idle(let flushWaiters) = next { for waiter in flushWaiters { waiter.resume() } }
+                return
+            }
+            await write(batch.subscriptions) { try await store.store($0) }
+            await write(batch.subscribers) { try await store.store($0) }
+        }
+    }
+
+    private func write<Answer>(_ answers: [Answer], _ store: ([Answer]) async throws -> Void) async {
+        guard !answers.isEmpty else { return }
+        do {
+            try await store(answers)
+            onOutcome(.stored, answers.count)
+        } catch {
+            onOutcome(.failed, answers.count)
+            logger.debug("read answers not stored", metadata: [LogKey.error: "\(error)", LogKey.batchSize: "\(answers.count)"])
+        }
+    }
+}
+
+/// The answers waiting for `AnswerWriter`, and whether its loop runs.
+struct AnswerWriteQueue {
+    enum Admission {
+        case queued, startWriting, dropped
+    }
+
+    enum Next {
+        /// Store these.
+        case write((subscriptions: [SubscriptionAnswer], subscribers: [SubscriberAnswer]))
+        /// The queue is empty and the loop ends; resume these flushes.
+        case idle([CheckedContinuation<Void, Never>])
+    }
+
+    var subscriptions: [SubscriptionAnswer] = []
+    var subscribers: [SubscriberAnswer] = []
+    var closed = false
+    /// Whether the writer's loop runs; it ends only with an empty queue.
+    private(set) var writing = false
+    var flushWaiters: [CheckedContinuation<Void, Never>] = []
+
+    mutating func admit(maximumQueued: Int, _ append: (inout AnswerWriteQueue) -> Void) -> Admission {
+        guard !closed, subscriptions.count + subscribers.count < maximumQueued else { return .dropped }
+        append(&self)
+        if writing { return .queued }
+        writing = true
+        return .startWriting
+    }
+
+    /// The next batch, up to `maximumSize` of each kind; when the queue is empty, the loop
+    /// ends and the flushes waiting for it.
+    mutating func takeBatch(maximumSize: Int) -> Next {
+        guard !subscriptions.isEmpty || !subscribers.isEmpty else {
+            writing = false
+            defer { flushWaiters = [] }
+            return .idle(flushWaiters)
+        }
+        let batch = (subscriptions: Array(subscriptions.prefix(maximumSize)), subscribers: Array(subscribers.prefix(maximumSize)))
+        subscriptions.removeFirst(batch.subscriptions.count)
+        subscribers.removeFirst(batch.subscribers.count)
+        return .write(batch)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Logging
+import Postgres
+@testable import Store
+@testable import SubscriptiondCore
+import Subscriptions
+import Synchronization
+import Testing
+import TestSupport
+
+/// The background writer stores what reads computed, off the request; whatever it cannot
+/// store is only missing, and the next read computes it again.
+@Suite("AnswerWriter: computed answers stored off the request")
+struct AnswerWriterTests {
+    /// Counts the writer's outcomes.
+    final class Outcomes: Sendable {
+        private let counts = Mutex<[AnswerWriter.Outcome: Int]>([:])
+
+        func record(_ outcome: AnswerWriter.Outcome, _ count: Int) {
+            counts.withLock { $0[outcome, default: 0] += count }
+        }
+
+        subscript(_ outcome: AnswerWriter.Outcome) -> Int {
+            counts.withLock { $0[outcome, default: 0] }
+        }
+    }
+
+    private static func answers(_ client: PostgresClient, _ outcomes: Outcomes) -> (answers: ReadAnswers, writer: AnswerWriter) {
+        ReadAnswers(database: client, logger: Logger(label: "test")).writingInBackground(onOutcome: outcomes.record)
+    }
+
+    @Test("reads hand their answers to the writer; after a flush the next reads are served as stored, the same bytes")
+    func storedOffTheRead() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let now = Date()
+            try await ReadAnswersTests.storeFixture(client, now: now)
+            let outcomes = Outcomes()
+            let (answers, writer) = Self.answers(client, outcomes)
+            let service = EligibilityService(database: client, policy: .apple, readAnswers: answers)
+
+            let subscriptions = try await ["100", "200"].asyncMap { try #require(try await answers.subscriptionBody(originalTransactionID: $0, now: now)) }
+            let eligibility = try await service.answersWithOrigin(appUserID: ReadAnswersTests.user, productIDs: ReadAnswersTests.asked, now: now)
+            let subscriber = try #require(try await answers.subscriberBody(appUserID: ReadAnswersTests.user, now: now))
+            #expect(subscriptions.map(\.origin) == [.computed, .computed] && eligibility.origin == .computed && subscriber.origin == .computed)
+            await writer.flush()
+            // Two subscriptions, and the user's answer twice (eligibility, then the subscriber read).
+            #expect(outcomes[.stored] == 4 && outcomes[.dropped] == 0 && outcomes[.failed] == 0)
+
+            for (id, first) in zip(["100", "200"], subscriptions) {
+                let again = try #require(try await answers.subscriptionBody(originalTransactionID: id, now: now))
+                #expect(again.origin == .stored && again.body == first.body)
+            }
+            let subscriberAgain = try #require(try await answers.subscriberBody(appUserID: ReadAnswersTests.user, now: now))
+            #expect(subscriberAgain.origin == .stored && subscriberAgain.body == subscriber.body)
+            let eligibilityAgain = try await service.answersWithOrigin(appUserID: ReadAnswersTests.user, productIDs: ReadAnswersTests.asked, now: now)
+            #expect(eligibilityAgain.origin == .stored && eligibilityAgain.answers == eligibility.answers)
+        }
+    }
+
+    @Test("a batch whose write fails is counted failed, and the next read computes and stores the answer")
+    func failedWriteIsOnlyMissing() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let now = Date()
+            try await ReadAnswersTests.storeFixture(client, now: now)
+            let outcomes = Outcomes()
+            let (answers, writer) = Self.answers(client, outcomes)
+            // Another transaction holds the table past the writer's 100 ms lock wait; reads
+            // of it go on.
+            let holder = Task {
+                try await client.withTransaction { session in
+                    try session.execute("LOCK TABLE subscription_answers IN EXCLUSIVE MODE")
+                    try session.execute("SELECT pg_sleep(1)")
+                }
+            }
+            while try await client.query("SELECT 1 FROM pg_locks WHERE relation = 'subscription_answers'::regclass AND mode = 'ExclusiveLock' AND granted").isEmpty {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let first = try #require(try await answers.subscriptionBody(originalTransactionID: "100", now: now))
+            await writer.flush()
+            #expect(first.origin == .computed && outcomes[.failed] == 1 && outcomes[.stored] == 0)
+            try await holder.value
+
+            let second = try #require(try await answers.subscriptionBody(originalTransactionID: "100", now: now))
+            await writer.flush()
+            #expect(second.origin == .computed && second.body == first.body && outcomes[.stored] == 1)
+            #expect(try await answers.subscriptionBody(originalTransactionID: "100", now: now)?.origin == .stored)
+        }
+    }
+
+    @Test("a closed writer drops what it is handed; reads still answer")
+    func closedWriterDrops() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let now = Date()
+            try await ReadAnswersTests.storeFixture(client, now: now)
+            let outcomes = Outcomes()
+            let (answers, writer) = Self.answers(client, outcomes)
+            writer.close()
+            for _ in 0..<2 {
+                #expect(try await answers.subscriptionBody(originalTransactionID: "100", now: now)?.origin == .computed)
+            }
+            await writer.flush()
+            #expect(outcomes[.dropped] == 2 && outcomes[.stored] == 0)
+        }
+    }
+
+    @Test("the queue is bounded, batches take at most the batch size of each kind, and the loop ends when it is empty")
+    func queueBoundsAndBatches() {
+        var queue = AnswerWriteQueue()
+        let stamp = AnswerStamp(version: 1, catalogGeneration: 1)
+        func subscription(_ id: Int) -> SubscriptionAnswer {
+            SubscriptionAnswer(originalTransactionID: "\(id)", body: "{}", stamp: stamp, validUntil: nil)
+        }
+        let subscriber = SubscriberAnswer(appUserID: "user", body: "{}", usage: .none, stamp: stamp, validUntil: nil)
+
+        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(1)) } == .startWriting)
+        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(2)) } == .queued)
+        #expect(queue.admit(maximumQueued: 3) { $0.subscribers.append(subscriber) } == .queued)
+        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(3)) } == .dropped)
+
+        guard case .write(let first) = queue.takeBatch(maximumSize: 1) else {
+            Issue.record("a queue with answers gave no batch")
+            return
+        }
+        #expect(first.subscriptions.map(\.originalTransactionID) == ["1"] && first.subscribers.count == 1)
+        // Room again, and the loop still runs: nothing new starts one.
+        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(4)) } == .queued)
+        guard case .write(let second) = queue.takeBatch(maximumSize: 5) else {
+            Issue.record("the second batch is missing")
+            return
+        }
+        #expect(second.subscriptions.map(\.originalTransactionID) == ["2", "4"] && second.subscribers.isEmpty)
+        guard case .idle = queue.takeBatch(maximumSize: 5) else {
+            Issue.record("an empty queue gave a batch")
+            return
+        }
+        #expect(!queue.writing)
+        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(5)) } == .startWriting)
+        queue.closed = true
+        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(6)) } == .dropped)
+    }
+}
+
+extension Sequence {
+    /// `map` with an async transform, in order.
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}

@@ -36,6 +36,27 @@ struct InboxClaimTests {
         }
     }
 
+    @Test("poison at the front of the queue is buried and the claim takes the next due entries in its place")
+    func poisonAtTheFrontDoesNotStarveTheClaim() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let inbox = NotificationInbox(client: client)
+            var ids: [Int64] = []
+            for key in ["poison-1", "poison-2", "healthy-1", "healthy-2", "healthy-3"] {
+                guard case .accepted(let id) = try await inbox.insert(entry(key)) else { Issue.record("not stored"); return }
+                ids.append(id)
+            }
+            try await client.execute("UPDATE notifications SET unfinished_claims = 3 WHERE id IN (\(ids[0]), \(ids[1]))")
+            // Due in insertion order: the two poisoned entries come up first.
+            try await client.execute("UPDATE notifications SET next_attempt_at = received_at - make_interval(secs => 100 - id)")
+            let claimed = try await inbox.claimDue(limit: 2, lease: .seconds(60), maxUnfinishedClaims: 3)
+            #expect(claimed.map(\.id) == Array(ids[2...3]))
+            for id in ids.prefix(2) { #expect(try await state(of: id, client).state == "dead") }
+            #expect(try await state(of: ids[4], client).state == "pending")
+            let abandoned = try await client.query("SELECT notification_id FROM notification_attempts WHERE outcome = 'abandoned' ORDER BY 1")
+            #expect(try abandoned.map { try $0.decode("notification_id", as: Int64.self) } == Array(ids.prefix(2)))
+        }
+    }
+
     @Test("a recorded outcome resets the count: a notification that keeps failing normally is not poison")
     func outcomesResetTheCount() async throws {
         try await TestDatabase.withClient { client, _ in

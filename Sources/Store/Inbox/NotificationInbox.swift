@@ -108,51 +108,67 @@ public struct NotificationInbox: Sendable {
     /// of workers and processes claim side by side without waiting on each other.
     ///
     /// A due entry already claimed `maxUnfinishedClaims` times without any outcome recorded
-    /// (each attempt stopped the process) is not claimed again: it ends `dead`, so a poison
-    /// input cannot crash-loop the service.
+    /// (each attempt stopped the process) is not claimed again: it ends `dead` when it comes
+    /// up, so a poison input cannot crash-loop the service, and the claim takes the next due
+    /// entries in its place.
     public func claimDue(limit: Int, lease: Duration, maxUnfinishedClaims: Int = 5) async throws -> [ClaimedNotification] {
         let leaseSeconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
-        return try await client.withTransaction { session in
-            try Self.buryPoison(maxUnfinishedClaims: maxUnfinishedClaims, in: session)
-            return try session.query(PostgresQuery("""
+        var claimed: [ClaimedNotification] = []
+        // Each round reads only the `limit - claimed` entries due first; poison among them is
+        // buried, and a round that buried none is the last.
+        while claimed.count < limit {
+            let round = try await claimRound(limit: limit - claimed.count, leaseSeconds: leaseSeconds, maxUnfinishedClaims: maxUnfinishedClaims)
+            claimed += round.claimed
+            guard round.buried > 0 else { break }
+        }
+        return claimed
+    }
+
+    /// One claim statement over the first `limit` due entries (the due index read in its
+    /// order, never the whole backlog): the poisoned ones end `dead` with an `abandoned`
+    /// attempt, the others are claimed.
+    private func claimRound(limit: Int, leaseSeconds: Double, maxUnfinishedClaims: Int) async throws -> (claimed: [ClaimedNotification], buried: Int) {
+        let rows = try await client.query(PostgresQuery("""
+            WITH due AS (
+                SELECT id, unfinished_claims >= \(maxUnfinishedClaims) AS poisoned FROM notifications
+                WHERE state IN ('pending', 'retrying') AND next_attempt_at <= now()
+                ORDER BY next_attempt_at, id
+                LIMIT \(limit)
+                FOR UPDATE SKIP LOCKED
+            ), buried AS (
+                UPDATE notifications AS n
+                SET state = 'dead', unfinished_claims = 0, updated_at = now(),
+                    last_error = 'stopped the worker ' || n.unfinished_claims || ' times: every attempt ended without an outcome '
+                        || '(the process died); fix the cause, then `subscriptionctl notifications replay`, or discard it'
+                FROM due WHERE n.id = due.id AND due.poisoned
+                RETURNING n.id, n.attempts, n.claimed_at, n.last_error
+            ), abandoned AS (
+                INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
+                SELECT id, attempts, coalesce(claimed_at, now()), 'abandoned', last_error FROM buried
+                ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
+                    finished_at = now()
+            ), claimed AS (
                 UPDATE notifications AS n
                 SET attempts = n.attempts + 1, unfinished_claims = n.unfinished_claims + 1, claimed_at = now(),
                     next_attempt_at = now() + make_interval(secs => \(leaseSeconds)), updated_at = now()
-                FROM (
-                    SELECT id FROM notifications
-                    WHERE state IN ('pending', 'retrying') AND next_attempt_at <= now()
-                    ORDER BY next_attempt_at, id
-                    LIMIT \(limit)
-                    FOR UPDATE SKIP LOCKED
-                ) AS due
-                WHERE n.id = due.id
+                FROM due WHERE n.id = due.id AND NOT due.poisoned
                 RETURNING n.id, n.source, n.body::text AS body, n.bundle_id, n.environment, n.app_user_id,
                           n.attempts, n.claimed_at, n.received_at, n.receipt_removed_at
-                """).prepared()).map(ClaimedNotification.init(row:))
-        }
-    }
-
-    /// Ends `dead` every due entry whose claims keep ending without an outcome.
-    private static func buryPoison(maxUnfinishedClaims: Int, in session: PostgresSession) throws {
-        try session.execute(PostgresQuery("""
-            WITH poison AS (
-                UPDATE notifications
-                SET state = 'dead', unfinished_claims = 0, updated_at = now(),
-                    last_error = 'stopped the worker ' || unfinished_claims || ' times: every attempt ended without an outcome '
-                        || '(the process died); fix the cause, then `subscriptionctl notifications replay`, or discard it'
-                WHERE id IN (
-                    SELECT id FROM notifications
-                    WHERE state IN ('pending', 'retrying') AND next_attempt_at <= now()
-                      AND unfinished_claims >= \(maxUnfinishedClaims)
-                    FOR UPDATE SKIP LOCKED
-                )
-                RETURNING id, attempts, claimed_at, last_error
             )
-            INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
-            SELECT id, attempts, coalesce(claimed_at, now()), 'abandoned', last_error FROM poison
-            ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
-                finished_at = now()
+            SELECT claimed.*, NULL::bigint AS buried FROM claimed
+            UNION ALL
+            SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*) FROM buried
             """).prepared())
+        var claimed: [ClaimedNotification] = []
+        var buried = 0
+        for row in rows {
+            if let count = try row.decode("buried", as: Int64?.self) {
+                buried = Int(count)
+            } else {
+                claimed.append(try ClaimedNotification(row: row))
+            }
+        }
+        return (claimed, buried)
     }
 
     /// Records a successful attempt (inside the transaction that applied the facts).

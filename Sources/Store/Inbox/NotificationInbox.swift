@@ -177,13 +177,19 @@ public struct NotificationInbox: Sendable {
     /// this one's lease ran out) or an operator took the entry over, this throws
     /// `StaleClaimError` and the caller's transaction rolls back.
     public static func markProcessed(_ notification: ClaimedNotification, note: String? = nil, in session: PostgresSession) throws {
-        let updated = try session.execute(PostgresQuery("""
-            UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
-                updated_at = now()
-            WHERE \(unescaped: fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
+        let recorded = try session.execute(PostgresQuery("""
+            WITH finished AS (
+                UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
+                    updated_at = now()
+                WHERE \(unescaped: fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
+                RETURNING id
+            )
+            INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
+            SELECT id, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, 'processed', \(note)::text FROM finished
+            ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
+                finished_at = now()
             """).prepared())
-        guard updated == 1 else { throw StaleClaimError(notificationID: notification.id, attempt: notification.attempt) }
-        try recordAttempt(notification, outcome: "processed", error: note, in: session)
+        guard recorded == 1 else { throw StaleClaimError(notificationID: notification.id, attempt: notification.attempt) }
     }
 
     /// Schedules another attempt at `nextAttemptAt`, keeping the reason. Returns false (and
@@ -203,26 +209,22 @@ public struct NotificationInbox: Sendable {
     /// Only entries still waiting for an outcome can be finished by a claim.
     private static let fence: StaticString = "state IN ('pending', 'retrying')"
 
+    /// The entry's new state and its attempt's outcome, in one statement (so atomic without a
+    /// transaction of its own); nothing when the claim is stale.
     private func finish(_ notification: ClaimedNotification, state: String, nextAttemptAt: Date?, outcome: String, reason: String) async throws -> Bool {
-        try await client.withTransaction { session in
-            let updated = try session.execute(PostgresQuery("""
+        let recorded = try await client.execute(PostgresQuery("""
+            WITH finished AS (
                 UPDATE notifications SET state = \(state), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
                     last_error = \(reason), unfinished_claims = 0, updated_at = now()
                 WHERE \(unescaped: Self.fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
-                """).prepared())
-            guard updated == 1 else { return false }
-            try Self.recordAttempt(notification, outcome: outcome, error: reason, in: session)
-            return true
-        }
-    }
-
-    private static func recordAttempt(_ notification: ClaimedNotification, outcome: String, error failure: String?, in session: PostgresSession) throws {
-        try session.execute(PostgresQuery("""
+                RETURNING id
+            )
             INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
-            VALUES (\(notification.id), \(notification.attempt), \(notification.claimedAt), \(outcome), \(failure))
+            SELECT id, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, \(outcome)::text, \(reason)::text FROM finished
             ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
                 finished_at = now()
             """).prepared())
+        return recorded == 1
     }
 }
 

@@ -102,13 +102,14 @@ public final class AnswerWriter: Sendable {
     /// The writer's loop: takes what is queued and stores it, until the queue is empty.
     private func writeBatches() async {
         while true {
-            let next = state.withLock { $0.takeBatch(maximumSize: configuration.maximumBatchSize) }
-            guard case .write(let batch) = next else {
-                if case .idle(let flushWaiters) = next { for waiter in flushWaiters { waiter.resume() } }
+            switch state.withLock({ $0.takeBatch(maximumSize: configuration.maximumBatchSize) }) {
+            case .write(let batch):
+                await write(batch.subscriptions) { try await store.store($0) }
+                await write(batch.subscribers) { try await store.store($0) }
+            case .idle(let flushWaiters):
+                for waiter in flushWaiters { waiter.resume() }
                 return
             }
-            await write(batch.subscriptions) { try await store.store($0) }
-            await write(batch.subscribers) { try await store.store($0) }
         }
     }
 

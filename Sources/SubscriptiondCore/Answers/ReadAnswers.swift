@@ -31,7 +31,7 @@ public struct ReadAnswers: Sendable {
     private let logger: Logger
 
     /// Creates the service. Each read stores the answer it computed before it returns (for
-    /// `subscriptionctl` and tests); `writer(configuration:onOutcome:)` gives a service that
+    /// `subscriptionctl` and tests); `writingInBackground(configuration:onOutcome:)` gives one that
     /// hands them to a writer instead.
     public init(database: PostgresClient, logger: Logger) {
         self.init(store: AnswerStore(client: database, format: Self.format), reader: SubscriptionReader(client: database), writer: nil, logger: logger)

@@ -176,6 +176,43 @@ struct SubscriptionReaderTests {
         }
     }
 
+    @Test("a read of one key keeps its connection's cached plan; a list of keys is planned on every call")
+    func oneKeyReadsKeepTheirPlan() async throws {
+        try await TestDatabase.withClient(maximumConnections: 1) { client, _ in
+            try await storeFixture(client)
+            // Tables of some size, analyzed: with a few rows every plan costs the same.
+            try await client.withConnection { session in
+                try session.runScript("""
+                    INSERT INTO transactions (environment, transaction_id, original_transaction_id, bundle_id, product_id,
+                        purchase_date, expires_date, source)
+                    SELECT 'Production', 'bulk-' || g, 'bulk-' || g / 3, 'app', 'pro.monthly', now(), now() + interval '30 days', 'v1'
+                    FROM generate_series(1, 60000) g;
+                    INSERT INTO subscriptions (environment, original_transaction_id, bundle_id, product_id, status, latest_transaction_id)
+                    SELECT 'Production', 'bulk-' || g, 'app', 'pro.monthly', 'active', 'bulk-' || g * 3 FROM generate_series(1, 20000) g;
+                    INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
+                    SELECT 'bulk-user-' || g, 'Production', 'bulk-' || g, 'app' FROM generate_series(1, 20000) g;
+                    ANALYZE transactions; ANALYZE subscriptions; ANALYZE subscribers; ANALYZE renewal_info;
+                    """)
+            }
+            let reader = SubscriptionReader(client: client)
+            for _ in 0..<8 {
+                _ = try await reader.subscriptionRead(originalTransactionID: "100")
+                _ = try await reader.subscriberRead(appUserID: Self.user)
+                _ = try await reader.subscriberReads(appUserIDs: [Self.user, "nobody"])
+            }
+            // The one connection ran every statement above; PostgreSQL counts its plans.
+            let plans = try await client.query("""
+                SELECT statement LIKE '%= ANY(%' AS by_list, generic_plans, custom_plans FROM pg_prepared_statements
+                WHERE statement LIKE '%link_original_transaction_id%'
+                """)
+            let counts = try plans.map { (try $0.decode("by_list", as: Bool.self), try $0.decode("generic_plans", as: Int64.self), try $0.decode("custom_plans", as: Int64.self)) }
+            let oneKey = counts.filter { !$0.0 }
+            // PostgreSQL plans the first five calls for their values, then keeps the generic plan.
+            #expect(oneKey.count == 2 && oneKey.allSatisfy { $0.1 >= 3 && $0.2 <= 5 }, "one-key reads: \(oneKey)")
+            #expect(counts.contains { $0.0 && $0.1 == 0 && $0.2 == 8 }, "the list read: \(counts)")
+        }
+    }
+
     @Test("prepared reads survive a migration that adds columns while their connection lives")
     func preparedReadsSurviveAddedColumns() async throws {
         try await TestDatabase.withClient(maximumConnections: 1) { client, _ in

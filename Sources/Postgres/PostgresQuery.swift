@@ -70,6 +70,23 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
             sql += "$\(bindings.count)"
         }
 
+        /// Compares with any of `keys`, bound as one parameter: `= $n` for one key, and
+        /// `= ANY($n::text[])` for any other number. The two are different statements on
+        /// purpose: PostgreSQL keeps a prepared `= $n` on its generic plan, but costs the
+        /// generic plan of `= ANY($n)` for an array of unknown length, finds a plan for the
+        /// given values cheaper, and so plans it again on every call once the tables have
+        /// some size; one key, the common case, should not pay that.
+        public mutating func appendInterpolation(equalsOneOf keys: [String]) {
+            if keys.count == 1, let key = keys.first {
+                sql += "= "
+                appendInterpolation(key)
+            } else {
+                sql += "= ANY("
+                appendInterpolation(keys)
+                sql += "::text[])"
+            }
+        }
+
         /// Appends fixed SQL text chosen by code (an ORDER BY column, a list of placeholders), never data.
         public mutating func appendInterpolation(unescaped fragment: StaticString) {
             sql += fragment.description

@@ -51,6 +51,24 @@ struct PostgresEncodingEdgeTests {
         }
     }
 
+    @Test("equalsOneOf binds one key as = $n and any other number as = ANY($n::text[]), and both select the same rows")
+    func equalsOneOf() async throws {
+        let one: PostgresQuery = "SELECT v FROM t WHERE v \(equalsOneOf: ["b"]) AND w = \(1)"
+        #expect(one.sql == "SELECT v FROM t WHERE v = $1 AND w = $2")
+        #expect(one.bindings == [.text("b"), .text("1")])
+        let list: PostgresQuery = "SELECT v FROM t WHERE v \(equalsOneOf: ["a", "b"])"
+        #expect(list.sql == "SELECT v FROM t WHERE v = ANY($1::text[])")
+        #expect(list.bindings == [.text("{\"a\",\"b\"}")])
+        try await TestDatabase.withClient(maximumConnections: 1) { client, _ in
+            try await client.execute("CREATE TABLE t (v text)")
+            try await client.execute("INSERT INTO t VALUES ('a'), ('b'), ('c')")
+            for (keys, expected) in [(["b"], ["b"]), (["a", "c", "x"], ["a", "c"]), ([], [])] {
+                let rows = try await client.query("SELECT v FROM t WHERE v \(equalsOneOf: keys) ORDER BY v")
+                #expect(try rows.map { try $0.decode("v", as: String.self) } == expected)
+            }
+        }
+    }
+
     @Test("a quote joined to a combining mark is still escaped")
     func arrayLiteralEscapesPerScalar() {
         #expect(["\"\u{301}"].postgresValue == .text("{\"\\\"\u{301}\"}"))

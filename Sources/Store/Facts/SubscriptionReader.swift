@@ -61,26 +61,20 @@ public struct SubscriptionReader: Sendable {
     /// One statement: each id's row picks the environment (Production before Sandbox), its
     /// transactions, renewal info and the catalog's group of their products come joined to it.
     public func subscriptionReads(originalTransactionIDs ids: [String], now: Date = Date()) async throws -> [String: SubscriptionRead] {
-        // One key compares with `= $1`, a list with `= ANY($1)`: the same statement otherwise.
-        // PostgreSQL plans a prepared `= ANY($1)` again on every call (its generic plan never
-        // looks cheaper than the custom ones), which a read cannot afford and the rebuild's
-        // hundreds of keys a statement can; `= $1` keeps the connection's cached plan.
-        let query: PostgresQuery = ids.count == 1
-            ? """
-                SELECT \(unescaped: JoinedFacts.columns), \(unescaped: Self.subscriptionLinkColumns)
-                FROM (SELECT DISTINCT ON (original_transaction_id) environment, original_transaction_id, updated_at
-                      FROM subscriptions WHERE original_transaction_id = \(ids[0])
-                      ORDER BY original_transaction_id, environment) s
-                \(unescaped: Self.subscriptionJoins)
-                """
-            : """
-                SELECT \(unescaped: JoinedFacts.columns), \(unescaped: Self.subscriptionLinkColumns)
-                FROM (SELECT DISTINCT ON (original_transaction_id) environment, original_transaction_id, updated_at
-                      FROM subscriptions WHERE original_transaction_id = ANY(\(ids)::text[])
-                      ORDER BY original_transaction_id, environment) s
-                \(unescaped: Self.subscriptionJoins)
-                """
-        let rows = try await client.query(query.prepared())
+        // `equalsOneOf`: one key keeps the connection's cached plan; the rebuild's lists are
+        // planned for their keys on every call.
+        let rows = try await client.query(PostgresQuery("""
+            SELECT \(unescaped: JoinedFacts.columns),
+                   s.environment AS link_environment, s.original_transaction_id AS link_original_transaction_id,
+                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
+            FROM (SELECT DISTINCT ON (original_transaction_id) environment, original_transaction_id, updated_at
+                  FROM subscriptions WHERE original_transaction_id \(equalsOneOf: ids)
+                  ORDER BY original_transaction_id, environment) s
+            LEFT JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
+            LEFT JOIN renewal_info r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
+            LEFT JOIN products p ON p.product_id = t.product_id
+            ORDER BY s.original_transaction_id
+            """).prepared())
         var reads: [String: SubscriptionRead] = [:]
         for group in try Self.split(rows, by: "link_original_transaction_id") {
             guard let view = try JoinedFacts(rows: group.rows).views(at: now).first else { continue }
@@ -91,18 +85,6 @@ public struct SubscriptionReader: Sendable {
         }
         return reads
     }
-
-    /// `subscriptionReads`' columns beside the facts, and its joins to the chosen rows `s`.
-    private static let subscriptionLinkColumns: StaticString = """
-        s.environment AS link_environment, s.original_transaction_id AS link_original_transaction_id,
-        s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
-        """
-    private static let subscriptionJoins: StaticString = """
-        LEFT JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
-        LEFT JOIN renewal_info r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
-        LEFT JOIN products p ON p.product_id = t.product_id
-        ORDER BY s.original_transaction_id
-        """
 
     /// Every subscription linked to an app user, or nil when the user is unknown.
     public func subscriber(appUserID: String, now: Date = Date()) async throws -> [SubscriptionView]? {
@@ -115,37 +97,24 @@ public struct SubscriptionReader: Sendable {
         try await subscriberReads(appUserIDs: [appUserID], now: now)[appUserID]
     }
 
-    /// `subscriberReads`' columns beside the facts, and the users' links `l` joined to them.
-    private static let subscriberLinkColumns: StaticString = """
-        l.app_user_id AS link_app_user_id, l.environment AS link_environment,
-        l.original_transaction_id AS link_original_transaction_id,
-        s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
-        """
-    private static let subscriberJoins: StaticString = """
-        FROM subscribers l
-        LEFT JOIN transactions t ON t.environment = l.environment AND t.original_transaction_id = l.original_transaction_id
-        LEFT JOIN renewal_info r ON r.environment = l.environment AND r.original_transaction_id = l.original_transaction_id
-        LEFT JOIN subscriptions s ON s.environment = l.environment AND s.original_transaction_id = l.original_transaction_id
-        LEFT JOIN products p ON p.product_id = t.product_id
-        """
-
     /// The reads of several app users, by user; unknown users are left out.
     ///
     /// One statement: the users' links, each with its transactions, renewal info,
     /// `subscriptions.updated_at` and the catalog's group of the transactions' products,
     /// ordered by user, environment and original transaction id.
     public func subscriberReads(appUserIDs: [String], now: Date = Date()) async throws -> [String: SubscriberRead] {
-        // `= $1` for one user, as for subscriptions above.
-        let query: PostgresQuery = appUserIDs.count == 1
-            ? """
-                SELECT \(unescaped: JoinedFacts.columns), \(unescaped: Self.subscriberLinkColumns) \(unescaped: Self.subscriberJoins)
-                WHERE l.app_user_id = \(appUserIDs[0]) ORDER BY l.app_user_id, l.environment, l.original_transaction_id
-                """
-            : """
-                SELECT \(unescaped: JoinedFacts.columns), \(unescaped: Self.subscriberLinkColumns) \(unescaped: Self.subscriberJoins)
-                WHERE l.app_user_id = ANY(\(appUserIDs)::text[]) ORDER BY l.app_user_id, l.environment, l.original_transaction_id
-                """
-        let rows = try await client.query(query.prepared())
+        let rows = try await client.query(PostgresQuery("""
+            SELECT \(unescaped: JoinedFacts.columns), l.app_user_id AS link_app_user_id,
+                   l.environment AS link_environment, l.original_transaction_id AS link_original_transaction_id,
+                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
+            FROM subscribers l
+            LEFT JOIN transactions t ON t.environment = l.environment AND t.original_transaction_id = l.original_transaction_id
+            LEFT JOIN renewal_info r ON r.environment = l.environment AND r.original_transaction_id = l.original_transaction_id
+            LEFT JOIN subscriptions s ON s.environment = l.environment AND s.original_transaction_id = l.original_transaction_id
+            LEFT JOIN products p ON p.product_id = t.product_id
+            WHERE l.app_user_id \(equalsOneOf: appUserIDs)
+            ORDER BY l.app_user_id, l.environment, l.original_transaction_id
+            """).prepared())
         var reads: [String: SubscriberRead] = [:]
         for group in try Self.split(rows, by: "link_app_user_id") {
             let facts = try JoinedFacts(rows: group.rows)

@@ -278,6 +278,7 @@ let package = Package(
             dependencies: [
                 "AppStoreSignature",
                 "AppStore",
+                "CivilDate",
                 "SigningTestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -24,6 +24,7 @@ public struct SignedPayloadError: Error, Sendable, Hashable, CustomStringConvert
         case untrustedChain = "certificate chain does not verify"
         case leafKey = "leaf key is not P-256"
         case signature = "signature does not verify"
+        case signedDate = "signedDate is before the roots' validity or more than a day ahead"
         case nested = "nested signed data rejected"
         case app = "app identity does not match"
         case environment = "unknown environment"
@@ -64,6 +65,7 @@ public struct SignedPayloadError: Error, Sendable, Hashable, CustomStringConvert
     static let untrustedChain = Self(.untrustedChain)
     static let leafKey = Self(.leafKey)
     static let signature = Self(.signature)
+    static let signedDate = Self(.signedDate)
     static let nested = Self(.nested)
     static let app = Self(.app)
     static let environment = Self(.environment)

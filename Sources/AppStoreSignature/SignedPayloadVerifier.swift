@@ -5,12 +5,14 @@ import Foundation
 /// Verifies Apple's signed data (JWS) the way Apple's own server library does.
 ///
 /// Order: parse the compact JWS; decode the payload (for its `signedDate`); require
-/// `alg` ES256 and exactly three `x5c` certificates; validate leaf → intermediate →
+/// `alg` ES256 and exactly three `x5c` certificates; refuse a `signedDate` outside
+/// ``SigningTimeBounds`` (it is unverified yet); validate leaf → intermediate →
 /// configured root at `signedDate` (now when absent) with Apple's marker extensions; then
 /// check the ES256 signature with the leaf key. Validated chains are cached, so a steady
 /// stream costs one signature check each. Share one instance between tasks.
 public final class SignedPayloadVerifier: Sendable {
     private let chains: ChainValidator
+    private let signingTimes: SigningTimeBounds
     private let now: @Sendable () -> Date
 
     /// A verifier trusting only `roots`, caching up to `cacheCapacity` chains.
@@ -18,6 +20,7 @@ public final class SignedPayloadVerifier: Sendable {
     /// - Parameter now: the clock for payloads without `signedDate` (tests pin it).
     public init(roots: AppleRootCertificates, cacheCapacity: Int = 64, now: @escaping @Sendable () -> Date = Date.init) {
         chains = ChainValidator(roots: roots, cacheCapacity: cacheCapacity)
+        signingTimes = SigningTimeBounds(roots: roots)
         self.now = now
     }
 
@@ -60,7 +63,10 @@ public final class SignedPayloadVerifier: Sendable {
             throw .payloadJSON
         }
         guard parsed.algorithm == "ES256" else { throw .algorithm }
-        let leafKey = try await chains.leafKey(x5c: parsed.certificateChain, at: payload.signedDate ?? now())
+        let clock = now()
+        let signingTime = payload.signedDate ?? clock
+        guard signingTimes.admits(signingTime, now: clock) else { throw .signedDate }
+        let leafKey = try await chains.leafKey(x5c: parsed.certificateChain, at: signingTime)
         guard ES256.isValid(signature: parsed.signature, for: parsed.signingInput, key: leafKey) else {
             throw .signature
         }

@@ -1,4 +1,5 @@
 import AppStoreSignature
+import Foundation
 import HTTPClient
 import Hummingbird
 import HummingbirdCore
@@ -28,6 +29,8 @@ public struct ApplicationEnvironment: Sendable {
     public var webhookRetryPolicy: WebhookRetryPolicy
     /// How often the retention job runs.
     public var retentionInterval: Duration
+    /// The clock intake judges a signed notification's age by (tests of Apple's dated fixtures pin it).
+    public var intakeClock: @Sendable () -> Date
 
     /// Creates the environment.
     public init(
@@ -38,7 +41,8 @@ public struct ApplicationEnvironment: Sendable {
         workerPollInterval: Duration = .milliseconds(500),
         runsWorker: Bool = true,
         webhookRetryPolicy: WebhookRetryPolicy = WebhookRetryPolicy(),
-        retentionInterval: Duration = .seconds(3_600)
+        retentionInterval: Duration = .seconds(3_600),
+        intakeClock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.logger = logger
         self.metricsRegistry = metricsRegistry
@@ -48,6 +52,7 @@ public struct ApplicationEnvironment: Sendable {
         self.runsWorker = runsWorker
         self.webhookRetryPolicy = webhookRetryPolicy
         self.retentionInterval = retentionInterval
+        self.intakeClock = intakeClock
     }
 }
 
@@ -165,7 +170,7 @@ public func buildApplication(
     )
     NotificationIntakeController(
         parser: NotificationIntakeParser(apps: configuration.apps),
-        signed: SignedNotificationIntake(verifier: signatures, apps: configuration.apps), batcher: intakeBatcher,
+        signed: SignedNotificationIntake(verifier: signatures, apps: configuration.apps, now: environment.intakeClock), batcher: intakeBatcher,
         maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: router)
 

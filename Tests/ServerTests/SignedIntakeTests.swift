@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import Postgres
+import SubscriptiondCore
 import Testing
 import TestSupport
 
@@ -35,13 +36,16 @@ struct SignedIntakeTests {
 
     static let lokiApp = ["APPSTORE_BUNDLE_ID": lokiBundle, "APPSTORE_SHARED_SECRET": ""]
 
+    /// Intake's clock for Apple's October 2025 fixtures: a few days after they were signed.
+    static let fixtureWeek: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_760_900_000) }
+
     private func stored(_ service: RunningService) async throws -> Int {
         try await service.database.query("SELECT count(*) AS n FROM notifications")[0].decode("n")
     }
 
     @Test("Apple's genuine sandbox notifications are accepted once, stored as received, and applied")
     func genuineNotifications() async throws {
-        try await RunningService.with(settings: Self.lokiApp) { service in
+        try await RunningService.with(settings: Self.lokiApp, intakeClock: Self.fixtureWeek) { service in
             for file in Self.genuine {
                 let body = try Self.fixture("v2-genuine", file)
                 let first = try await service.postNotification(body)
@@ -94,7 +98,7 @@ struct SignedIntakeTests {
 
     @Test("tampered, untrusted, foreign and malformed signed bodies: 401 or 400, nothing stored, never 'duplicate'")
     func rejected() async throws {
-        try await RunningService.with(settings: Self.lokiApp, runsWorker: false) { service in
+        try await RunningService.with(settings: Self.lokiApp, runsWorker: false, intakeClock: Self.fixtureWeek) { service in
             let genuine = try Self.fixture("v2-genuine", "DID_RENEW_2025-10-01_sandbox.json")
             #expect(try await service.postNotification(genuine).status == 200)
             let jws = try Self.signedPayload(genuine)
@@ -122,10 +126,30 @@ struct SignedIntakeTests {
             #expect(try await stored(service) == 1)
         }
         // The same genuine notification for an app that is not configured.
-        try await RunningService.with(runsWorker: false) { service in
+        try await RunningService.with(runsWorker: false, intakeClock: Self.fixtureWeek) { service in
             let response = try await service.postNotification(try Self.fixture("v2-genuine", "DID_RENEW_2025-10-01_sandbox.json"))
             #expect(response.status == 401)
             #expect(try await stored(service) == 0)
+        }
+    }
+
+    @Test("a genuine notification is taken until 180 days after Apple signed it, and refused as a replay after")
+    func freshness() async throws {
+        let body = try Self.fixture("v2-genuine", "REFUND_2025-10-16_sandbox.json")
+        let signed = Date(timeIntervalSince1970: 1_760_592_122.788)
+        let day: TimeInterval = 86_400
+        let tooLate: @Sendable () -> Date = { signed.addingTimeInterval(181 * day) }
+        let stillFresh: @Sendable () -> Date = { signed.addingTimeInterval(179 * day) }
+        try await RunningService.with(settings: Self.lokiApp, runsWorker: false, intakeClock: tooLate) { service in
+            let response = try await service.postNotification(body)
+            #expect(response.status == 401)
+            #expect(try jsonObject(response)["message"] as? String == NotificationFreshness.refusal)
+            #expect(try await stored(service) == 0)
+        }
+        try await RunningService.with(settings: Self.lokiApp, runsWorker: false, intakeClock: stillFresh) { service in
+            let response = try await service.postNotification(body)
+            #expect(response.status == 200)
+            #expect(try await stored(service) == 1)
         }
     }
 
@@ -133,7 +157,9 @@ struct SignedIntakeTests {
     func configuredRoots() async throws {
         let root = TestEnvironment.repositoryRoot().deletingLastPathComponent().appendingPathComponent("shared/fixtures/realworld/apple-library-testCA.der")
         let settings = ["APPSTORE_BUNDLE_ID": "com.example", "APPSTORE_SHARED_SECRET": "", "APPSTORE_ROOT_CERTIFICATES": root.path]
-        try await RunningService.with(settings: settings, runsWorker: false) { service in
+        // A few days after Apple's library signed its test notification (2023-04-12).
+        let afterSigning: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_681_500_000) }
+        try await RunningService.with(settings: settings, runsWorker: false, intakeClock: afterSigning) { service in
             let response = try await service.postNotification(try Self.fixture("v2-test-signed", "TEST_apple-library-testNotification.json"))
             #expect(response.status == 200)
             // Apple's own genuine notifications do not chain to the test CA.

@@ -9,9 +9,12 @@ import SubscriptiondCore
 /// outer JWS and every nested one, check bundle id, environment and (in Production)
 /// `appAppleId`, and only then build the entry to dedupe and store. Nothing unverified is
 /// stored, so a forged body carrying a stored `notificationUUID` gets 401, never `duplicate`.
+/// A verified notification older than Apple can deliver is refused too (``NotificationFreshness``).
 struct SignedNotificationIntake: Sendable {
     let verifier: SignedPayloadVerifier
     let apps: AppRegistry
+    /// The clock a notification's age is judged by.
+    let now: @Sendable () -> Date
 
     /// One message for every verification failure: the reason goes to the log only.
     static let rejection = "the signed payload does not verify for a configured app"
@@ -25,6 +28,10 @@ struct SignedNotificationIntake: Sendable {
         } catch {
             logger.info("signed notification rejected", metadata: [LogKey.error: "\(error.reason)"])
             throw APIError.unauthorized(Self.rejection)
+        }
+        guard NotificationFreshness.isDeliverable(signedDate: verified.payload.signedDate, now: now()) else {
+            logger.info("signed notification rejected", metadata: [LogKey.error: "signedDate older than Apple delivers"])
+            throw APIError.unauthorized(NotificationFreshness.refusal)
         }
         switch SignedNotificationEntry.make(verified, signedPayload: signedPayload, apps: apps) {
         case .success(let entry):

@@ -28,6 +28,7 @@ struct RunningService: Sendable {
         runsWorker: Bool = true,
         retryPolicy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(50), maximumDelay: .milliseconds(400), maximumAttempts: 30),
         databaseURL reach: @Sendable (String) -> String = { $0 },
+        intakeClock: @escaping @Sendable () -> Date = Date.init,
         _ body: (RunningService) async throws -> T
     ) async throws -> T {
         try await TestDatabase.withClient { database, testDatabase in
@@ -47,7 +48,7 @@ struct RunningService: Sendable {
                 environment["VERIFY_RECEIPT_SANDBOX_URL"] = verifyServer.sandboxURL
             }
             environment.merge(settings) { _, new in new }
-            let instance = try await Instance.start(environment: environment, retryPolicy: retryPolicy, runsWorker: runsWorker)
+            let instance = try await Instance.start(environment: environment, retryPolicy: retryPolicy, runsWorker: runsWorker, intakeClock: intakeClock)
             let group = instance.group
             let running = instance.task
             let port = instance.port
@@ -81,7 +82,9 @@ struct RunningService: Sendable {
         let environment: [String: String]
 
         /// Builds and starts the real application with these settings; returns once it listens.
-        static func start(environment: [String: String], retryPolicy: RetryPolicy, runsWorker: Bool) async throws -> Instance {
+        static func start(
+            environment: [String: String], retryPolicy: RetryPolicy, runsWorker: Bool, intakeClock: @escaping @Sendable () -> Date = Date.init
+        ) async throws -> Instance {
             let configuration = try ServiceConfiguration.load(environment: environment)
             var logger = Logger(label: "test.subscriptiond")
             logger.logLevel = .warning
@@ -94,7 +97,8 @@ struct RunningService: Sendable {
                     retryPolicy: retryPolicy,
                     workerPollInterval: .milliseconds(250),
                     runsWorker: runsWorker,
-                    webhookRetryPolicy: WebhookRetryPolicy(baseDelay: .milliseconds(50), maximumDelay: .milliseconds(400))
+                    webhookRetryPolicy: WebhookRetryPolicy(baseDelay: .milliseconds(50), maximumDelay: .milliseconds(400)),
+                    intakeClock: intakeClock
                 )
             )
             let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)

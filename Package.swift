@@ -242,7 +242,7 @@ let package = Package(
         // -sanitize=fuzzer and -D INTAKE_LIBFUZZER. A plain build gives a replayer instead.
         .executableTarget(
             name: "IntakeFuzzer",
-            dependencies: ["AppStore", "Subscriptions", "Postgres"],
+            dependencies: ["AppStore", "AppStoreSignature", "Subscriptions", "Postgres"],
             swiftSettings: sharedSwiftSettings
         ),
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds IntakeFuzzer with libFuzzer and AddressSanitizer and fuzzes the intake's readers
-# for FUZZ_SECONDS (default 120), starting from every JSON file under the shared real-world
-# fixtures (v1, verifyReceipt and v2 alike) copied into .local/fuzz-corpus.
+# Builds IntakeFuzzer with libFuzzer and AddressSanitizer and fuzzes the intake's readers and
+# the version 2 verifier for FUZZ_SECONDS (default 120), starting from every JSON file under
+# the shared real-world fixtures (v1, verifyReceipt and v2 alike) copied into
+# .local/fuzz-corpus, plus unpacked-JWS seeds written by Fuzz/signed-seeds.py.
 #
 # Crash inputs land in .local/fuzz-artifacts/; replay one without libFuzzer with
 #   swift build --product IntakeFuzzer && .build/debug/IntakeFuzzer <file>
@@ -40,6 +41,8 @@ else
 fi
 # Decoded v2 payloads (what the signature verifier hands to the decoders), from the genuine fixtures.
 cp Fuzz/seeds/*.json "$corpus/"
+# The verifier's seeds: the genuine notifications unpacked into JSON, and signedDate at every edge.
+[ -d "$fixtures" ] && python3 Fuzz/signed-seeds.py "$fixtures" "$corpus"
 # Room for the largest fixture to grow a little under mutation.
 max_len=$(( largest * 2 > 65536 ? largest * 2 : 65536 ))
 

@@ -8,8 +8,8 @@ import Subscriptions
 ///
 /// The path: `StrictJSONParser` → `CanonicalJSONWriter` (output parses again) → the typed
 /// decoders on the raw bytes and on the tree → `ReceiptFacts` → `snapshot(of:at:)` for each
-/// subscription → `Date.postgresValue` for every date the facts hold; and the version 2
-/// payload decoders with their facts.
+/// subscription → `Date.postgresValue` for every date the facts hold; the version 2
+/// payload decoders with their facts; and the version 2 verifier (``SignedPayloadHarness``).
 enum IntakeHarness {
     /// A fixed clock, so a crash reproduces from the input alone.
     static let now = Date(timeIntervalSince1970: 1_780_000_000)
@@ -25,6 +25,7 @@ enum IntakeHarness {
             if let notification = try? NotificationV1.decode(from: tree) { exercise(notification) }
             if let response = try? VerifyReceiptResponse.decode(from: tree) { exercise(response) }
             exerciseSigned(tree)
+            SignedPayloadHarness.run(tree)
         }
         // The raw-byte decoders stay in service until intake moves to the tree.
         if let notification = try? NotificationV1.decode(from: bytes) { exercise(notification) }

@@ -1,0 +1,63 @@
+import AppStore
+import AppStoreSignature
+import Dispatch
+import Foundation
+
+/// Runs an input through the version 2 verifier, the way intake meets a `signedPayload`:
+/// compact JWS parsing, the payload decoders, the `signedDate` bounds, `x5c` chain building
+/// to Apple's root at the payload's validation time, the ES256 check and every nested JWS.
+///
+/// Two input shapes reach it. `{"signedPayload": "<JWS>"}` (the genuine fixtures) goes in as
+/// received. `{"jws": {"header": {…}, "payload": {…}, "signature": "<base64url>"}}` is a JWS
+/// unpacked into JSON, so mutations land on the header's and payload's fields (a date, an
+/// algorithm, a certificate) instead of on base64 text; a nested `signedTransactionInfo` or
+/// `signedRenewalInfo` may itself be unpacked. `Fuzz/run.sh` writes such seeds from the
+/// genuine fixtures, with `signedDate` at every edge.
+enum SignedPayloadHarness {
+    /// Apple Root CA – G3, as production trusts it, with the harness's fixed clock.
+    static let verifier: SignedPayloadVerifier = {
+        let path = ProcessInfo.processInfo.environment["FUZZ_ROOT_CERTIFICATE"] ?? "Certificates/AppleRootCA-G3.pem"
+        guard let roots = try? AppleRootCertificates(paths: [path]) else {
+            fatalError("cannot load \(path): run the fuzzer from the repository root or set FUZZ_ROOT_CERTIFICATE")
+        }
+        return SignedPayloadVerifier(roots: roots, cacheCapacity: 8, now: { IntakeHarness.now })
+    }()
+
+    static func run(_ tree: JSONValue) {
+        if let jws = tree["signedPayload"]?.stringValue { verify(jws) }
+        if let unpacked = tree["jws"], let jws = pack(unpacked) { verify(jws) }
+    }
+
+    /// Every entry point a JWS meets: a notification at intake, a transaction from an app.
+    private static func verify(_ jws: String) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            _ = try? await verifier.verifyNotification(jws)
+            _ = try? await verifier.verifyTransaction(jws)
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// The compact JWS of an unpacked one; `nil` when its parts are not of the unpacked shape.
+    static func pack(_ unpacked: JSONValue) -> String? {
+        guard let header = unpacked["header"], let payload = unpacked["payload"] else { return nil }
+        let signature = unpacked["signature"]?.stringValue ?? encode([UInt8](repeating: 0, count: 64))
+        return encode(CanonicalJSONWriter.bytes(header)) + "." + encode(CanonicalJSONWriter.bytes(packNested(payload))) + "." + signature
+    }
+
+    /// The payload with any unpacked nested JWS in `data` packed again.
+    private static func packNested(_ payload: JSONValue) -> JSONValue {
+        guard case .object(var members) = payload, case .object(var data)? = members["data"] else { return payload }
+        for key in ["signedTransactionInfo", "signedRenewalInfo"] {
+            if let nested = data[key], nested.objectMembers != nil, let jws = pack(nested) { data[key] = .string(jws) }
+        }
+        members["data"] = .object(data)
+        return .object(members)
+    }
+
+    private static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -12,8 +12,11 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case connectionRefused
         /// The host name did not resolve.
         case couldNotResolveHost
-        /// The TLS handshake or the peer's certificate failed.
+        /// The peer's certificate or the TLS configuration failed: retrying will not help.
         case tls
+        /// The TLS handshake broke off (a reset, an unexpected record): often a passing network
+        /// fault or an overloaded peer, so it is retried like any transport failure.
+        case tlsHandshake
         /// The URL (or a header) cannot be sent: malformed, or not `http`/`https`.
         case invalidURL
         /// The response body was larger than the configured limit.
@@ -53,7 +56,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     /// Whether sending the same request again later may succeed.
     public var isRetryable: Bool {
         switch kind {
-        case .timeout, .connectionRefused, .couldNotResolveHost, .transport, .overloaded:
+        case .timeout, .connectionRefused, .couldNotResolveHost, .transport, .overloaded, .tlsHandshake:
             return true
         case .httpStatus(let status):
             return status == 429 || (500..<600).contains(status)
@@ -69,6 +72,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case .connectionRefused: "HTTPClientError.connectionRefused"
         case .couldNotResolveHost: "HTTPClientError.couldNotResolveHost"
         case .tls: "HTTPClientError.tls"
+        case .tlsHandshake: "HTTPClientError.tlsHandshake"
         case .invalidURL: "HTTPClientError.invalidURL"
         case .responseTooLarge: "HTTPClientError.responseTooLarge"
         case .httpStatus(let status): "HTTPClientError.httpStatus(\(status))"

@@ -24,14 +24,29 @@ import Testing
         }
     }
 
-    @Test func httpsAgainstPlainHTTPServerIsTLSError() async throws {
+    /// A handshake that breaks off (here: a plain-HTTP answer to the ClientHello) is
+    /// `CURLE_SSL_CONNECT_ERROR`: retried, since resets mid-handshake are usually passing.
+    @Test func httpsAgainstPlainHTTPServerIsHandshakeFailure() async throws {
         try await withServerAndClient { server, client in
             let url = "https://127.0.0.1:\(server.port)/status/200"
             let error = await #expect(throws: HTTPClientError.self) {
                 try await client.execute(.get(url: url, timeout: .seconds(5)))
             }
-            #expect(error?.kind == .tls)
-            #expect(error?.isRetryable == false)
+            #expect(error?.kind == .tlsHandshake)
+            #expect(error?.isRetryable == true)
+        }
+    }
+
+    /// A peer that resets the connection as soon as the ClientHello arrives.
+    @Test func resetDuringHandshakeIsRetryable() async throws {
+        let listener = try ResettingListener()
+        defer { listener.close() }
+        try await withServerAndClient { _, client in
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.execute(.get(url: "https://127.0.0.1:\(listener.port)/", timeout: .seconds(5)))
+            }
+            #expect(error?.kind == .tlsHandshake || error?.kind == .transport, "\(String(describing: error?.debugDescription))")
+            #expect(error?.isRetryable == true)
         }
     }
 

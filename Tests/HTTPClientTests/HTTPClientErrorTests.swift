@@ -14,6 +14,7 @@ import Testing
         (.httpStatus(404), false),
         (.httpStatus(400), false),
         (.tls, false),
+        (.tlsHandshake, true),
         (.invalidURL, false),
         (.responseTooLarge, false),
     ])

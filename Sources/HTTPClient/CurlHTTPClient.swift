@@ -105,7 +105,7 @@ public final class CurlHTTPClient: Sendable {
         started: ContinuousClock.Instant,
         extra: Logger.Metadata
     ) -> Logger.Metadata {
-        let url = request.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        let url = LoggedURL.origin(of: request.url)
         let elapsed = (ContinuousClock.now - started).curlMilliseconds
         return extra.merging([
             HTTPClientLogKey.method: "\(request.method.rawValue)",

@@ -74,6 +74,9 @@ extension KeyedDecodingContainer where Key == AppleKey {
                 return date
             }
             let trimmed = AppleWhitespace.trimmed(text)
+            // An empty string says "no date" (as a v1 body's auto_renew_status_change_date_ms
+            // may): absent, never malformed, or Apple retries the whole notification and loses it.
+            if trimmed.isEmpty { continue }
             if strict || AppleDateRange.looksNumeric(trimmed) {
                 guard let date = AppleDateRange.date(millisecondText: trimmed) else { throw refuse() }
                 return date

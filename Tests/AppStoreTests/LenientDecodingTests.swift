@@ -62,7 +62,7 @@ struct LenientDecodingTests {
     @Test("malformed dates are refused, naming the field", arguments: [
         #""expires_date_ms": "100000000000000000000""#, #""expires_date_ms": 1e20"#, #""expires_date_ms": -1"#,
         #""expires_date_ms": "-1""#, #""expires_date_ms": "1.5""#, #""expires_date_ms": 1500000000000.5"#,
-        #""expires_date_ms": "0x10""#, #""expires_date_ms": """#, #""expires_date_ms": "soon""#, #""expires_date_ms": [1]"#,
+        #""expires_date_ms": "0x10""#, #""expires_date_ms": "soon""#, #""expires_date_ms": [1]"#,
         #""expires_date_ms": true"#, #""expires_date_ms": "99999999999999999999999""#, #""expires_date_ms": 1000"#,
         #""expires_date_ms": "253402300800000""#, #""expires_date": "1e400""#, #""expires_date": "2006-12-31 23:59:59 Etc/GMT""#,
     ])
@@ -72,6 +72,20 @@ struct LenientDecodingTests {
         } throws: { error in
             (error as? AppleValueError)?.field == (field.hasPrefix(#""expires_date_ms""#) ? "expires_date_ms" : "expires_date")
         }
+    }
+
+    /// An empty string says "no date": absent, so an authenticated body carrying one (a v1
+    /// `auto_renew_status_change_date_ms: ""`) is taken rather than refused and lost.
+    @Test("empty date strings read as absent", arguments: [#""expires_date_ms": """#, #""expires_date_ms": " ""#, #""expires_date": """#])
+    func emptyDatesAreAbsent(_ field: String) throws {
+        #expect(try transaction(", " + field).expiresDate == nil)
+    }
+
+    @Test func anEmptyAutoRenewChangeDateLeavesTheNotificationValid() throws {
+        let body = #"{"notification_type": "DID_CHANGE_RENEWAL_STATUS", "environment": "PROD", "auto_renew_status_change_date_ms": "", "auto_renew_status": "false"}"#
+        let notification = try NotificationV1.decode(from: Array(body.utf8))
+        #expect(notification.autoRenewStatusChangeDate == nil)
+        #expect(notification.notificationType == .didChangeRenewalStatus)
     }
 
     @Test func datesAtTheEdgesOfTheRangeAreKept() throws {

@@ -50,6 +50,19 @@ struct IntakeTests {
         }
     }
 
+    /// A field the worker never trusts, written empty as some senders do, is absent: the
+    /// notification is taken (refusing it would make Apple retry it and then lose it).
+    @Test("an empty auto_renew_status_change_date_ms is accepted as absent")
+    func emptyOptionalDate() async throws {
+        try await RunningService.with(runsWorker: false) { service in
+            var body = NotificationBodies.v1(type: "DID_CHANGE_RENEWAL_STATUS")
+            body["auto_renew_status_change_date_ms"] = ""
+            let response = try await service.postNotification(NotificationBodies.bytes(body))
+            #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+            #expect(try await storedCount(service) == 1)
+        }
+    }
+
     struct BadInput: Sendable, CustomTestStringConvertible {
         let name: String
         let body: [UInt8]
@@ -78,6 +91,10 @@ struct IntakeTests {
             BadInput(name: "oversized body", body: Array(repeating: UInt8(ascii: " "), count: 70_000) + validBytes, contentType: "application/json", status: 413, code: "too_large"),
             BadInput(name: "wrong content type", body: validBytes, contentType: "text/plain", status: 415, code: "unsupported_media_type"),
             BadInput(name: "no content type", body: validBytes, contentType: nil, status: 415, code: "unsupported_media_type"),
+            BadInput(name: "a number below numeric's scale", body: Array(#"{"huge": 1.5e-16383, "#.utf8) + validBytes.dropFirst(),
+                     contentType: "application/json", status: 400, code: "malformed"),
+            BadInput(name: "a number beyond numeric's digits", body: Array(#"{"huge": [1e131072], "#.utf8) + validBytes.dropFirst(),
+                     contentType: "application/json", status: 400, code: "malformed"),
             BadInput(name: "version 2 signed payload", body: Array(#"{"signedPayload":"eyJ.x.y"}"#.utf8), contentType: "application/json", status: 400, code: "malformed"),
         ]
     }()

@@ -35,7 +35,8 @@ struct PoisonInputTests {
         }
         for field in dateFields {
             for value in oddDates {
-                odd.append(Odd(name: "\(field)=\(value)", body: body([field: value], id: id()), expected: .refused))
+                // An empty date is absent, not malformed: the body is taken and Apple's answer decides.
+                odd.append(Odd(name: "\(field)=\(value)", body: body([field: value], id: id()), expected: value.isEmpty ? .settles : .refused))
             }
         }
         // The reproduction from the incident: no receipt, a date beyond any Int64 of microseconds.

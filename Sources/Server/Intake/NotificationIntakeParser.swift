@@ -6,8 +6,8 @@ import SubscriptiondCore
 /// Turns a raw intake body into an inbox entry, or into the contract's error, without I/O.
 ///
 /// Order matters for security: the body is authenticated (bundle id known, `password`
-/// equal to its shared secret in constant time) before anything of it is stored, and
-/// the stored copy never contains `password`.
+/// equal to its shared secret in constant time) before it is decoded or stored, and the
+/// stored copy never contains `password`.
 public struct NotificationIntakeParser: Sendable {
     private let apps: AppRegistry
 
@@ -33,17 +33,23 @@ public struct NotificationIntakeParser: Sendable {
             guard let jws = signed.stringValue else { throw APIError.malformed("signedPayload must be a string (a compact JWS)") }
             return .signed(jws)
         }
+        // Authenticate first: a sender without the secret costs no typed decode.
+        let credentials = try? tree.decode(NotificationV1Credentials.self)
+        guard let bundleID = credentials?.bundleID, !bundleID.isEmpty else {
+            throw APIError.malformed("the notification has no bid (bundle id)")
+        }
+        guard let app = apps.app(bundleID: bundleID), let password = credentials?.password, app.sharedSecret?.matches(password) == true else {
+            throw APIError.unauthorized("unknown bundle id or wrong shared secret")
+        }
+        if let number = StorableJSON.firstUnstorableNumber(in: tree) {
+            let shown = number.text.count > 24 ? String(number.text.prefix(24)) + "…" : number.text
+            throw APIError.malformed("the body holds a number beyond what can be stored (\(shown)): at most 131072 digits before the point and 16383 after")
+        }
         let notification: NotificationV1
         do {
             notification = try NotificationV1.decode(from: tree)
         } catch {
             throw APIError.malformed("not a version 1 App Store notification: \(DecodingProblem.describe(error))")
-        }
-        guard let bundleID = notification.bundleID, !bundleID.isEmpty else {
-            throw APIError.malformed("the notification has no bid (bundle id)")
-        }
-        guard let app = apps.app(bundleID: bundleID), let password = notification.password, app.sharedSecret?.matches(password) == true else {
-            throw APIError.unauthorized("unknown bundle id or wrong shared secret")
         }
         guard let environment = notification.environment ?? notification.unifiedReceipt?.environment else {
             throw APIError.malformed("the notification names no environment (expected PROD or Sandbox)")

@@ -27,6 +27,7 @@ struct AppStoreAPIEndToEndTests {
             let keyFile = directory.appendingPathComponent("sim-key-\(UUID().uuidString).p8")
             let rootFile = directory.appendingPathComponent("sim-root-\(UUID().uuidString).pem")
             try Data(privateKeyPEM.utf8).write(to: keyFile)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
             try Data(try simulator.signingPKI().root.pem.utf8).write(to: rootFile)
             let server = try await SimulatorServer.start(simulator: simulator)
             let app = try #require(simulator.configuration.apps.first)

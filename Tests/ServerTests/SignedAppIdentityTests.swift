@@ -129,6 +129,7 @@ struct AppStoreAPIKeyConfigurationTests {
         try Data(try SimPKI.generate().leaf.key.pemRepresentation.utf8).write(to: keyFile)
         let notAKey = directory.appendingPathComponent("notes.txt")
         try Data("hello".utf8).write(to: notAKey)
+        for file in [keyFile, notAKey] { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path) }
         let api = ["APPSTORE_ISSUER_ID": "57246542-96fe-1a63-e053-0824d011072a", "APPSTORE_KEY_ID": "ABC123DEFG"]
 
         let loaded = try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": keyFile.path]) { a, _ in a }))
@@ -141,9 +142,32 @@ struct AppStoreAPIKeyConfigurationTests {
             throws: { "\($0)".contains("APPSTORE_PRIVATE_KEY_FILE") && "\($0)".contains("/nonexistent/k.p8") }
         #expect { try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": notAKey.path]) { a, _ in a })) }
             throws: { "\($0)".contains("not an App Store Connect .p8") }
+        // A key other users of the host may read stops startup, naming the file and the fix.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
+        #expect { try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": keyFile.path]) { a, _ in a })) }
+            throws: { "\($0)".contains("APPSTORE_PRIVATE_KEY_FILE") && "\($0)".contains("mode 644") && "\($0)".contains("chmod o-rwx \(keyFile.path)") }
         #expect { try ServiceConfiguration.load(environment: environment(["APPSTORE_KEY_ID": "ABC123DEFG"])) }
             throws: { "\($0)".contains("APPSTORE_ISSUER_ID") }
         #expect { try ServiceConfiguration.load(environment: environment(["APPSTORE_API_URL": "http://api.example.com"])) }
             throws: { "\($0)".contains("APPSTORE_API_URL") }
+    }
+
+    @Test("a shared_secret_file other users may read stops startup naming it; a private one is loaded")
+    func sharedSecretFilePermissions() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("secrets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let secret = directory.appendingPathComponent("secret-app1")
+        try Data("file-shared-secret-0123456789\n".utf8).write(to: secret)
+        let config = directory.appendingPathComponent("apps.json")
+        try Data(#"{"apps":[{"bundle_id":"com.example.file","shared_secret_file":"\#(secret.path)"}]}"#.utf8).write(to: config)
+        let settings = ["SUBSCRIPTIOND_CONFIG": config.path, "DATABASE_URL": "postgresql://localhost/x"]
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o604], ofItemAtPath: secret.path)
+        #expect { try ServiceConfiguration.load(environment: settings) }
+            throws: { "\($0)".contains("shared_secret_file of com.example.file") && "\($0)".contains("chmod o-rwx \(secret.path)") }
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: secret.path)
+        let loaded = try ServiceConfiguration.load(environment: settings)
+        #expect(loaded.apps.app(bundleID: "com.example.file")?.sharedSecret?.matches("file-shared-secret-0123456789") == true)
     }
 }

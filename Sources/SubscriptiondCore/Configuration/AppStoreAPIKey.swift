@@ -16,7 +16,8 @@ public struct AppStoreAPIKey: Sendable, CustomStringConvertible {
 
     /// Reads and checks the key file; `setting` names the variable in errors.
     static func load(issuerID: String, keyID: String, privateKeyFile: String, bundleID: String, setting: String) throws -> AppStoreAPIKey {
-        guard let data = FileManager.default.contents(atPath: privateKeyFile), let pem = String(data: data, encoding: .utf8) else {
+        let data = try SecretFile.read(privateKeyFile, setting: setting)
+        guard let pem = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(setting, "names \(privateKeyFile), which cannot be read")
         }
         // Signing once proves the key is a P-256 PKCS#8 key before anything depends on it.

@@ -74,8 +74,8 @@ struct ConfigurationFile: Decodable {
             guard !secret.isEmpty else { throw ConfigurationError(setting, "app \(app.bundleID) has an empty shared_secret") }
             return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)
         case (nil, let secretPath?):
-            guard let contents = FileManager.default.contents(atPath: secretPath),
-                  let secret = String(data: contents, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            let contents = try SecretFile.read(secretPath, setting: "\(setting) shared_secret_file of \(app.bundleID)")
+            guard let secret = String(data: contents, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
                   !secret.isEmpty
             else { throw ConfigurationError(setting, "app \(app.bundleID): shared_secret_file \(secretPath) cannot be read or is empty") }
             return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)

@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test bench bench-intake bench-reads bench-drain bench-eligibility bench-signatures fuzz db-start db-stop clean help
+.PHONY: all deps build run test bench bench-intake bench-reads bench-drain bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
 
 all: build
 
@@ -30,7 +30,8 @@ help:
 	@echo "make bench-drain        worker drain of 10,000 notifications, verifyReceipt answering after 200 ms, with peak RSS"
 	@echo "make bench-eligibility  bench-reads with 100,000 subscribers"
 	@echo "make bench-signatures   signed-payload verifications per second on one core, full chain vs cached"
-	@echo "make fuzz   libFuzzer over the intake's JSON, decoders and date formatting (FUZZ_SECONDS, default 120)"
+	@echo "make fuzz   libFuzzer over the intake's JSON, decoders, date formatting and the v2 verifier (FUZZ_SECONDS, default 120)"
+	@echo "make fuzz-verifier      libFuzzer over the v2 verifier alone (FUZZ_RUNS=1000000 for the acceptance run)"
 	@echo "make db-stop / make clean   stop the local database / remove .local and .build"
 
 deps:
@@ -85,6 +86,10 @@ bench-drain: deps
 # Not part of `make test`: a bounded libFuzzer run (see Fuzz/run.sh).
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_CONFIGURATION=$(FUZZ_CONFIGURATION) Fuzz/run.sh
+
+# The v2 verifier alone (every execution a verification), e.g. FUZZ_RUNS=1000000 FUZZ_SECONDS=3600.
+fuzz-verifier: deps
+	FUZZ_HARNESS=verifier FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_CONFIGURATION=$(FUZZ_CONFIGURATION) Fuzz/run.sh
 
 clean:
 	-@$(PG) stop

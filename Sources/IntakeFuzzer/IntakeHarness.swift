@@ -19,7 +19,14 @@ enum IntakeHarness {
     /// past that known trap and look for others.
     static let skipKnownDateTrap = ProcessInfo.processInfo.environment["INTAKE_FUZZ_SKIP_KNOWN_DATE_TRAP"] == "1"
 
+    /// With `FUZZ_HARNESS=verifier`, every input goes to the verifier alone (`make fuzz-verifier`).
+    static let verifierOnly = ProcessInfo.processInfo.environment["FUZZ_HARNESS"] == "verifier"
+
     static func run(_ bytes: [UInt8]) {
+        if verifierOnly {
+            if let tree = try? StrictJSONParser.parse(bytes) { SignedPayloadHarness.run(tree) }
+            return
+        }
         if let tree = try? StrictJSONParser.parse(bytes) {
             checkCanonicalForm(of: tree)
             if let notification = try? NotificationV1.decode(from: tree) { exercise(notification) }

@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSignature
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs an input through the version 2 verifier, the way intake meets a `signedPayload`:
 /// compact JWS parsing, the payload decoders, the `signedDate` bounds, `x5c` chain building
@@ -23,13 +24,30 @@ enum SignedPayloadHarness {
         return SignedPayloadVerifier(roots: roots, cacheCapacity: 8, now: { IntakeHarness.now })
     }()
 
+    /// How many JWS went through the verifier; printed when the process exits.
+    static let verifications = Atomic<Int>(0)
+
+    /// Prints the count at exit, so a run reports how often the verifier itself ran.
+    static let reportAtExit: Void = {
+        atexit { print("verifier runs: \(SignedPayloadHarness.verifications.load(ordering: .relaxed))") }
+    }()
+
+    /// Loads the roots and runs one verification, outside any input.
+    static func warmUp() {
+        _ = reportAtExit
+        verify("warm.up.jws")
+        verifications.store(0, ordering: .relaxed)
+    }
+
     static func run(_ tree: JSONValue) {
+        _ = reportAtExit
         if let jws = tree["signedPayload"]?.stringValue { verify(jws) }
         if let unpacked = tree["jws"], let jws = pack(unpacked) { verify(jws) }
     }
 
     /// Every entry point a JWS meets: a notification at intake, a transaction from an app.
     private static func verify(_ jws: String) {
+        verifications.add(1, ordering: .relaxed)
         let done = DispatchSemaphore(value: 0)
         Task {
             _ = try? await verifier.verifyNotification(jws)

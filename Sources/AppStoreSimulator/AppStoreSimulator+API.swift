@@ -14,6 +14,12 @@ extension AppStoreSimulator {
         box.withLockedValue { $0.api.rate = APIRateWindow(limit: limit.map { max(0, $0) }) }
     }
 
+    /// Answers every API request 429 until `until`, each with `Retry-After` naming `retryAfter`
+    /// seconds later (as Apple does during a long rate-limit window).
+    public func holdAPI(until: Date, retryAfter: TimeInterval) {
+        box.withLockedValue { $0.api.held = (until, retryAfter) }
+    }
+
     /// Sends test notifications requested through the API to `url` (subscriptiond's
     /// notification URL), once, recording the attempt; `nil` leaves them unsent.
     public func setNotificationTarget(_ url: URL?) {

@@ -5,7 +5,7 @@ import Store
 import Testing
 import TestSupport
 
-@Suite("Inbox claims: poison entries end dead, stale attempts cannot overwrite, operators discard")
+@Suite("Inbox claims: suspects run alone, poison entries end dead alone, stale attempts cannot overwrite, operators discard")
 struct InboxClaimTests {
     private func entry(_ key: String) -> InboxEntry {
         InboxEntry(source: .v1, dedupeKey: key, notificationType: "DID_RENEW", environment: .production,
@@ -17,26 +17,60 @@ struct InboxClaimTests {
         return (try row.decode("state"), try row.decode("last_error"))
     }
 
-    @Test("claimed 5 times without an outcome (the process died each time) → dead, never claimed again")
+    @Test("a suspect that stops the worker 3 times while running alone → dead, never claimed again")
     func poisonEndsDead() async throws {
         try await TestDatabase.withClient { client, _ in
             let inbox = NotificationInbox(client: client)
             guard case .accepted(let id) = try await inbox.insert(entry("poison")) else { Issue.record("not stored"); return }
-            for attempt in 1...5 {
-                // A zero lease: due again at once, as after a crash and an expired lease.
-                let claimed = try await inbox.claimDue(limit: 10, lease: .zero, maxUnfinishedClaims: 5)
-                #expect(claimed.map(\.id) == [id], "claim \(attempt)")
+            // A zero lease: due again at once, as after a crash and an expired lease.
+            #expect(try await inbox.claimDue(limit: 10, lease: .zero).map(\.id) == [id])
+            // Its claim ended without an outcome: no longer claimed with others, only alone.
+            #expect(try await inbox.claimDue(limit: 10, lease: .zero).isEmpty)
+            #expect(try await inbox.hasSuspectDue())
+            for attempt in 1...3 {
+                #expect(try await inbox.claimSuspect(lease: .zero, maxIsolatedDeaths: 3)?.id == id, "isolated claim \(attempt)")
             }
-            #expect(try await inbox.claimDue(limit: 10, lease: .zero, maxUnfinishedClaims: 5).isEmpty)
+            #expect(try await inbox.claimSuspect(lease: .zero, maxIsolatedDeaths: 3) == nil)
+            #expect(try await !inbox.hasSuspectDue())
             let (state, error) = try await state(of: id, client)
             #expect(state == "dead")
-            #expect(error?.contains("stopped the worker 5 times") == true)
+            #expect(error?.contains("stopped the worker 3 times while it ran alone") == true)
             let attempts = try await client.query("SELECT outcome FROM notification_attempts WHERE notification_id = \(id)")
             #expect(try attempts.map { try $0.decode("outcome", as: String.self) } == ["abandoned"])
         }
     }
 
-    @Test("poison at the front of the queue is buried and the claim takes the next due entries in its place")
+    @Test("neighbours of a poison entry are run alone, processed, and never buried with it")
+    func neighboursAreIsolated() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let inbox = NotificationInbox(client: client)
+            var ids: [Int64] = []
+            for key in ["healthy-1", "poison", "healthy-2"] {
+                guard case .accepted(let id) = try await inbox.insert(entry(key)) else { Issue.record("not stored"); return }
+                ids.append(id)
+            }
+            // Claimed together, and the process dies with all three in flight, five times over.
+            for _ in 1...5 {
+                try await client.execute("UPDATE notifications SET unfinished_claims = unfinished_claims + 1, attempts = attempts + 1")
+            }
+            // Each suspect now runs alone: the healthy ones record outcomes, the poison one dies every time.
+            var runs: [Int64] = []
+            while let suspect = try await inbox.claimSuspect(lease: .zero, maxIsolatedDeaths: 3) {
+                runs.append(suspect.id)
+                if suspect.id != ids[1] {
+                    try await client.withTransaction { session in try NotificationInbox.markProcessed(suspect, in: session) }
+                }
+                #expect(runs.count < 10, "the loop must end")
+                if runs.count >= 10 { break }
+            }
+            #expect(runs.filter { $0 == ids[1] }.count == 3)
+            #expect(try await state(of: ids[0], client).state == "processed")
+            #expect(try await state(of: ids[2], client).state == "processed")
+            #expect(try await state(of: ids[1], client).state == "dead")
+        }
+    }
+
+    @Test("poison at the front of the queue is skipped by the claim, which takes the next due entries, and buried alone")
     func poisonAtTheFrontDoesNotStarveTheClaim() async throws {
         try await TestDatabase.withClient { client, _ in
             let inbox = NotificationInbox(client: client)
@@ -45,11 +79,12 @@ struct InboxClaimTests {
                 guard case .accepted(let id) = try await inbox.insert(entry(key)) else { Issue.record("not stored"); return }
                 ids.append(id)
             }
-            try await client.execute("UPDATE notifications SET unfinished_claims = 3 WHERE id IN (\(ids[0]), \(ids[1]))")
+            try await client.execute("UPDATE notifications SET unfinished_claims = 3, isolated_claims = 3 WHERE id IN (\(ids[0]), \(ids[1]))")
             // Due in insertion order: the two poisoned entries come up first.
             try await client.execute("UPDATE notifications SET next_attempt_at = received_at - make_interval(secs => 100 - id)")
-            let claimed = try await inbox.claimDue(limit: 2, lease: .seconds(60), maxUnfinishedClaims: 3)
+            let claimed = try await inbox.claimDue(limit: 2, lease: .seconds(60))
             #expect(claimed.map(\.id) == Array(ids[2...3]))
+            #expect(try await inbox.claimSuspect(lease: .seconds(60), maxIsolatedDeaths: 3) == nil)
             for id in ids.prefix(2) { #expect(try await state(of: id, client).state == "dead") }
             #expect(try await state(of: ids[4], client).state == "pending")
             let abandoned = try await client.query("SELECT notification_id FROM notification_attempts WHERE outcome = 'abandoned' ORDER BY 1")
@@ -63,7 +98,7 @@ struct InboxClaimTests {
             let inbox = NotificationInbox(client: client)
             guard case .accepted(let id) = try await inbox.insert(entry("flaky")) else { Issue.record("not stored"); return }
             for _ in 1...8 {
-                let claimed = try #require(try await inbox.claimDue(limit: 1, lease: .zero, maxUnfinishedClaims: 2).first)
+                let claimed = try #require(try await inbox.claimDue(limit: 1, lease: .zero).first)
                 #expect(try await inbox.scheduleRetry(claimed, at: Date(timeIntervalSinceNow: -1), reason: "upstream down"))
             }
             #expect(try await state(of: id, client).state == "retrying")
@@ -76,7 +111,8 @@ struct InboxClaimTests {
             let inbox = NotificationInbox(client: client)
             guard case .accepted(let id) = try await inbox.insert(entry("fenced")) else { Issue.record("not stored"); return }
             let stale = try #require(try await inbox.claimDue(limit: 1, lease: .zero).first)
-            let fresh = try #require(try await inbox.claimDue(limit: 1, lease: .seconds(60)).first)
+            // Its lease ran out with no outcome: the entry is a suspect, claimed again alone.
+            let fresh = try #require(try await inbox.claimSuspect(lease: .seconds(60)))
             #expect(stale.attempt == 1 && fresh.attempt == 2)
 
             #expect(try await inbox.markDead(stale, reason: "stale verdict") == false)

@@ -14,4 +14,6 @@ struct APIState: Sendable {
     var tests: [(token: String, bundleID: String, notification: SimNotification)] = []
     /// Where requested test notifications are sent; `nil` keeps them unsent.
     var notificationTarget: URL?
+    /// Until when every request is answered 429, and the `Retry-After` delay each answer names.
+    var held: (until: Date, retryAfter: TimeInterval)?
 }

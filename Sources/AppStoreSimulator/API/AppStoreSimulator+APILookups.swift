@@ -10,6 +10,9 @@ extension AppStoreSimulator {
             let verifier = APITokenVerifier(key: state.api.key, bundleIDs: Set(configuration.apps.map(\.bundleID)))
             let verdict = verifier.verify(authorization: authorization, now: now)
             guard case .success(let bundleID) = verdict else { return verdict }
+            if let held = state.api.held, now < held.until {
+                return .failure(.rateLimited(retryAfter: Int64(((now.timeIntervalSince1970 + held.retryAfter) * 1_000).rounded(.down))))
+            }
             if let retry = state.api.rate.admit(environment.rawValue + "|" + bundleID, now: now) {
                 return .failure(.rateLimited(retryAfter: retry))
             }

@@ -25,6 +25,7 @@ struct ClaimLoop<Claim: Sendable>: Sendable {
     /// claim; `claim` takes up to N due items; `handle` processes one.
     func run(
         beforeClaiming: @escaping @Sendable () async -> Void = {},
+        isolated: IsolatedClaims<Claim>? = nil,
         claim: @escaping @Sendable (_ limit: Int) async throws -> [Claim],
         handle: @escaping @Sendable (Claim) async -> Void
     ) async {
@@ -34,8 +35,31 @@ struct ClaimLoop<Claim: Sendable>: Sendable {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 var failures = 0
+                // Checked first: a restart after a crash begins with the entries it left behind.
+                var isolatedWaiting = isolated != nil
+                var lastIsolatedCheck = ContinuousClock.now
                 while !Task.isShuttingDownGracefully && !Task.isCancelled {
                     await beforeClaiming()
+                    if let isolated {
+                        if !isolatedWaiting, ContinuousClock.now - lastIsolatedCheck >= isolated.checkInterval {
+                            lastIsolatedCheck = ContinuousClock.now
+                            isolatedWaiting = (try? await isolated.isDue()) ?? false
+                        }
+                        if isolatedWaiting {
+                            // Let the attempts in flight end, then run one item with nothing beside it.
+                            await slots.waitUntilIdle()
+                            do {
+                                if let item = try await isolated.claimOne() {
+                                    await handle(item)
+                                    continue
+                                }
+                            } catch {
+                                logger.warning("cannot claim \(what) to run alone; will look again", metadata: [LogKey.error: "\(error)"])
+                            }
+                            isolatedWaiting = false
+                            lastIsolatedCheck = ContinuousClock.now
+                        }
+                    }
                     await slots.waitForFree()
                     if await slots.free < batch {
                         // Nearly full: let a few more attempts end, so one claim query
@@ -71,4 +95,15 @@ struct ClaimLoop<Claim: Sendable>: Sendable {
             Task { await signal.signal() }
         }
     }
+}
+
+/// Work the loop runs alone, with nothing else in flight: a notification whose last attempt
+/// ended with the process, so that a second death is its own and not a neighbour's.
+struct IsolatedClaims<Claim: Sendable>: Sendable {
+    /// Whether such work is due; asked at most once per `checkInterval` while other work runs.
+    let isDue: @Sendable () async throws -> Bool
+    /// Claims one item to run alone, or nil when none is due.
+    let claimOne: @Sendable () async throws -> Claim?
+    /// How often to ask `isDue` while busy.
+    let checkInterval: Duration
 }

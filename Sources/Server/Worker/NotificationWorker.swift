@@ -17,17 +17,30 @@ public struct NotificationWorker: Service {
         public var lease: Duration
         /// How often to look for due work when nothing signals.
         public var pollInterval: Duration
-        /// Claims in a row that may end without an outcome (the process died mid-attempt)
-        /// before the entry is declared dead instead of being claimed again.
-        public var maxUnfinishedClaims: Int
+        /// Claims of an entry running alone that may end without an outcome (the process died
+        /// mid-attempt) before it is declared dead instead of being claimed again. Deaths
+        /// beside other attempts never count: the entry is then run alone (a suspect).
+        public var maxIsolatedDeaths: Int
+        /// How often the busy worker looks for suspects to run alone.
+        public var suspectCheckInterval: Duration
 
         /// Creates a configuration.
-        public init(concurrency: Int, lease: Duration, pollInterval: Duration = .milliseconds(500), maxUnfinishedClaims: Int = 5) {
+        public init(
+            concurrency: Int, lease: Duration, pollInterval: Duration = .milliseconds(500), maxIsolatedDeaths: Int = 3,
+            suspectCheckInterval: Duration = .seconds(5)
+        ) {
             self.concurrency = max(1, concurrency)
             self.lease = lease
             self.pollInterval = pollInterval
-            self.maxUnfinishedClaims = max(1, maxUnfinishedClaims)
+            self.maxIsolatedDeaths = max(1, maxIsolatedDeaths)
+            self.suspectCheckInterval = suspectCheckInterval
         }
+    }
+
+    /// How long an attempt's upstream work may run under `lease`: the lease less 10 s, or
+    /// three quarters of a short lease, so the outcome is recorded before the lease runs out.
+    public static func attemptDeadline(lease: Duration) -> Duration {
+        max(lease * 3 / 4, lease - .seconds(10), .milliseconds(1))
     }
 
     private let inbox: NotificationInbox
@@ -51,9 +64,12 @@ public struct NotificationWorker: Service {
             concurrency: configuration.concurrency, pollInterval: configuration.pollInterval, signal: signal,
             what: "notifications", logger: logger
         ).run(
-            claim: { limit in
-                try await inbox.claimDue(limit: limit, lease: configuration.lease, maxUnfinishedClaims: configuration.maxUnfinishedClaims)
-            },
+            isolated: IsolatedClaims(
+                isDue: { try await inbox.hasSuspectDue() },
+                claimOne: { try await inbox.claimSuspect(lease: configuration.lease, maxIsolatedDeaths: configuration.maxIsolatedDeaths) },
+                checkInterval: configuration.suspectCheckInterval
+            ),
+            claim: { limit in try await inbox.claimDue(limit: limit, lease: configuration.lease) },
             handle: { notification in await attempt(notification) }
         )
         logger.info("worker stopped")

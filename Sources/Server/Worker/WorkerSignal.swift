@@ -45,10 +45,19 @@ public actor WorkerSignal {
 /// Counts free processing slots; the dispatcher waits for one before claiming more work.
 actor WorkerSlots {
     private(set) var free: Int
+    private let count: Int
     private var waiter: CheckedContinuation<Void, Never>?
+    private var idleWaiter: CheckedContinuation<Void, Never>?
 
     init(count: Int) {
         self.free = count
+        self.count = count
+    }
+
+    /// Returns once every slot is free: nothing is in flight.
+    func waitUntilIdle() async {
+        guard free < count else { return }
+        await withCheckedContinuation { idleWaiter = $0 }
     }
 
     /// Returns once at least one slot is free.
@@ -68,6 +77,10 @@ actor WorkerSlots {
         if let waiter {
             self.waiter = nil
             waiter.resume()
+        }
+        if free == count, let idleWaiter {
+            self.idleWaiter = nil
+            idleWaiter.resume()
         }
     }
 }

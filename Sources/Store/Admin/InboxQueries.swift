@@ -66,7 +66,7 @@ public struct InboxQueries: Sendable {
             guard missing.isEmpty else { return .unknown(missing) }
             let texts = wanted.map(String.init)
             try session.execute("""
-                UPDATE notifications SET state = 'pending', next_attempt_at = now(), unfinished_claims = 0, updated_at = now()
+                UPDATE notifications SET state = 'pending', next_attempt_at = now(), unfinished_claims = 0, isolated_claims = 0, updated_at = now()
                 WHERE id = ANY(\(texts)::bigint[])
                 """)
             return .requeued(wanted)
@@ -76,7 +76,7 @@ public struct InboxQueries: Sendable {
     /// Puts every `dead` notification back to `pending` in one statement; returns their ids.
     public func replayDead() async throws -> [Int64] {
         try await client.query("""
-            UPDATE notifications SET state = 'pending', next_attempt_at = now(), unfinished_claims = 0, updated_at = now()
+            UPDATE notifications SET state = 'pending', next_attempt_at = now(), unfinished_claims = 0, isolated_claims = 0, updated_at = now()
             WHERE state = 'dead'
             RETURNING id
             """).map { try $0.decode("id", as: Int64.self) }.sorted()
@@ -103,7 +103,7 @@ public struct InboxQueries: Sendable {
             try session.execute("""
                 WITH discarded AS (
                     UPDATE notifications
-                    SET state = 'dead', attempts = attempts + 1, unfinished_claims = 0, last_error = \(message), updated_at = now()
+                    SET state = 'dead', attempts = attempts + 1, unfinished_claims = 0, isolated_claims = 0, last_error = \(message), updated_at = now()
                     WHERE id = ANY(\(texts)::bigint[])
                     RETURNING id, attempts
                 )

@@ -4,7 +4,7 @@ import Postgres
 
 /// The `notifications` table: durable intake, worker claims, outcomes.
 public struct NotificationInbox: Sendable {
-    private let client: PostgresClient
+    let client: PostgresClient
 
     /// Creates the repository.
     public init(client: PostgresClient) {
@@ -102,75 +102,6 @@ public struct NotificationInbox: Sendable {
             """).prepared()
     }
 
-    /// Claims up to `limit` due entries for one attempt each. A claim pushes the entry's
-    /// `next_attempt_at` out by `lease`: if this process dies mid-attempt, the entry becomes
-    /// due again after the lease and another worker takes it. `SKIP LOCKED` lets any number
-    /// of workers and processes claim side by side without waiting on each other.
-    ///
-    /// A due entry already claimed `maxUnfinishedClaims` times without any outcome recorded
-    /// (each attempt stopped the process) is not claimed again: it ends `dead` when it comes
-    /// up, so a poison input cannot crash-loop the service, and the claim takes the next due
-    /// entries in its place.
-    public func claimDue(limit: Int, lease: Duration, maxUnfinishedClaims: Int = 5) async throws -> [ClaimedNotification] {
-        let leaseSeconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
-        var claimed: [ClaimedNotification] = []
-        // Each round reads only the `limit - claimed` entries due first; poison among them is
-        // buried, and a round that buried none is the last.
-        while claimed.count < limit {
-            let round = try await claimRound(limit: limit - claimed.count, leaseSeconds: leaseSeconds, maxUnfinishedClaims: maxUnfinishedClaims)
-            claimed += round.claimed
-            guard round.buried > 0 else { break }
-        }
-        return claimed
-    }
-
-    /// One claim statement over the first `limit` due entries (the due index read in its
-    /// order, never the whole backlog): the poisoned ones end `dead` with an `abandoned`
-    /// attempt, the others are claimed.
-    private func claimRound(limit: Int, leaseSeconds: Double, maxUnfinishedClaims: Int) async throws -> (claimed: [ClaimedNotification], buried: Int) {
-        let rows = try await client.query(PostgresQuery("""
-            WITH due AS (
-                SELECT id, unfinished_claims >= \(maxUnfinishedClaims) AS poisoned FROM notifications
-                WHERE state IN ('pending', 'retrying') AND next_attempt_at <= now()
-                ORDER BY next_attempt_at, id
-                LIMIT \(limit)
-                FOR UPDATE SKIP LOCKED
-            ), buried AS (
-                UPDATE notifications AS n
-                SET state = 'dead', unfinished_claims = 0, updated_at = now(),
-                    last_error = 'stopped the worker ' || n.unfinished_claims || ' times: every attempt ended without an outcome '
-                        || '(the process died); fix the cause, then `subscriptionctl notifications replay`, or discard it'
-                FROM due WHERE n.id = due.id AND due.poisoned
-                RETURNING n.id, n.attempts, n.claimed_at, n.last_error
-            ), abandoned AS (
-                INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
-                SELECT id, attempts, coalesce(claimed_at, now()), 'abandoned', last_error FROM buried
-                ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
-                    finished_at = now()
-            ), claimed AS (
-                UPDATE notifications AS n
-                SET attempts = n.attempts + 1, unfinished_claims = n.unfinished_claims + 1, claimed_at = now(),
-                    next_attempt_at = now() + make_interval(secs => \(leaseSeconds)), updated_at = now()
-                FROM due WHERE n.id = due.id AND NOT due.poisoned
-                RETURNING n.id, n.source, n.body::text AS body, n.bundle_id, n.environment, n.app_user_id,
-                          n.attempts, n.claimed_at, n.received_at, n.receipt_removed_at
-            )
-            SELECT claimed.*, NULL::bigint AS buried FROM claimed
-            UNION ALL
-            SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*) FROM buried
-            """).prepared())
-        var claimed: [ClaimedNotification] = []
-        var buried = 0
-        for row in rows {
-            if let count = try row.decode("buried", as: Int64?.self) {
-                buried = Int(count)
-            } else {
-                claimed.append(try ClaimedNotification(row: row))
-            }
-        }
-        return (claimed, buried)
-    }
-
     /// Records a successful attempt (inside the transaction that applied the facts).
     ///
     /// Fenced: only the claim that made this attempt may finish it. When a newer claim (after
@@ -180,7 +111,7 @@ public struct NotificationInbox: Sendable {
         let recorded = try session.execute(PostgresQuery("""
             WITH finished AS (
                 UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
-                    updated_at = now()
+                    isolated_claims = 0, updated_at = now()
                 WHERE \(unescaped: fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
                 RETURNING id
             )
@@ -215,7 +146,7 @@ public struct NotificationInbox: Sendable {
         let recorded = try await client.execute(PostgresQuery("""
             WITH finished AS (
                 UPDATE notifications SET state = \(state), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
-                    last_error = \(reason), unfinished_claims = 0, updated_at = now()
+                    last_error = \(reason), unfinished_claims = 0, isolated_claims = 0, updated_at = now()
                 WHERE \(unescaped: Self.fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
                 RETURNING id
             )

@@ -116,18 +116,16 @@ public func buildApplication(
         logger: logger
     )
     let appStoreAPI = try AppStoreAPIDirectory(configuration: configuration, http: appStoreHTTP, verifier: signatures, logger: logger)
+    // The attempt's upstream work stops at its deadline, well inside the lease, so its outcome
+    // is recorded while the claim is its own (the database work after it is bounded too).
+    let workerLease = configuration.workerLease ?? configuration.verifyTimeout * 2 + .seconds(30)
     let processor = NotificationProcessor(
         database: database, verifier: verifier(over: workerHTTP), signatures: signatures, apps: configuration.apps,
-        retryPolicy: environment.retryPolicy, api: appStoreAPI
+        retryPolicy: environment.retryPolicy, api: appStoreAPI, attemptDeadline: NotificationWorker.attemptDeadline(lease: workerLease)
     )
     let worker = NotificationWorker(
         inbox: inbox, processor: processor, signal: workerSignal,
-        configuration: .init(
-            concurrency: configuration.workerConcurrency,
-            // Longer than the slowest attempt: two upstream calls plus the database work.
-            lease: configuration.workerLease ?? configuration.verifyTimeout * 2 + .seconds(30),
-            pollInterval: environment.workerPollInterval
-        ),
+        configuration: .init(concurrency: configuration.workerConcurrency, lease: workerLease, pollInterval: environment.workerPollInterval),
         logger: logger
     )
 

@@ -141,6 +141,34 @@ struct AppStoreAPIEndToEndTests {
         }
     }
 
+    /// An attempt used to outlive its lease while the API client waited out Retry-After, so
+    /// claim after claim ended without an outcome and a healthy notification was buried as
+    /// poison. Now the attempt stops at its deadline (inside the lease) and is retried.
+    @Test("the API answers 429 with Retry-After 25 s for a minute: a v2 notification ends processed, never dead")
+    func longRateLimitDoesNotBuryANotification() async throws {
+        let world = try await World.make(customers: 1, seed: 20_261_124)
+        defer { Task { await world.close() } }
+        // A lease shorter than one Retry-After wait: every uncut attempt would outlive it.
+        try await RunningService.with(settings: world.settings.merging(["WORKER_LEASE_MS": "20000"]) { _, new in new }) { service in
+            let notification = try #require(world.simulator.notifications().first)
+            world.simulator.holdAPI(until: Date().addingTimeInterval(60), retryAfter: 25)
+            let target = try #require(URL(string: service.baseURL + "/notifications/appstore"))
+            let report = await NotificationSender(
+                target: target, retry: .persistent, timeout: .seconds(30), concurrency: 1, drops: DropPolicy(rate: 0, seed: 1),
+                simulator: world.simulator
+            ).deliver(notification)
+            #expect(report.failed.isEmpty)
+            try await service.waitUntilSettled(timeout: .seconds(180))
+            #expect(try await service.stateCounts() == ["processed": 1])
+            let row = try #require(try await service.database.query("SELECT attempts, unfinished_claims, isolated_claims FROM notifications").first)
+            #expect(try row.decode("attempts", as: Int.self) >= 2, "the held minute must have cut at least one attempt")
+            #expect(try row.decode("unfinished_claims", as: Int.self) == 0)
+            let cut = try await count(service, "SELECT count(*) AS n FROM notification_attempts WHERE error LIKE '%deadline%'")
+            #expect(cut >= 1)
+            #expect(world.simulator.stats().api["http_429", default: 0] >= 2)
+        }
+    }
+
     @Test("POST /v1/transactions with a transaction_id: linked (sandbox found after production's 404), 422 unknown, 202 then finished when the API is down")
     func transactionLookups() async throws {
         let world = try await World.make(customers: 6, seed: 20_261_127)

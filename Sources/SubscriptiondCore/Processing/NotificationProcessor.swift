@@ -29,11 +29,14 @@ public struct NotificationProcessor: Sendable {
     let receipts: StoredReceipts
     let signatures: SignedPayloadVerifier
     let api: AppStoreAPIDirectory?
+    /// The longest an attempt's upstream work may take; shorter than the worker's lease, so an
+    /// attempt always records its outcome while its claim is still its own.
+    let attemptDeadline: Duration?
 
     /// Creates a processor.
     public init(
         database: PostgresClient, verifier: ReceiptVerifier, signatures: SignedPayloadVerifier, apps: AppRegistry, retryPolicy: RetryPolicy,
-        api: AppStoreAPIDirectory? = nil
+        api: AppStoreAPIDirectory? = nil, attemptDeadline: Duration? = nil
     ) {
         self.database = database
         self.inbox = NotificationInbox(client: database)
@@ -43,6 +46,7 @@ public struct NotificationProcessor: Sendable {
         self.receipts = StoredReceipts(client: database)
         self.signatures = signatures
         self.api = api
+        self.attemptDeadline = attemptDeadline
     }
 
     /// Runs one attempt and records its outcome. Database trouble while recording is
@@ -53,7 +57,19 @@ public struct NotificationProcessor: Sendable {
         logger[metadataKey: LogKey.notificationID] = "\(notification.id)"
         logger[metadataKey: LogKey.attempt] = "\(notification.attempt)"
         let plan: ApplyPlan
-        switch await prepare(notification, logger: logger) {
+        let preparation: Preparation
+        if let attemptDeadline {
+            let attemptLogger = logger
+            guard let prepared = await firstResult(within: attemptDeadline, { await prepare(notification, logger: attemptLogger) }) else {
+                // Apple was slow or kept answering 429: stopped in time, tried again later.
+                let reason = "the attempt ran past its deadline of \(attemptDeadline.components.seconds) s waiting for Apple"
+                return try await retry(notification, reason: reason, limited: false, logger: logger)
+            }
+            preparation = prepared
+        } else {
+            preparation = await prepare(notification, logger: logger)
+        }
+        switch preparation {
         case .apply(let prepared):
             plan = prepared
         case .retry(let reason, let limited):

@@ -11,6 +11,8 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/n
 command -v psql >/dev/null 2>&1 || needed+=(postgresql-client)
 command -v script >/dev/null 2>&1 || needed+=(bsdutils)
 command -v curl >/dev/null 2>&1 || needed+=(curl)
+# The tests serve TLS with an untrusted certificate through `openssl s_server`.
+command -v openssl >/dev/null 2>&1 || needed+=(openssl)
 if [ "${INSTALL_BENCH_TOOLS:-0}" = 1 ]; then
     command -v wrk >/dev/null 2>&1 || needed+=(wrk)
     command -v pgbench >/dev/null 2>&1 || needed+=(postgresql)

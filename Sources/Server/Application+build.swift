@@ -166,10 +166,11 @@ public func buildApplication(
         logger: logger,
         onStored: { await workerSignal.signal() }
     )
+    let largeBodies = LargeBodyLane()
     NotificationIntakeController(
         parser: NotificationIntakeParser(apps: configuration.apps),
         signed: SignedNotificationIntake(verifier: signatures, apps: configuration.apps, now: environment.intakeClock), batcher: intakeBatcher,
-        maxBodyBytes: configuration.maxBodyBytes
+        maxBodyBytes: configuration.maxBodyBytes, largeBodies: largeBodies
     ).addRoutes(to: router)
 
     // Reads store the answers they computed through this writer, off the request.
@@ -203,7 +204,10 @@ public func buildApplication(
         ShutdownService(name: "database") { try await database.shutdown() },
         // Before the database closes: entries still queued answer 503 (Apple retries them);
         // batches already sent finish and answer.
-        ShutdownService(name: "intake") { intakeBatcher.close() },
+        ShutdownService(name: "intake") {
+            intakeBatcher.close()
+            try await largeBodies.shutdown()
+        },
         // Before the database closes: answers computed by the last reads are still written.
         ShutdownService(name: "read-answers") {
             answerWriter.close()
@@ -224,10 +228,18 @@ public func buildApplication(
         logger.notice("WORKER_CONCURRENCY is 0: this process takes notifications but does not process them")
     }
     let onServerRunning = environment.onServerRunning
+    // Per connection: a cap per client address, and a deadline for each request to arrive whole.
+    let connectionsPerAddress = ConnectionsPerAddress(cap: configuration.httpMaxConnectionsPerAddress)
+    let requestTimeout = TimeAmount(configuration.httpRequestTimeout)
     return Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(configuration.httpIdleTimeout.components.seconds) * 1_000_000_000
-            + configuration.httpIdleTimeout.components.attoseconds / 1_000_000_000))),
+        server: .http1(configuration: .init(
+            additionalChannelHandlers: [
+                ConnectionsPerAddressHandler(registry: connectionsPerAddress, onRefusal: ConnectionGuardMetrics.addressAtCap),
+                RequestReadDeadlineHandler(limit: requestTimeout, onExpiry: ConnectionGuardMetrics.requestTimedOut),
+            ],
+            idleTimeout: TimeAmount(configuration.httpIdleTimeout)
+        )),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "subscriptiond",
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.httpMaxConnections, logger: logger)

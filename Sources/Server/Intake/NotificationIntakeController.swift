@@ -13,6 +13,7 @@ struct NotificationIntakeController<Context: RequestContext> {
     let signed: SignedNotificationIntake
     let batcher: IntakeBatcher
     let maxBodyBytes: Int
+    let largeBodies: LargeBodyLane
 
     func addRoutes(to router: Router<Context>) {
         router.post("/notifications/appstore") { request, context in
@@ -24,7 +25,9 @@ struct NotificationIntakeController<Context: RequestContext> {
         let body = try await RequestBody.json(request, maxBytes: maxBodyBytes)
         let draft: InboxEntryDraft
         do {
-            switch try parser.parse(body) {
+            let parser = self.parser
+            let parsed = try await largeBodies.read(size: body.count) { () throws(APIError) -> IntakeBody in try parser.parse(body) }
+            switch parsed {
             case .v1(let v1): draft = v1
             case .signed(let jws): draft = try await signed.draft(signedPayload: jws, logger: context.logger)
             }

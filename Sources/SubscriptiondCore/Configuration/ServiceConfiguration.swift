@@ -54,6 +54,12 @@ public struct ServiceConfiguration: Sendable {
     public var httpIdleTimeout: Duration
     /// Connections accepted at once; beyond it new ones wait in the listen backlog.
     public var httpMaxConnections: Int
+    /// A request whose head and body have not all arrived this long after the connection
+    /// opened (or its previous response went out) closes the connection, however slowly
+    /// its bytes trickle in.
+    public var httpRequestTimeout: Duration
+    /// Connections one client address may hold at once; 0 is no cap (behind a reverse proxy).
+    public var httpMaxConnectionsPerAddress: Int
     /// The longest a request waits for a free database connection before answering 503.
     public var databaseLeaseTimeout: Duration
     /// The server-side limit of one statement; the client gives up 5 s later (a dead network path).
@@ -104,6 +110,8 @@ public struct ServiceConfiguration: Sendable {
         ("METRICS_TOKEN", nil),
         ("HTTP_IDLE_TIMEOUT_MS", "30000"),
         ("HTTP_MAX_CONNECTIONS", "2048"),
+        ("HTTP_REQUEST_TIMEOUT_MS", "30000"),
+        ("HTTP_MAX_CONNECTIONS_PER_ADDRESS", "256"),
         ("DATABASE_LEASE_TIMEOUT_MS", "2000"),
         ("DATABASE_STATEMENT_TIMEOUT_MS", "30000"),
         ("RECEIPT_WAIT_MS", "5000"),
@@ -147,6 +155,8 @@ public struct ServiceConfiguration: Sendable {
             metricsToken: metricsToken.map(Secret.init),
             httpIdleTimeout: .milliseconds(try reader.integer("HTTP_IDLE_TIMEOUT_MS", in: 100...3_600_000)),
             httpMaxConnections: try reader.integer("HTTP_MAX_CONNECTIONS", in: 1...1_000_000),
+            httpRequestTimeout: .milliseconds(try reader.integer("HTTP_REQUEST_TIMEOUT_MS", in: 100...3_600_000)),
+            httpMaxConnectionsPerAddress: try reader.integer("HTTP_MAX_CONNECTIONS_PER_ADDRESS", in: 0...1_000_000),
             databaseLeaseTimeout: .milliseconds(try reader.integer("DATABASE_LEASE_TIMEOUT_MS", in: 10...600_000)),
             databaseStatementTimeout: .milliseconds(try reader.integer("DATABASE_STATEMENT_TIMEOUT_MS", in: 100...3_600_000)),
             receiptWait: .milliseconds(try reader.integer("RECEIPT_WAIT_MS", in: 10...600_000)),

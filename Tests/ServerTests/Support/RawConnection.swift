@@ -11,10 +11,21 @@ import Glibc
 final class RawConnection: @unchecked Sendable {
     private let descriptor: Int32
 
-    /// Connects to 127.0.0.1:`port`; reads give up after `readTimeout`.
-    init(port: Int, readTimeout: Duration = .seconds(5)) throws {
+    /// Connects to 127.0.0.1:`port` from the loopback address `source` (any of 127.0.0.0/8,
+    /// so a test can play several clients); reads give up after `readTimeout`.
+    init(port: Int, from source: String = "127.0.0.1", readTimeout: Duration = .seconds(5)) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(descriptor)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -34,10 +45,10 @@ final class RawConnection: @unchecked Sendable {
 
     /// Opens `count` connections from a thread of its own (a connect can block while the
     /// server's accept queue is full).
-    static func open(_ count: Int, port: Int) async throws -> [RawConnection] {
+    static func open(_ count: Int, port: Int, from source: String = "127.0.0.1") async throws -> [RawConnection] {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try (0..<count).map { _ in try RawConnection(port: port) } })
+                continuation.resume(with: Result { try (0..<count).map { _ in try RawConnection(port: port, from: source) } })
             }
         }
     }
@@ -46,6 +57,21 @@ final class RawConnection: @unchecked Sendable {
     func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Sends every byte (blocking until the peer has taken them or closed), on a thread of its own.
+    func sendAll(_ bytes: [UInt8]) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                var offset = 0
+                while offset < bytes.count {
+                    let sent = bytes[offset...].withUnsafeBytes { Glibc.send(self.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if sent <= 0 { break }
+                    offset += sent
+                }
+                continuation.resume()
+            }
+        }
     }
 
     /// Reads until the peer closes (FIN or reset) or the read timeout passes; `closed` tells which.

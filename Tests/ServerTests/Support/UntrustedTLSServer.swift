@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `openssl s_server` on a loopback port with a fresh self-signed certificate: a real TLS
+/// peer whose certificate no client trusts, for the permanent kind of TLS failure.
+final class UntrustedTLSServer: Sendable {
+    let port: Int
+    private let process: Process
+    private let directory: URL
+
+    /// Generates the certificate and starts the server; throws when openssl is missing or fails.
+    init() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("untrusted-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let key = directory.appendingPathComponent("key.pem").path
+        let certificate = directory.appendingPathComponent("certificate.pem").path
+        let generate = Process()
+        generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generate.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                              "-subj", "/CN=127.0.0.1", "-days", "1", "-keyout", key, "-out", certificate]
+        generate.standardOutput = FileHandle.nullDevice
+        generate.standardError = FileHandle.nullDevice
+        try ChildProcesses.launch(generate)
+        generate.waitUntilExit()
+        guard generate.terminationStatus == 0 else { throw Failure(reason: "openssl req exited \(generate.terminationStatus)") }
+
+        // s_server buffers its "ACCEPT" line when writing to a pipe, so the port is chosen
+        // here (free a moment ago) and the server is awaited until it accepts.
+        let chosen = try Self.freePort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "s_server", "-accept", "127.0.0.1:\(chosen)", "-cert", certificate, "-key", key, "-www", "-quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try ChildProcesses.launch(process)
+        port = chosen
+        let deadline = ContinuousClock.now + .seconds(10)
+        while (try? RawConnection(port: chosen, readTimeout: .seconds(1))) == nil {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                stop()
+                throw Failure(reason: "openssl s_server did not start listening on \(chosen)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// A port the kernel just handed out and that is free again.
+    private static func freePort() throws -> Int {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) }
+        }
+        guard bound == 0 else { throw Failure(reason: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The `https://` URL of `path` on this server.
+    func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
+
+    /// Stops the server and removes its files.
+    func stop() {
+        if process.isRunning {
+            // s_server does not end on SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { "untrusted TLS server: \(reason)" }
+    }
+}

@@ -109,13 +109,18 @@ public func buildApplication(
             logger.warning("app \(bundleID) has neither a shared secret nor app_apple_id: it accepts only Sandbox version 2 notifications")
         }
     }
-    // One client for the App Store Server API, shared by the worker and /v1, so each app's
-    // requests pass through one rate limiter per environment.
+    // The App Store Server API: the worker and /v1 each have transfers of their own, so one
+    // cannot take the other's, and share each app's rate limiters (Apple's limit is per app).
     let appStoreHTTP = CurlHTTPClient(
+        configuration: .init(maxConcurrentTransfers: max(2, configuration.workerConcurrency), caBundlePath: configuration.upstreamCABundle),
+        logger: logger
+    )
+    let lookupHTTP = CurlHTTPClient(
         configuration: .init(maxConcurrentTransfers: configuration.apiUpstreamConcurrency, caBundlePath: configuration.upstreamCABundle),
         logger: logger
     )
     let appStoreAPI = try AppStoreAPIDirectory(configuration: configuration, http: appStoreHTTP, verifier: signatures, logger: logger)
+    let lookupAPI = appStoreAPI.over(lookupHTTP)
     // The attempt's upstream work stops at its deadline, well inside the lease, so its outcome
     // is recorded while the claim is its own (the database work after it is bounded too).
     let workerLease = configuration.workerLease ?? configuration.verifyTimeout * 2 + .seconds(30)
@@ -179,7 +184,7 @@ public func buildApplication(
         let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
         SubscriptionsController(answers: readAnswers).addRoutes(to: api)
         let lookup = TransactionLookup(
-            database: database, reader: SubscriptionReader(client: database), api: appStoreAPI, inbox: inbox,
+            database: database, reader: SubscriptionReader(client: database), api: lookupAPI, inbox: inbox,
             workerSignal: workerSignal, wait: configuration.receiptWait
         )
         TransactionsController(
@@ -218,6 +223,7 @@ public func buildApplication(
             try await apiHTTP.shutdown()
             try await webhookHTTP.shutdown()
             try await appStoreHTTP.shutdown()
+            try await lookupHTTP.shutdown()
         },
     ]
     if environment.runsWorker && configuration.workerConcurrency > 0 {

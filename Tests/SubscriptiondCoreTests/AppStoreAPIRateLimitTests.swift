@@ -33,7 +33,7 @@ struct AppStoreAPIRateLimitTests {
 
     @Test("a waiting acquire honours the task's cancellation")
     func cancellation() async throws {
-        let limiter = AppStoreAPIRateLimiter(ratePerSecond: 0.01, capacity: 1)
+        let limiter = AppStoreAPIRateLimiter(ratePerSecond: 0.01, capacity: 1, maximumWait: .seconds(600))
         try await limiter.acquire()
         let waiter = Task { try await limiter.acquire() }
         try await Task.sleep(for: .milliseconds(50))
@@ -81,5 +81,18 @@ struct AppStoreAPIRateLimitTests {
             }
             #expect(tests[2] - tests[0] >= .milliseconds(1_800))
         }
+    }
+
+    @Test("the queue is bounded: a request whose token is further off than maximumWait is refused at once, its reservation returned")
+    func theQueueIsBounded() async throws {
+        let limiter = AppStoreAPIRateLimiter(ratePerSecond: 1, capacity: 1, maximumWait: .milliseconds(200))
+        try await limiter.acquire()
+        // The next token is a second away: refused, not queued.
+        await #expect(throws: AppStoreAPIRateLimiter.Overloaded.self) { try await limiter.acquire() }
+        await #expect(throws: AppStoreAPIRateLimiter.Overloaded.self) { try await limiter.acquire() }
+        // The refusals reserved nothing: once one token has refilled, the next request goes at
+        // once (had they kept their reservations, it would be two tokens behind and refused).
+        try await Task.sleep(for: .milliseconds(1_200))
+        try await limiter.acquire()
     }
 }

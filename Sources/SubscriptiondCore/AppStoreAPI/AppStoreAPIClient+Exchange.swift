@@ -59,7 +59,13 @@ extension AppStoreAPIClient {
         var rateLimitedCount = 0
         var failureCount = 0
         while true {
-            try await limiter.acquire()
+            do {
+                try await limiter.acquire()
+            } catch let overloaded as AppStoreAPIRateLimiter.Overloaded {
+                // As a 429 would be: retryable once the queue has drained.
+                let retryAfter = Date().addingTimeInterval(ContinuousClock.now.duration(to: overloaded.due).seconds)
+                throw AppStoreAPIError.rateLimited(environment: environment, retryAfter: retryAfter)
+            }
             let response: HTTPResponse
             do {
                 response = try await http.execute(try request(call, in: environment), logger: logger)

@@ -73,6 +73,29 @@ public final class AppStoreAPIClient: Sendable {
         self.logger = logger
     }
 
+    /// This app's client over `http`: the same token cache and the same rate limiters (Apple's
+    /// limit is per app, whoever asks), with the transfers of `http`, so that one caller (the
+    /// worker) cannot take every transfer another (the `/v1` API) needs.
+    public func over(_ http: CurlHTTPClient) -> AppStoreAPIClient {
+        AppStoreAPIClient(sharing: self, http: http)
+    }
+
+    private init(sharing other: AppStoreAPIClient, http: CurlHTTPClient) {
+        bundleID = other.bundleID
+        productionURL = other.productionURL
+        sandboxURL = other.sandboxURL
+        self.http = http
+        timeout = other.timeout
+        verifier = other.verifier
+        retries = other.retries
+        tokens = other.tokens
+        productionLimiter = other.productionLimiter
+        sandboxLimiter = other.sandboxLimiter
+        testNotificationProductionLimiter = other.testNotificationProductionLimiter
+        testNotificationSandboxLimiter = other.testNotificationSandboxLimiter
+        logger = other.logger
+    }
+
     /// The token bucket of one environment and kind of request; share-nothing, one per
     /// client, environment and kind.
     public func rateLimiter(for environment: AppStoreEnvironment, _ rateClass: AppStoreAPIRateClass = .standard) -> AppStoreAPIRateLimiter {

@@ -23,6 +23,16 @@ public struct AppStoreAPIDirectory: Sendable {
         self.clients = clients
     }
 
+    private init(clients: [String: AppStoreAPIClient]) {
+        self.clients = clients
+    }
+
+    /// The same apps' clients over `http`, sharing their tokens and rate limiters
+    /// (``AppStoreAPIClient/over(_:)``).
+    public func over(_ http: CurlHTTPClient) -> AppStoreAPIDirectory {
+        AppStoreAPIDirectory(clients: clients.mapValues { $0.over(http) })
+    }
+
     /// The client of one app, if it has an API key.
     public func client(bundleID: String) -> AppStoreAPIClient? { clients[bundleID] }
 

@@ -4,11 +4,23 @@
 /// `capacity` (one second's worth by default). A request finding the bucket empty reserves
 /// the next token and sleeps until it is due, so waiters are served in arrival order and a
 /// burst never exceeds the rate. A Retry-After from Apple holds the whole bucket until then.
+///
+/// The queue is bounded by time: a request whose token would come more than `maximumWait`
+/// from now is refused at once (``Overloaded``) instead of joining the queue, so a burst
+/// cannot build a backlog without end; the caller queues the work durably or retries later.
 public actor AppStoreAPIRateLimiter {
     /// Requests per second.
     public nonisolated let ratePerSecond: Double
     /// The most requests allowed back to back after a quiet period.
     public nonisolated let capacity: Double
+    /// The longest a request may wait for its token.
+    public nonisolated let maximumWait: Duration
+
+    /// A request refused because its token would come too late; `due` is when it would have.
+    public struct Overloaded: Error, Sendable {
+        /// When the refused request's token would have been due.
+        public let due: ContinuousClock.Instant
+    }
 
     /// Tokens available now; negative when waiters have reserved future tokens.
     private var tokens: Double
@@ -17,11 +29,12 @@ public actor AppStoreAPIRateLimiter {
 
     /// A bucket of `ratePerSecond` (clamped to at least 0.01/s), holding `capacity` tokens
     /// (default: one second's worth, at least 1), starting full.
-    public init(ratePerSecond: Double, capacity: Double? = nil) {
+    public init(ratePerSecond: Double, capacity: Double? = nil, maximumWait: Duration = .seconds(30)) {
         let rate = ratePerSecond.isFinite ? max(ratePerSecond, 0.01) : 1
         let size = capacity.flatMap { $0.isFinite ? $0 : nil } ?? rate
         self.ratePerSecond = rate
         self.capacity = max(size, 1)
+        self.maximumWait = maximumWait
         self.tokens = max(size, 1)
         self.refilledAt = .now
     }
@@ -33,12 +46,13 @@ public actor AppStoreAPIRateLimiter {
     /// A bucket that keeps one app's requests under Apple's `limit` per second in every
     /// one-second window, however the window is aligned: it paces at `pacingShare` of the
     /// limit with no burst, so a window sees at most `0.9 × limit + 1` requests leave.
-    public static func pacing(under limit: Double) -> AppStoreAPIRateLimiter {
-        AppStoreAPIRateLimiter(ratePerSecond: limit * pacingShare, capacity: 1)
+    public static func pacing(under limit: Double, maximumWait: Duration = .seconds(30)) -> AppStoreAPIRateLimiter {
+        AppStoreAPIRateLimiter(ratePerSecond: limit * pacingShare, capacity: 1, maximumWait: maximumWait)
     }
 
     /// Takes one token, sleeping until one is due; throws `CancellationError` when the task
-    /// is cancelled while waiting (its reservation is then returned).
+    /// is cancelled while waiting (its reservation is then returned), and ``Overloaded``
+    /// without waiting when the token would come more than `maximumWait` from now.
     public func acquire() async throws {
         try Task.checkCancellation()
         let now = ContinuousClock.now
@@ -52,6 +66,10 @@ public actor AppStoreAPIRateLimiter {
             due = heldUntil
         }
         guard due > now else { return }
+        guard now.duration(to: due) <= maximumWait else {
+            tokens = min(capacity, tokens + 1)
+            throw Overloaded(due: due)
+        }
         do {
             try await Task.sleep(until: due, clock: .continuous)
         } catch {

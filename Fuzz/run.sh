@@ -34,7 +34,10 @@ if [ "${FUZZ_HARNESS:-}" = verifier ]; then
     mkdir -p "$corpus" "$artifacts"
     python3 Fuzz/signed-seeds.py "$fixtures" "$corpus"
     cp "$fixtures"/v2-genuine/*.json "$corpus/"
+    cp Fuzz/seeds/*.json "$corpus/"
     export FUZZ_HARNESS
+    # Bare JSON payloads are wrapped in this genuine notification's header and signature.
+    export FUZZ_TEMPLATE_JWS_FILE="$fixtures/v2-genuine/DID_RENEW_2025-10-01_sandbox.json"
     export SWIFT_BACKTRACE=enable=no
     export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
     # Leak detection stays off here: LeakSanitizer reports a 24-byte object inside

@@ -24,7 +24,7 @@ enum IntakeHarness {
 
     static func run(_ bytes: [UInt8]) {
         if verifierOnly {
-            if let tree = try? StrictJSONParser.parse(bytes) { SignedPayloadHarness.run(tree) }
+            SignedPayloadHarness.runEveryInput(bytes)
             return
         }
         if let tree = try? StrictJSONParser.parse(bytes) {

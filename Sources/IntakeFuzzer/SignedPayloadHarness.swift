@@ -35,8 +35,48 @@ enum SignedPayloadHarness {
     /// Loads the roots and runs one verification, outside any input.
     static func warmUp() {
         _ = reportAtExit
+        _ = template
         verify("warm.up.jws")
         verifications.store(0, ordering: .relaxed)
+    }
+
+    /// The genuine notification whose header and signature wrap bare payloads
+    /// (`FUZZ_TEMPLATE_JWS_FILE`, a `{"signedPayload"}` file), or nil.
+    static let template: (header: JSONValue, signature: String)? = {
+        guard let path = ProcessInfo.processInfo.environment["FUZZ_TEMPLATE_JWS_FILE"],
+              let data = FileManager.default.contents(atPath: path),
+              let jws = (try? StrictJSONParser.parse(Array(data)))?["signedPayload"]?.stringValue
+        else { return nil }
+        let parts = jws.split(separator: ".").map(String.init)
+        guard parts.count == 3, let header = Data(base64Encoded: base64(parts[0])),
+              let tree = try? StrictJSONParser.parse(Array(header))
+        else { return nil }
+        return (tree, parts[2])
+    }()
+
+    /// `make fuzz-verifier`: every input is one verification. JSON of either shape above goes
+    /// in as such; any other JSON object is the payload under the template's genuine header
+    /// and signature (so dates, ids and nested JWS are mutated behind a real chain); anything
+    /// else is taken as compact JWS text.
+    static func runEveryInput(_ bytes: [UInt8]) {
+        guard let tree = try? StrictJSONParser.parse(bytes) else {
+            verify(String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        if tree["signedPayload"]?.stringValue != nil || tree["jws"] != nil {
+            run(tree)
+        } else if let template, tree.objectMembers != nil,
+                  let jws = pack(.object(["header": template.header, "payload": tree, "signature": .string(template.signature)])) {
+            verify(jws)
+        } else {
+            verify(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    private static func base64(_ url: String) -> String {
+        var text = url.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        return text
     }
 
     static func run(_ tree: JSONValue) {

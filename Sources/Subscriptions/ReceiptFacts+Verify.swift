@@ -9,9 +9,16 @@ extension ReceiptFacts {
     /// `latest_expired_receipt_info` and iOS 6 style receipt. Renewals come from
     /// `pending_renewal_info`, or from legacy top-level auto-renew fields.
     ///
+    /// The answer speaks for the moment Apple received the request (`receipt.request_date_ms`,
+    /// Apple's clock, the same clock as a signed payload's `signedDate`): transactions carry
+    /// it as `statedAt`, so a later answer can show a refund reversed. `receipt.in_app`
+    /// entries are the device's old snapshot and carry none, so they never un-revoke; nor
+    /// does an answer without a request date, or one dated more than a day after it arrived.
+    ///
     /// - Parameters:
     ///   - bundleID: used when the receipt names no bundle.
-    ///   - observedAt: when the response arrived; renewal facts carry it.
+    ///   - observedAt: when the response arrived (this host's clock); renewal facts carry
+    ///     Apple's request date instead when the answer has one.
     ///   - environmentFallback: the environment of the URL that answered, for bodies that
     ///     do not name one (legacy 21006 bodies).
     public init(
@@ -23,20 +30,20 @@ extension ReceiptFacts {
         let environment = response.environment ?? environmentFallback
         let bundleID = response.receipt?.bundleID ?? fallback
         let receipt = response.receipt
-        let entries = response.latestReceiptInfo
-            + (receipt?.inApp ?? []).filter { $0.expiresDate != nil }
-            + [response.latestExpiredReceiptInfo, receipt?.legacyTransaction].compactMap { $0 }
-        // Apple's answer speaks for the moment it arrived: a later answer may show a refund
-        // reversed.
-        let transactions = entries.compactMap {
-            TransactionFact(receiptTransaction: $0, bundleID: bundleID, environment: environment)
-        }.map { fact in
-            var fact = fact
-            fact.statedAt = observedAt
-            return fact
+        let statedAt = receipt?.requestDate.flatMap { $0 <= observedAt.addingTimeInterval(Self.futureTolerance) ? $0 : nil }
+        let stated = response.latestReceiptInfo + [response.latestExpiredReceiptInfo, receipt?.legacyTransaction].compactMap { $0 }
+        let snapshot = (receipt?.inApp ?? []).filter { $0.expiresDate != nil }
+        func facts(_ entries: [ReceiptTransaction], statedAt: Date?) -> [TransactionFact] {
+            entries.compactMap { TransactionFact(receiptTransaction: $0, bundleID: bundleID, environment: environment) }.map { fact in
+                var fact = fact
+                fact.statedAt = statedAt
+                return fact
+            }
         }
+        let transactions = facts(stated, statedAt: statedAt) + facts(snapshot, statedAt: nil)
+        let renewalTime = statedAt ?? observedAt
         var renewals = response.pendingRenewalInfo.compactMap {
-            RenewalFact(pendingRenewalInfo: $0, bundleID: bundleID, environment: environment, observedAt: observedAt)
+            RenewalFact(pendingRenewalInfo: $0, bundleID: bundleID, environment: environment, observedAt: renewalTime)
         }
         let legacyOriginal = (response.latestExpiredReceiptInfo ?? receipt?.legacyTransaction)?.originalTransactionID
         if let legacyOriginal, !renewals.contains(where: { $0.originalTransactionID == legacyOriginal }),
@@ -47,7 +54,7 @@ extension ReceiptFacts {
                 environment: environment,
                 autoRenewProductID: response.autoRenewProductID,
                 autoRenewStatus: response.autoRenewStatus,
-                observedAt: observedAt
+                observedAt: renewalTime
             ))
         }
         self.init(
@@ -58,4 +65,9 @@ extension ReceiptFacts {
             latestReceipt: response.latestReceipt
         )
     }
+}
+
+extension ReceiptFacts {
+    /// How far after its arrival an answer's request date may lie (clock skew); later is refused.
+    static let futureTolerance: TimeInterval = 24 * 60 * 60
 }

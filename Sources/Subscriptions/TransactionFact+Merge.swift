@@ -10,9 +10,12 @@ extension TransactionFact {
     /// that `a.merged(with: b) == b.merged(with: a)` and any arrival order ends in the same
     /// stored row.
     ///
-    /// A refund is the exception, because Apple can reverse one: when both observations say
-    /// when Apple stated them, the newer statement decides the cancellation (so a reversed
-    /// refund un-revokes); otherwise a cancellation is only ever added, never cleared.
+    /// A refund is the exception, because Apple can reverse one: the observation Apple stated
+    /// last decides the cancellation (so a reversed refund un-revokes), an observation with no
+    /// statement time (a row stored before times were kept, a receipt's `in_app` snapshot)
+    /// counting as older than any stated one; between observations stated at the same time
+    /// (or both unstated) a cancellation is only ever added, never cleared. That is a choice
+    /// of the greatest under one total order, so the merge stays associative and commutative.
     ///
     /// Facts of another transaction id or environment are not the same transaction: `self`
     /// comes back unchanged.
@@ -39,8 +42,9 @@ extension TransactionFact {
         result.appAccountToken = Self.pick(appAccountToken, other.appAccountToken)
         // The reason travels with the date it explains.
         let cancellation: (date: Date?, reason: String?)
-        if let mine = statedAt, let theirs = other.statedAt, mine != theirs {
-            cancellation = mine > theirs ? (cancellationDate, cancellationReason) : (other.cancellationDate, other.cancellationReason)
+        if statedAt != other.statedAt {
+            let mineIsNewer = (statedAt ?? .distantPast) > (other.statedAt ?? .distantPast)
+            cancellation = mineIsNewer ? (cancellationDate, cancellationReason) : (other.cancellationDate, other.cancellationReason)
         } else {
             cancellation = Self.pickCancellation((cancellationDate, cancellationReason), (other.cancellationDate, other.cancellationReason))
         }

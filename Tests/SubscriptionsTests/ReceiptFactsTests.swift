@@ -26,6 +26,23 @@ struct ReceiptFactsTests {
         #expect(expired.autoRenewProductID == "one_month_subscription")
     }
 
+    /// One clock per comparison: a verify answer speaks for Apple's `request_date_ms`, the
+    /// clock of signed payloads; the receipt's `in_app` snapshot speaks for no time at all.
+    @Test func verifyFactsCarryApplesRequestDate() throws {
+        let response = try RealWorld.verify("status0_sandbox_cancelled-trial.json")
+        let requestDate = try #require(response.receipt?.requestDate)
+        #expect(requestDate == ms(1_466_184_881_174))
+        let facts = ReceiptFacts(verifyResponse: response, bundleID: "fallback", observedAt: requestDate.addingTimeInterval(2))
+        let latestIDs = Set(response.latestReceiptInfo.map(\.transactionID))
+        for fact in facts.transactions {
+            #expect(fact.statedAt == (latestIDs.contains(fact.transactionID) ? requestDate : nil), "\(fact.transactionID)")
+        }
+        #expect(facts.renewals.allSatisfy { $0.observedAt == requestDate })
+        // An answer dated two days after it arrived states nothing.
+        let early = ReceiptFacts(verifyResponse: response, bundleID: "fallback", observedAt: requestDate.addingTimeInterval(-2 * 86_400))
+        #expect(early.transactions.allSatisfy { $0.statedAt == nil })
+    }
+
     @Test func repeatedEntriesAreMergedIntoOneFact() throws {
         let facts = ReceiptFacts(
             verifyResponse: try RealWorld.verify("status0_sandbox_trial_expiration-intent.json"),

@@ -51,6 +51,7 @@ struct TransactionLookup: Sendable {
         switch try await facts(transactionID, bundleID: bundleID, withHistory: false, logger: logger) {
         case .success(let facts)?:
             try await database.withTransaction { session in
+                try FactStore.lockSubscriptions(of: facts, in: session)
                 for batch in facts {
                     try FactStore.apply(batch, receiptObservedAt: Date(), notificationID: nil, appUserID: appUserID, in: session)
                 }

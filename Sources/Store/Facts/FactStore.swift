@@ -19,6 +19,24 @@ public struct StatusChange: Sendable, Equatable {
 /// `subscribers`, `status_events` and the `webhook_events` outbox, so that the stored state depends only on the facts,
 /// never on the order or number of times they arrive.
 public enum FactStore {
+    /// Takes the transaction-scoped lock of every subscription `batches` touch, in one global
+    /// order (environment, then original transaction id).
+    ///
+    /// A transaction that applies several batches calls this first with all of them: each
+    /// `apply` locks its own batch's subscriptions (again, at no cost, since PostgreSQL's
+    /// advisory locks are re-entrant), but batch by batch two transactions could take A then B
+    /// and B then A, and deadlock.
+    public static func lockSubscriptions(of batches: [ReceiptFacts], in session: PostgresSession) throws {
+        for key in lockKeys(of: batches) {
+            try session.execute(PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))").prepared())
+        }
+    }
+
+    /// The lock keys of every subscription `batches` touch, each once, in the one global order.
+    static func lockKeys(of batches: [ReceiptFacts]) -> [String] {
+        Set(batches.flatMap { batch in batch.subscriptionIDs.map { batch.environment.rawValue + ":" + $0 } }).sorted()
+    }
+
     /// Applies one batch of facts inside the caller's transaction.
     ///
     /// Subscriptions are locked per original transaction (advisory locks, taken in sorted
@@ -43,10 +61,7 @@ public enum FactStore {
         // until autovacuum analyzes the table, while a backlog grows it by thousands of rows a
         // minute. Sent unprepared, they are planned for their keys on every call
         // (`FactStorePlanningTests`); everything else keeps its cached plan.
-        for id in subscriptionIDs {
-            let key = environment + ":" + id
-            try session.execute(PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))").prepared())
-        }
+        try lockSubscriptions(of: [facts], in: session)
         try mergeTransactions(facts.transactions, environment: environment, in: session)
         for id in subscriptionIDs {
             if let renewal = facts.renewal(of: id) { try replaceRenewalIfNewer(renewal, in: session) }

@@ -79,6 +79,7 @@ public struct NotificationProcessor: Sendable {
         }
         do {
             try await database.withTransaction { session in
+                try FactStore.lockSubscriptions(of: plan.batches.map(\.facts), in: session)
                 for batch in plan.batches {
                     try FactStore.apply(batch.facts, receiptObservedAt: batch.observedAt, notificationID: notification.id,
                                         appUserID: notification.appUserID, in: session)

@@ -59,6 +59,7 @@ struct SyncCommand: AsyncParsableCommand {
                                 let facts = try await AppleSubscriptionState.facts(
                                     transactionID: target.id, environment: target.environment, withHistory: true, client: client, logger: session.logger)
                                 try await database.withTransaction { transaction in
+                                    try FactStore.lockSubscriptions(of: facts, in: transaction)
                                     for batch in facts {
                                         try FactStore.apply(batch, receiptObservedAt: Date(), notificationID: nil, in: transaction)
                                     }

@@ -38,7 +38,7 @@ port="$(Deploy/local/free-port.sh 18080 18999)"
 server=""
 start_server() {
     APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret APPSTORE_APP_APPLE_ID=1234567890 \
-        APPSTORE_ROOT_CERTIFICATES="$out/sim-root.pem" WORKER_CONCURRENCY=0 \
+        APPSTORE_ROOT_CERTIFICATES="$out/sim-root.pem" WORKER_CONCURRENCY=0 NOTIFICATION_MAX_AGE_DAYS=3650 \
         SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=32 "$bin/subscriptiond" &
     server=$!
     bench_wait_ready "$port"

@@ -66,6 +66,11 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let logger = environment.logger
     let roots = try TrustAnchors.load(configuration.appleRootCertificates)
+    let foreignRoots = roots.rootsOtherThanAppleRootCAG3
+    if !foreignRoots.isEmpty && !configuration.appleEndpointsAreLoopback {
+        logger.warning("APPSTORE_ROOT_CERTIFICATES trusts roots other than Apple Root CA - G3: whoever holds their keys can sign notifications this server believes",
+                       metadata: ["roots": "\(foreignRoots.joined(separator: "; "))"])
+    }
     let database = PostgresClient(
         configuration: .init(
             connectionString: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,
@@ -174,7 +179,8 @@ public func buildApplication(
     let largeBodies = LargeBodyLane()
     NotificationIntakeController(
         parser: NotificationIntakeParser(apps: configuration.apps),
-        signed: SignedNotificationIntake(verifier: signatures, apps: configuration.apps, now: environment.intakeClock), batcher: intakeBatcher,
+        signed: SignedNotificationIntake(
+            verifier: signatures, apps: configuration.apps, freshness: configuration.notificationFreshness, now: environment.intakeClock), batcher: intakeBatcher,
         maxBodyBytes: configuration.maxBodyBytes, largeBodies: largeBodies
     ).addRoutes(to: router)
 

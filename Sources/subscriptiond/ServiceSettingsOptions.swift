@@ -80,6 +80,8 @@ struct ServiceSettingsOptions: ParsableArguments {
     var httpRequestTimeoutMs: String?
     @Option(help: "Connections one client address may hold; 0 for none behind a reverse proxy (HTTP_MAX_CONNECTIONS_PER_ADDRESS, default 256).")
     var httpMaxConnectionsPerAddress: String?
+    @Option(help: "Days back a signed notification's signedDate may lie at intake (NOTIFICATION_MAX_AGE_DAYS, default 180).")
+    var notificationMaxAgeDays: String?
     @Option(help: "Longest wait for a database connection before answering 503, in ms (DATABASE_LEASE_TIMEOUT_MS, default 2000).")
     var databaseLeaseTimeoutMs: String?
     @Option(help: "Server-side statement limit in ms; the client gives up 5 s later (DATABASE_STATEMENT_TIMEOUT_MS, default 30000).")
@@ -108,6 +110,7 @@ struct ServiceSettingsOptions: ParsableArguments {
             "APPSTORE_API_URL": appstoreAPIURL, "APPSTORE_API_SANDBOX_URL": appstoreAPISandboxURL,
             "METRICS_TOKEN": metricsToken, "HTTP_IDLE_TIMEOUT_MS": httpIdleTimeoutMs, "HTTP_MAX_CONNECTIONS": httpMaxConnections,
             "HTTP_REQUEST_TIMEOUT_MS": httpRequestTimeoutMs, "HTTP_MAX_CONNECTIONS_PER_ADDRESS": httpMaxConnectionsPerAddress,
+            "NOTIFICATION_MAX_AGE_DAYS": notificationMaxAgeDays,
             "DATABASE_LEASE_TIMEOUT_MS": databaseLeaseTimeoutMs, "DATABASE_STATEMENT_TIMEOUT_MS": databaseStatementTimeoutMs,
             "RECEIPT_WAIT_MS": receiptWaitMs, "API_UPSTREAM_CONCURRENCY": apiUpstreamConcurrency,
         ]

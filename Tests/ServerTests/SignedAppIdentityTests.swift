@@ -170,4 +170,16 @@ struct AppStoreAPIKeyConfigurationTests {
         let loaded = try ServiceConfiguration.load(environment: settings)
         #expect(loaded.apps.app(bundleID: "com.example.file")?.sharedSecret?.matches("file-shared-secret-0123456789") == true)
     }
+
+    @Test("a deployment counts as loopback only when every Apple endpoint is on this machine")
+    func loopbackDeployment() throws {
+        #expect(try !ServiceConfiguration.load(environment: environment([:])).appleEndpointsAreLoopback)
+        let local = [
+            "VERIFY_RECEIPT_URL": "http://127.0.0.1:1/verifyReceipt", "VERIFY_RECEIPT_SANDBOX_URL": "http://127.0.0.1:1/sandbox",
+            "APPSTORE_API_URL": "http://localhost:2", "APPSTORE_API_SANDBOX_URL": "http://[::1]:3",
+        ]
+        #expect(try ServiceConfiguration.load(environment: environment(local)).appleEndpointsAreLoopback)
+        let mixed = local.merging(["APPSTORE_API_URL": "https://api.storekit.apple.com"]) { _, new in new }
+        #expect(try !ServiceConfiguration.load(environment: environment(mixed)).appleEndpointsAreLoopback)
+    }
 }

@@ -140,13 +140,14 @@ struct SignedIntakeTests {
         let day: TimeInterval = 86_400
         let tooLate: @Sendable () -> Date = { signed.addingTimeInterval(181 * day) }
         let stillFresh: @Sendable () -> Date = { signed.addingTimeInterval(179 * day) }
-        try await RunningService.with(settings: Self.lokiApp, runsWorker: false, intakeClock: tooLate) { service in
+        let bounded = Self.lokiApp.merging(["NOTIFICATION_MAX_AGE_DAYS": "180"]) { _, new in new }
+        try await RunningService.with(settings: bounded, runsWorker: false, intakeClock: tooLate) { service in
             let response = try await service.postNotification(body)
             #expect(response.status == 401)
-            #expect(try jsonObject(response)["message"] as? String == NotificationFreshness.refusal)
+            #expect(try jsonObject(response)["message"] as? String == NotificationFreshness(days: 180).refusal)
             #expect(try await stored(service) == 0)
         }
-        try await RunningService.with(settings: Self.lokiApp, runsWorker: false, intakeClock: stillFresh) { service in
+        try await RunningService.with(settings: bounded, runsWorker: false, intakeClock: stillFresh) { service in
             let response = try await service.postNotification(body)
             #expect(response.status == 200)
             #expect(try await stored(service) == 1)

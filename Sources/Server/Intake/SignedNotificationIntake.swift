@@ -13,7 +13,8 @@ import SubscriptiondCore
 struct SignedNotificationIntake: Sendable {
     let verifier: SignedPayloadVerifier
     let apps: AppRegistry
-    /// The clock a notification's age is judged by.
+    /// How old a notification may be, and the clock its age is judged by.
+    let freshness: NotificationFreshness
     let now: @Sendable () -> Date
 
     /// One message for every verification failure: the reason goes to the log only.
@@ -29,9 +30,9 @@ struct SignedNotificationIntake: Sendable {
             logger.info("signed notification rejected", metadata: [LogKey.error: "\(error.reason)"])
             throw APIError.unauthorized(Self.rejection)
         }
-        guard NotificationFreshness.isDeliverable(signedDate: verified.payload.signedDate, now: now()) else {
+        guard freshness.isDeliverable(signedDate: verified.payload.signedDate, now: now()) else {
             logger.info("signed notification rejected", metadata: [LogKey.error: "signedDate older than Apple delivers"])
-            throw APIError.unauthorized(NotificationFreshness.refusal)
+            throw APIError.unauthorized(freshness.refusal)
         }
         switch SignedNotificationEntry.make(verified, signedPayload: signedPayload, apps: apps) {
         case .success(let entry):

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Subscriptions
 
@@ -60,6 +61,8 @@ public struct ServiceConfiguration: Sendable {
     public var httpRequestTimeout: Duration
     /// Connections one client address may hold at once; 0 is no cap (behind a reverse proxy).
     public var httpMaxConnectionsPerAddress: Int
+    /// How old a signed notification may be at intake (`NOTIFICATION_MAX_AGE_DAYS`).
+    public var notificationFreshness: NotificationFreshness
     /// The longest a request waits for a free database connection before answering 503.
     public var databaseLeaseTimeout: Duration
     /// The server-side limit of one statement; the client gives up 5 s later (a dead network path).
@@ -112,6 +115,7 @@ public struct ServiceConfiguration: Sendable {
         ("HTTP_MAX_CONNECTIONS", "2048"),
         ("HTTP_REQUEST_TIMEOUT_MS", "30000"),
         ("HTTP_MAX_CONNECTIONS_PER_ADDRESS", "256"),
+        ("NOTIFICATION_MAX_AGE_DAYS", "180"),
         ("DATABASE_LEASE_TIMEOUT_MS", "2000"),
         ("DATABASE_STATEMENT_TIMEOUT_MS", "30000"),
         ("RECEIPT_WAIT_MS", "5000"),
@@ -157,6 +161,7 @@ public struct ServiceConfiguration: Sendable {
             httpMaxConnections: try reader.integer("HTTP_MAX_CONNECTIONS", in: 1...1_000_000),
             httpRequestTimeout: .milliseconds(try reader.integer("HTTP_REQUEST_TIMEOUT_MS", in: 100...3_600_000)),
             httpMaxConnectionsPerAddress: try reader.integer("HTTP_MAX_CONNECTIONS_PER_ADDRESS", in: 0...1_000_000),
+            notificationFreshness: NotificationFreshness(days: try reader.integer("NOTIFICATION_MAX_AGE_DAYS", in: 1...36_500)),
             databaseLeaseTimeout: .milliseconds(try reader.integer("DATABASE_LEASE_TIMEOUT_MS", in: 10...600_000)),
             databaseStatementTimeout: .milliseconds(try reader.integer("DATABASE_STATEMENT_TIMEOUT_MS", in: 100...3_600_000)),
             receiptWait: .milliseconds(try reader.integer("RECEIPT_WAIT_MS", in: 10...600_000)),
@@ -167,5 +172,15 @@ public struct ServiceConfiguration: Sendable {
             retentionDays: try reader.integer("RETENTION_DAYS", in: 1...36_500),
             retentionDropSigned: try reader.boolean("RETENTION_DROP_SIGNED")
         )
+    }
+}
+
+extension ServiceConfiguration {
+    /// Whether every Apple endpoint is on this machine (appstore-sim): a test or demo
+    /// deployment, where trusting the simulator's own root is expected.
+    public var appleEndpointsAreLoopback: Bool {
+        [verifyReceiptURL, verifyReceiptSandboxURL, appStoreAPIURL, appStoreAPISandboxURL].allSatisfy { url in
+            URLComponents(string: url)?.host.map(LoopbackHost.contains) ?? false
+        }
     }
 }

@@ -6,18 +6,29 @@ import Foundation
 /// 180 days; nothing older can come from Apple, so an older one posted to intake is a
 /// replay of captured evidence. The bound holds at intake only: the worker re-reads
 /// evidence it stored when it was fresh, and a StoreKit 2 transaction the app posts is
-/// bounded by its chain's validity alone.
-public enum NotificationFreshness {
-    /// The oldest `signedDate` intake takes, counted back from now.
-    public static let maximumAge: TimeInterval = 180 * 24 * 60 * 60
+/// bounded by its chain's validity alone. `NOTIFICATION_MAX_AGE_DAYS` sets it (appstore-sim
+/// replays customer histories signed at their event dates, so its demos raise it).
+public struct NotificationFreshness: Sendable {
+    /// Apple's notification history reaches back this many days.
+    public static let defaultDays = 180
+
+    /// The oldest `signedDate` intake takes, in days back from now.
+    public let days: Int
+
+    /// A bound of `days` days.
+    public init(days: Int = NotificationFreshness.defaultDays) {
+        self.days = days
+    }
 
     /// Whether a notification signed at `signedDate` may still come from Apple at `now`.
     /// A payload without `signedDate` was checked at `now` by the verifier, so it passes.
-    public static func isDeliverable(signedDate: Date?, now: Date) -> Bool {
+    public func isDeliverable(signedDate: Date?, now: Date) -> Bool {
         guard let signedDate else { return true }
-        return now.timeIntervalSince(signedDate) <= maximumAge
+        return now.timeIntervalSince(signedDate) <= TimeInterval(days) * 24 * 60 * 60
     }
 
     /// The sender-facing reason for a refusal.
-    public static let refusal = "the signed notification is more than 180 days old: Apple delivers nothing older, so it is refused as a replay"
+    public var refusal: String {
+        "the signed notification is more than \(days) days old (NOTIFICATION_MAX_AGE_DAYS): Apple delivers nothing that old, so it is refused as a replay"
+    }
 }

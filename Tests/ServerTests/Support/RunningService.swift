@@ -42,6 +42,8 @@ struct RunningService: Sendable {
                 "WORKER_CONCURRENCY": "8",
                 "DATABASE_POOL_SIZE": "6",
                 "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path,
+                // appstore-sim signs each notification at its event's date, over a year back.
+                "NOTIFICATION_MAX_AGE_DAYS": "3650",
             ]
             if let verifyServer {
                 environment["VERIFY_RECEIPT_URL"] = verifyServer.productionURL

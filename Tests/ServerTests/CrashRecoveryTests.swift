@@ -12,17 +12,8 @@ struct CrashRecoveryTests {
 
     @Test("every 200 survives kill -9 and ends processed after restart; Apple's resends complete the rest")
     func killDuringBurst() async throws {
-        let verify = ScriptedVerifyServer()
-        try await verify.start()
-        defer { Task { await verify.stop() } }
-        verify.answerOneActivePeriodPerReceipt()
-        try await TestDatabase.withClient { database, testDatabase in
-            let process = ServiceProcess(databaseURL: testDatabase.url, verify: verify, [
-                "VERIFY_TIMEOUT_MS": "2000", "WORKER_LEASE_MS": "2000", "WORKER_CONCURRENCY": "8",
-            ])
-            var logger = Logger(label: "test.crash")
-            logger.logLevel = .critical
-            let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: 32), logger: logger)
+        let settings = ["VERIFY_TIMEOUT_MS": "2000", "WORKER_LEASE_MS": "2000", "WORKER_CONCURRENCY": "8"]
+        try await RealBinary.with(settings, maxConcurrentTransfers: 32) { process, database, http in
             let bodies = (0..<Self.burst).map { NotificationBodies.renewal(originalTransactionID: String(6_000_000_000_000_000 + $0)) }
 
             let firstPort = try await process.start()
@@ -69,8 +60,6 @@ struct CrashRecoveryTests {
             #expect(processed == Self.burst)
             #expect(try await database.query("SELECT count(*) AS n FROM notifications")[0].decode("n", as: Int.self) == Self.burst)
             #expect(try await database.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'active'")[0].decode("n", as: Int.self) == Self.burst)
-            process.terminate()
-            try await http.shutdown()
         }
     }
 }

@@ -19,18 +19,9 @@ struct HostileClientsTests {
 
     @Test("trickling and 4 MiB unauthenticated bodies: a normal notification is answered within a second, nothing hostile is stored")
     func slowAndHeavyClients() async throws {
-        let verify = ScriptedVerifyServer()
-        try await verify.start()
-        defer { Task { await verify.stop() } }
-        verify.answerOneActivePeriodPerReceipt()
-        try await TestDatabase.withClient { database, testDatabase in
-            let process = ServiceProcess(databaseURL: testDatabase.url, verify: verify, [
-                "HTTP_REQUEST_TIMEOUT_MS": "3000", "HTTP_IDLE_TIMEOUT_MS": "30000", "HTTP_MAX_CONNECTIONS_PER_ADDRESS": "64",
-            ])
+        let settings = ["HTTP_REQUEST_TIMEOUT_MS": "3000", "HTTP_IDLE_TIMEOUT_MS": "30000", "HTTP_MAX_CONNECTIONS_PER_ADDRESS": "64"]
+        try await RealBinary.with(settings) { process, database, http in
             let port = try await process.start()
-            var logger = Logger(label: "test.hostile")
-            logger.logLevel = .critical
-            let http = CurlHTTPClient(configuration: .init(), logger: logger)
 
             // 200 trickling connections from one address: 64 are served (then cut at the
             // request deadline, although a byte arrives every 500 ms), the rest refused at once.
@@ -78,8 +69,6 @@ struct HostileClientsTests {
             #expect(process.isRunning)
             let stored = try await database.query("SELECT count(*) AS n FROM notifications")[0].decode("n", as: Int.self)
             #expect(stored == 1, "only the normal notification may be stored")
-            process.terminate()
-            try await http.shutdown()
         }
     }
 }

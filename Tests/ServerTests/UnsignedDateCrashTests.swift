@@ -34,15 +34,8 @@ struct UnsignedDateCrashTests {
 
     @Test("each unsigned edge date is refused while the daemon keeps serving")
     func unsignedDatesAreRefused() async throws {
-        let verify = ScriptedVerifyServer()
-        try await verify.start()
-        defer { Task { await verify.stop() } }
-        try await TestDatabase.withClient { database, testDatabase in
-            let process = ServiceProcess(databaseURL: testDatabase.url, verify: verify)
+        try await RealBinary.with { process, database, http in
             let port = try await process.start()
-            var logger = Logger(label: "test.unsigned-date")
-            logger.logLevel = .critical
-            let http = CurlHTTPClient(configuration: .init(), logger: logger)
             for date in Self.dates {
                 let response = try await http.execute(.postJSON(
                     url: "http://127.0.0.1:\(port)/notifications/appstore", body: try Self.unsignedBody(signedDate: date), timeout: .seconds(10)))
@@ -56,8 +49,6 @@ struct UnsignedDateCrashTests {
             #expect(live.status == 200)
             #expect(process.isRunning)
             #expect(try await database.query("SELECT count(*) AS n FROM notifications")[0].decode("n", as: Int.self) == 0)
-            process.terminate()
-            try await http.shutdown()
         }
     }
 }

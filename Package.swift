@@ -246,7 +246,7 @@ let package = Package(
         // -sanitize=fuzzer and -D INTAKE_LIBFUZZER. A plain build gives a replayer instead.
         .executableTarget(
             name: "IntakeFuzzer",
-            dependencies: ["AppStore", "AppStoreSignature", "Subscriptions", "Postgres"],
+            dependencies: ["AppStore", "AppStoreSignature", "SigningTestSupport", "Subscriptions", "Postgres"],
             swiftSettings: sharedSwiftSettings
         ),
 

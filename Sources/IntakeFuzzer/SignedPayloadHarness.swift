@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSignature
 import Dispatch
 import Foundation
+import SigningTestSupport
 import Synchronization
 
 /// Runs an input through the version 2 verifier, the way intake meets a `signedPayload`:
@@ -45,13 +46,12 @@ enum SignedPayloadHarness {
     static let template: (header: JSONValue, signature: String)? = {
         guard let path = ProcessInfo.processInfo.environment["FUZZ_TEMPLATE_JWS_FILE"],
               let data = FileManager.default.contents(atPath: path),
-              let jws = (try? StrictJSONParser.parse(Array(data)))?["signedPayload"]?.stringValue
+              let text = (try? StrictJSONParser.parse(Array(data)))?["signedPayload"]?.stringValue,
+              let jws = try? CompactJWS(parsing: text), let algorithm = jws.algorithm, let chain = jws.certificateChain
         else { return nil }
-        let parts = jws.split(separator: ".").map(String.init)
-        guard parts.count == 3, let header = Data(base64Encoded: base64(parts[0])),
-              let tree = try? StrictJSONParser.parse(Array(header))
-        else { return nil }
-        return (tree, parts[2])
+        // Apple's header is exactly these two members.
+        let header = JSONValue.object(["alg": .string(algorithm), "x5c": .array(chain.map(JSONValue.string))])
+        return (header, TestJWS.base64URL(jws.signature))
     }()
 
     /// `make fuzz-verifier`: every input is one verification. JSON of either shape above goes
@@ -71,12 +71,6 @@ enum SignedPayloadHarness {
         } else {
             verify(String(decoding: bytes, as: UTF8.self))
         }
-    }
-
-    private static func base64(_ url: String) -> String {
-        var text = url.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        return text
     }
 
     static func run(_ tree: JSONValue) {
@@ -100,8 +94,9 @@ enum SignedPayloadHarness {
     /// The compact JWS of an unpacked one; `nil` when its parts are not of the unpacked shape.
     static func pack(_ unpacked: JSONValue) -> String? {
         guard let header = unpacked["header"], let payload = unpacked["payload"] else { return nil }
-        let signature = unpacked["signature"]?.stringValue ?? encode([UInt8](repeating: 0, count: 64))
-        return encode(CanonicalJSONWriter.bytes(header)) + "." + encode(CanonicalJSONWriter.bytes(packNested(payload))) + "." + signature
+        let signature = unpacked["signature"]?.stringValue ?? TestJWS.base64URL([UInt8](repeating: 0, count: 64))
+        return TestJWS.base64URL(CanonicalJSONWriter.bytes(header)) + "." + TestJWS.base64URL(CanonicalJSONWriter.bytes(packNested(payload)))
+            + "." + signature
     }
 
     /// The payload with any unpacked nested JWS in `data` packed again.
@@ -112,10 +107,5 @@ enum SignedPayloadHarness {
         }
         members["data"] = .object(data)
         return .object(members)
-    }
-
-    private static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

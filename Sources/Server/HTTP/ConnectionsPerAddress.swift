@@ -33,11 +33,6 @@ final class ConnectionsPerAddress: Sendable {
             counts[address] = held > 1 ? held - 1 : nil
         }
     }
-
-    /// Connections held by `address` now (for tests).
-    func held(by address: String) -> Int {
-        counts.withLock { $0[address, default: 0] }
-    }
 }
 
 /// Counts a connection against its address while it is open; closes it at once when the

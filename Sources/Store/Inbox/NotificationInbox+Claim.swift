@@ -21,7 +21,7 @@ extension NotificationInbox {
             )
             UPDATE notifications AS n
             SET attempts = n.attempts + 1, unfinished_claims = 1, claimed_at = now(),
-                next_attempt_at = now() + make_interval(secs => \(lease.claimSeconds)), updated_at = now()
+                next_attempt_at = now() + make_interval(secs => \(lease.intervalSeconds)), updated_at = now()
             FROM due WHERE n.id = due.id
             RETURNING \(unescaped: Self.claimedColumns)
             """).prepared()).map(ClaimedNotification.init(row:))
@@ -70,7 +70,7 @@ extension NotificationInbox {
                     UPDATE notifications AS n
                     SET attempts = n.attempts + 1, unfinished_claims = n.unfinished_claims + 1,
                         isolated_claims = n.isolated_claims + 1, claimed_at = now(),
-                        next_attempt_at = now() + make_interval(secs => \(lease.claimSeconds)), updated_at = now()
+                        next_attempt_at = now() + make_interval(secs => \(lease.intervalSeconds)), updated_at = now()
                     FROM due WHERE n.id = due.id AND NOT due.poisoned
                     RETURNING \(unescaped: Self.claimedColumns)
                 )
@@ -89,11 +89,4 @@ extension NotificationInbox {
         n.id, n.source, n.body::text AS body, n.bundle_id, n.environment, n.app_user_id, \
         n.attempts, n.claimed_at, n.received_at, n.receipt_removed_at
         """
-}
-
-extension Duration {
-    /// The lease in seconds, for `make_interval(secs => …)`.
-    var claimSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
 }

@@ -18,11 +18,10 @@ public struct WebhookOutbox: Sendable {
     /// `next_attempt_at` out by `lease`: if this process dies mid-delivery, the event is due
     /// again after the lease (at least once). Events of apps outside `bundleIDs` are not claimed.
     public func claimDue(limit: Int, lease: Duration, bundleIDs: [String]) async throws -> [ClaimedWebhookEvent] {
-        let leaseSeconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
-        return try await client.withTransaction { session in
+        try await client.withTransaction { session in
             try session.query(PostgresQuery("""
                 UPDATE webhook_events AS w
-                SET attempts = w.attempts + 1, claimed_at = now(), next_attempt_at = now() + make_interval(secs => \(leaseSeconds)),
+                SET attempts = w.attempts + 1, claimed_at = now(), next_attempt_at = now() + make_interval(secs => \(lease.intervalSeconds)),
                     updated_at = now()
                 FROM (
                     SELECT id FROM webhook_events AS e

@@ -23,6 +23,20 @@ public struct TestPKI: Sendable {
 
         /// Standard base64 of the DER, as `x5c` carries it.
         public var base64: String { Data(der).base64EncodedString() }
+
+        /// The certificate as PEM (empty if it cannot be serialized, which fails a test visibly).
+        public var pem: String { (try? certificate.serializeAsPEM().pemString) ?? "" }
+
+        /// The private key as PKCS #8 PEM.
+        public var keyPEM: String { key.pemRepresentation }
+
+        /// The serial number in uppercase hex without leading zero bytes (openssl's spelling).
+        public var serialHex: String {
+            certificate.serialNumber.bytes.drop { $0 == 0 }.map { byte in
+                let digits = String(byte, radix: 16, uppercase: true)
+                return digits.count == 1 ? "0" + digits : digits
+            }.joined()
+        }
     }
 
     /// What to get wrong on purpose.
@@ -33,13 +47,19 @@ public struct TestPKI: Sendable {
         public var notAfter = Date(timeIntervalSince1970: 1_893_456_000)  // 2030-01-01
         public var leafNotAfter: Date?
         public var name = "Test"
+        /// The OCSP responder the leaf names (Authority Information Access); nil names none.
+        public var leafOCSPURL: String?
+        /// The OCSP responder the intermediate names; nil names none.
+        public var intermediateOCSPURL: String?
 
-        /// Options; the defaults make every property valid (markers present, 2024–2030).
+        /// Options; the defaults make every property valid (markers present, 2024–2030, no OCSP responder).
         public init(
             leafMarker: Bool = true, intermediateMarker: Bool = true,
             notBefore: Date = Date(timeIntervalSince1970: 1_704_067_200), notAfter: Date = Date(timeIntervalSince1970: 1_893_456_000),
-            leafNotAfter: Date? = nil, name: String = "Test"
+            leafNotAfter: Date? = nil, name: String = "Test", leafOCSPURL: String? = nil, intermediateOCSPURL: String? = nil
         ) {
+            self.leafOCSPURL = leafOCSPURL
+            self.intermediateOCSPURL = intermediateOCSPURL
             self.leafMarker = leafMarker
             self.intermediateMarker = intermediateMarker
             self.notBefore = notBefore
@@ -82,6 +102,9 @@ public struct TestPKI: Sendable {
         if options.intermediateMarker {
             try intermediateExtensions.append(.init(oid: Self.intermediateMarker, critical: false, value: [0x05, 0x00]))
         }
+        if let url = options.intermediateOCSPURL {
+            try intermediateExtensions.append(Self.ocspResponder(url))
+        }
         let intermediate = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey),
             notValidBefore: options.notBefore, notValidAfter: options.notAfter,
@@ -97,6 +120,9 @@ public struct TestPKI: Sendable {
         if options.leafMarker {
             try leafExtensions.append(.init(oid: Self.leafMarker, critical: false, value: [0x05, 0x00]))
         }
+        if let url = options.leafOCSPURL {
+            try leafExtensions.append(Self.ocspResponder(url))
+        }
         let leaf = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
             notValidBefore: options.notBefore, notValidAfter: options.leafNotAfter ?? options.notAfter,
@@ -107,5 +133,11 @@ public struct TestPKI: Sendable {
         self.root = Issued(certificate: root, key: rootKey)
         self.intermediate = Issued(certificate: intermediate, key: intermediateKey)
         self.leaf = Issued(certificate: leaf, key: leafKey)
+    }
+
+    /// An Authority Information Access extension naming one OCSP responder.
+    private static func ocspResponder(_ url: String) throws -> Certificate.Extension {
+        let access = AuthorityInformationAccess([.init(method: .ocspServer, location: .uniformResourceIdentifier(url))])
+        return try Certificate.Extension(access, critical: false)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +29,7 @@ final class UntrustedTLSServer: Sendable {
 
         // s_server buffers its "ACCEPT" line when writing to a pipe, so the port is chosen
         // here (free a moment ago) and the server is awaited until it accepts.
-        let chosen = try Self.freePort()
+        let chosen = try LoopbackPort.free()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl", "s_server", "-accept", "127.0.0.1:\(chosen)", "-cert", certificate, "-key", key, "-www", "-quiet"]
@@ -44,24 +45,6 @@ final class UntrustedTLSServer: Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-    }
-
-    /// A port the kernel just handed out and that is free again.
-    private static func freePort() throws -> Int {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) }
-        }
-        guard bound == 0 else { throw Failure(reason: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// The `https://` URL of `path` on this server.

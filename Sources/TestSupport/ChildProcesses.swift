@@ -9,18 +9,18 @@ import Glibc
 /// launch at the same moment (seen as a crash inside it), and `FileHandle`'s reads trap on
 /// `EINTR`, which a child's SIGCHLD can cause. Launches are serialised here and pipes are
 /// read with read(2), retrying interrupted calls.
-enum ChildProcesses {
+public enum ChildProcesses {
     private static let launchLock = NSLock()
 
     /// Starts `process`, one launch at a time in this test process.
-    static func launch(_ process: Process) throws {
+    public static func launch(_ process: Process) throws {
         launchLock.lock()
         defer { launchLock.unlock() }
         try process.run()
     }
 
     /// The next bytes from a pipe, or nil at its end.
-    static func readChunk(_ handle: FileHandle) -> Data? {
+    public static func readChunk(_ handle: FileHandle) -> Data? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
@@ -31,7 +31,7 @@ enum ChildProcesses {
     }
 
     /// Everything a pipe delivers until its end.
-    static func readAll(_ handle: FileHandle) -> Data {
+    public static func readAll(_ handle: FileHandle) -> Data {
         var data = Data()
         while let chunk = readChunk(handle) { data.append(chunk) }
         return data

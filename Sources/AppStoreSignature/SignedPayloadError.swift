@@ -1,16 +1,19 @@
 /// Why a signed payload (JWS) was not accepted.
 ///
-/// Two kinds, mapped to HTTP in one place by the caller: ``Kind-swift.enum/malformed`` (not a
-/// JWS at all, answer 400) and ``Kind-swift.enum/rejected`` (a JWS that fails a check,
-/// answer 401). `description` says only the kind, safe to show to anyone; `reason` is a short
+/// Three kinds, mapped to HTTP in one place by the caller: ``Kind-swift.enum/malformed`` (not a
+/// JWS at all, answer 400), ``Kind-swift.enum/rejected`` (a JWS that fails a check, answer
+/// 401) and ``Kind-swift.enum/unavailable`` (online checks on and a revocation responder did
+/// not answer: answer 503, try again later). `description` says only the kind, safe to show to anyone; `reason` is a short
 /// fixed phrase for logs that never echoes input.
 public struct SignedPayloadError: Error, Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
-    /// The two ways a signed payload fails.
+    /// The three ways a signed payload fails.
     public enum Kind: Sendable, Hashable {
         /// Not a compact JWS: wrong part count, bad base64url, header or payload not JSON of the expected shape.
         case malformed
         /// A JWS that failed verification: algorithm, certificate chain, signature or app identity.
         case rejected
+        /// Not checkable now: an OCSP responder gave no answer. Never an acceptance; retry.
+        case unavailable
     }
 
     private enum Code: String, Sendable, Hashable {
@@ -28,6 +31,8 @@ public struct SignedPayloadError: Error, Sendable, Hashable, CustomStringConvert
         case nested = "nested signed data rejected"
         case app = "app identity does not match"
         case environment = "unknown environment"
+        case revocationUnavailable = "an OCSP responder of the chain did not answer"
+        case revoked = "a certificate of the chain is revoked, or its OCSP answer does not verify"
     }
 
     private let code: Code
@@ -36,10 +41,12 @@ public struct SignedPayloadError: Error, Sendable, Hashable, CustomStringConvert
         self.code = code
     }
 
-    /// Whether the input was not a JWS at all (400) or a JWS that failed a check (401).
+    /// Whether the input was not a JWS at all (400), a JWS that failed a check (401), or one
+    /// that cannot be checked now (503).
     public var kind: Kind {
         switch code {
         case .partCount, .base64URL, .headerJSON, .payloadJSON: .malformed
+        case .revocationUnavailable: .unavailable
         default: .rejected
         }
     }
@@ -49,7 +56,11 @@ public struct SignedPayloadError: Error, Sendable, Hashable, CustomStringConvert
 
     /// Safe to show to the sender: the kind only.
     public var description: String {
-        kind == .malformed ? "malformed signed payload" : "signed payload rejected"
+        switch kind {
+        case .malformed: "malformed signed payload"
+        case .rejected: "signed payload rejected"
+        case .unavailable: "signed payload not checkable now"
+        }
     }
 
     /// The kind and the short reason, for logs.
@@ -69,4 +80,6 @@ public struct SignedPayloadError: Error, Sendable, Hashable, CustomStringConvert
     static let nested = Self(.nested)
     static let app = Self(.app)
     static let environment = Self(.environment)
+    static let revocationUnavailable = Self(.revocationUnavailable)
+    static let revoked = Self(.revoked)
 }

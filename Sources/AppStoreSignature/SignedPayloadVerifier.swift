@@ -8,8 +8,9 @@ import Foundation
 /// `alg` ES256 and exactly three `x5c` certificates; refuse a `signedDate` outside
 /// ``SigningTimeBounds`` (it is unverified yet); validate leaf → intermediate →
 /// configured root at `signedDate` (now when absent) with Apple's marker extensions; then
-/// check the ES256 signature with the leaf key. Validated chains are cached, so a steady
-/// stream costs one signature check each. Share one instance between tasks.
+/// check the ES256 signature with the leaf key. With ``RevocationChecking`` the leaf and
+/// intermediate are also asked about over OCSP (hard fail). Validated chains are cached, so
+/// a steady stream costs one signature check each. Share one instance between tasks.
 public final class SignedPayloadVerifier: Sendable {
     private let chains: ChainValidator
     private let signingTimes: SigningTimeBounds
@@ -17,9 +18,14 @@ public final class SignedPayloadVerifier: Sendable {
 
     /// A verifier trusting only `roots`, caching up to `cacheCapacity` chains.
     ///
-    /// - Parameter now: the clock for payloads without `signedDate` (tests pin it).
-    public init(roots: AppleRootCertificates, cacheCapacity: Int = 64, now: @escaping @Sendable () -> Date = Date.init) {
-        chains = ChainValidator(roots: roots, cacheCapacity: cacheCapacity)
+    /// - Parameters:
+    ///   - revocation: online checks (OCSP); nil checks offline only, the default.
+    ///   - now: the clock for payloads without `signedDate` and for revocation (tests pin it).
+    public init(
+        roots: AppleRootCertificates, cacheCapacity: Int = 64, revocation: RevocationChecking? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        chains = ChainValidator(roots: roots, cacheCapacity: cacheCapacity, revocation: revocation)
         signingTimes = SigningTimeBounds(roots: roots)
         self.now = now
     }
@@ -36,6 +42,8 @@ public final class SignedPayloadVerifier: Sendable {
             if let jws = payload.data?.signedRenewalInfo {
                 renewalInfo = try await verify(jws, as: JWSRenewalInfoPayload.self)
             }
+        } catch where error.kind == .unavailable {
+            throw error
         } catch {
             // A signed outer payload carrying bad nested data is forged or corrupt, never just malformed.
             throw .nested
@@ -66,7 +74,7 @@ public final class SignedPayloadVerifier: Sendable {
         let clock = now()
         let signingTime = payload.signedDate ?? clock
         guard signingTimes.admits(signingTime, now: clock) else { throw .signedDate }
-        let leafKey = try await chains.leafKey(x5c: parsed.certificateChain, at: signingTime)
+        let leafKey = try await chains.leafKey(x5c: parsed.certificateChain, at: signingTime, now: clock)
         guard ES256.isValid(signature: parsed.signature, for: parsed.signingInput, key: leafKey) else {
             throw .signature
         }

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// Keyed by the SHA-256 of the leaf and intermediate DER. An entry answers only for a
 /// signing time inside its validity window (latest notBefore to earliest notAfter of the
-/// chain); outside it the caller validates the whole chain again. Bounded: the least
+/// chain); outside it the caller validates the whole chain again. With online checks an
+/// entry also answers only while its last revocation check is recent enough. Bounded: the least
 /// recently used entry goes first. Safe to share between tasks.
 final class VerifiedChainCache: Sendable {
     /// The identity of a (leaf, intermediate) pair.
@@ -25,6 +26,8 @@ final class VerifiedChainCache: Sendable {
         let leafKey: P256.Signing.PublicKey
         let notBefore: Date
         let notAfter: Date
+        /// When OCSP last answered "good" for the chain (nil: checked offline only).
+        let revocationCheckedAt: Date?
     }
 
     private struct State {
@@ -42,11 +45,17 @@ final class VerifiedChainCache: Sendable {
     }
 
     /// The leaf key of a cached chain valid at `time`, or `nil` (then validate in full).
-    func leafKey(for key: Key, at time: Date) -> P256.Signing.PublicKey? {
+    ///
+    /// - Parameter revocationCheckedSince: when given, the chain's revocation check must be
+    ///   this recent too.
+    func leafKey(for key: Key, at time: Date, revocationCheckedSince: Date? = nil) -> P256.Signing.PublicKey? {
         state.withLock { state in
             guard let found = state.entries[key],
                   found.entry.notBefore <= time, time <= found.entry.notAfter
             else { return nil }
+            if let revocationCheckedSince {
+                guard let checkedAt = found.entry.revocationCheckedAt, checkedAt >= revocationCheckedSince else { return nil }
+            }
             state.clock &+= 1
             state.entries[key] = (found.entry, state.clock)
             return found.entry.leafKey

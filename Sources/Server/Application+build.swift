@@ -108,7 +108,12 @@ public func buildApplication(
             timeout: configuration.verifyTimeout
         )
     }
-    let signatures = SignedPayloadVerifier(roots: roots)
+    // Online checks ask Apple's OCSP responders over a client of their own: a slow responder
+    // holds only its own transfers, and a chain answered "good" is not asked about for 15 min.
+    let ocspHTTP = CurlHTTPClient(
+        configuration: .init(maxConcurrentTransfers: 4, maxResponseBytes: 64 * 1024, caBundlePath: configuration.upstreamCABundle), logger: logger)
+    let revocation = configuration.appStoreOnlineChecks ? OCSPResponderClient(http: ocspHTTP).revocationChecking : nil
+    let signatures = SignedPayloadVerifier(roots: roots, revocation: revocation)
     for bundleID in configuration.apps.bundleIDs {
         if let app = configuration.apps.app(bundleID: bundleID), app.sharedSecret == nil, app.appAppleID == nil {
             logger.warning("app \(bundleID) has neither a shared secret nor app_apple_id: it accepts only Sandbox version 2 notifications")
@@ -230,6 +235,7 @@ public func buildApplication(
             try await webhookHTTP.shutdown()
             try await appStoreHTTP.shutdown()
             try await lookupHTTP.shutdown()
+            try await ocspHTTP.shutdown()
         },
     ]
     if environment.runsWorker && configuration.workerConcurrency > 0 {

@@ -60,6 +60,8 @@ struct ServiceSettingsOptions: ParsableArguments {
     var appstoreAppAppleID: String?
     @Option(help: "Comma-separated PEM/DER roots signed payloads must chain to (APPSTORE_ROOT_CERTIFICATES; default the bundled Apple Root CA - G3).")
     var appstoreRootCertificates: String?
+    @Option(help: "Ask Apple's OCSP responders whether a signed payload's leaf and intermediate are revoked, true or false (APPSTORE_ONLINE_CHECKS, default false).")
+    var appstoreOnlineChecks: String?
     @Option(help: "Single-app shortcut: App Store Server API issuer id (APPSTORE_ISSUER_ID).")
     var appstoreIssuerID: String?
     @Option(help: "Single-app shortcut: App Store Server API key id (APPSTORE_KEY_ID).")
@@ -105,7 +107,8 @@ struct ServiceSettingsOptions: ParsableArguments {
             "WEBHOOK_URL": webhookURL, "WEBHOOK_SECRET": webhookSecret, "WEBHOOK_CONCURRENCY": webhookConcurrency,
             "WEBHOOK_TIMEOUT_MS": webhookTimeoutMs, "WEBHOOK_LEASE_MS": webhookLeaseMs, "RETENTION_DAYS": retentionDays,
             "RETENTION_DROP_SIGNED": retentionDropSigned, "APPSTORE_APP_APPLE_ID": appstoreAppAppleID,
-            "APPSTORE_ROOT_CERTIFICATES": appstoreRootCertificates, "APPSTORE_ISSUER_ID": appstoreIssuerID,
+            "APPSTORE_ROOT_CERTIFICATES": appstoreRootCertificates, "APPSTORE_ONLINE_CHECKS": appstoreOnlineChecks,
+            "APPSTORE_ISSUER_ID": appstoreIssuerID,
             "APPSTORE_KEY_ID": appstoreKeyID, "APPSTORE_PRIVATE_KEY_FILE": appstorePrivateKeyFile,
             "APPSTORE_API_URL": appstoreAPIURL, "APPSTORE_API_SANDBOX_URL": appstoreAPISandboxURL,
             "METRICS_TOKEN": metricsToken, "HTTP_IDLE_TIMEOUT_MS": httpIdleTimeoutMs, "HTTP_MAX_CONNECTIONS": httpMaxConnections,

@@ -81,6 +81,9 @@ struct TransactionsController<Context: RequestContext> {
             return try await signatures.verifyTransaction(jws)
         } catch where error.kind == .malformed {
             throw APIError.malformed("signed_transaction is not a signed App Store transaction (\(error.reason))")
+        } catch where error.kind == .unavailable {
+            logger.warning("signed transaction not checkable now", metadata: [LogKey.error: "\(error.reason)"])
+            throw APIError.unavailable("the signed transaction cannot be checked now (an OCSP responder did not answer); try again")
         } catch {
             logger.info("signed transaction rejected", metadata: [LogKey.error: "\(error.reason)"])
             throw APIError.signatureRejected("the signed transaction does not verify")

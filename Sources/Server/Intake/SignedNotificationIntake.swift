@@ -19,6 +19,8 @@ struct SignedNotificationIntake: Sendable {
 
     /// One message for every verification failure: the reason goes to the log only.
     static let rejection = "the signed payload does not verify for a configured app"
+    /// Online checks on and a revocation responder silent: nothing is stored, Apple retries.
+    static let uncheckable = "the signed payload cannot be checked now (an OCSP responder did not answer); try again"
 
     func draft(signedPayload: String, logger: Logger) async throws(APIError) -> InboxEntryDraft {
         let verified: VerifiedNotificationV2
@@ -26,6 +28,9 @@ struct SignedNotificationIntake: Sendable {
             verified = try await verifier.verifyNotification(signedPayload)
         } catch where error.kind == .malformed {
             throw APIError.malformed("signedPayload is not a signed App Store notification (\(error.reason))")
+        } catch where error.kind == .unavailable {
+            logger.warning("signed notification not checkable now", metadata: [LogKey.error: "\(error.reason)"])
+            throw APIError.unavailable(Self.uncheckable)
         } catch {
             logger.info("signed notification rejected", metadata: [LogKey.error: "\(error.reason)"])
             throw APIError.unauthorized(Self.rejection)

@@ -12,6 +12,14 @@ extension AppStoreAPIClient {
         }
     }
 
+    /// An answer whose signature did not verify is untrusted, unless it could not be checked
+    /// now (online checks on, a revocation responder silent): then try again later.
+    private static func unverified(_ error: SignedPayloadError, in environment: AppStoreEnvironment, what: String) -> AppStoreAPIError {
+        error.kind == .unavailable
+            ? .unavailable(environment: environment, reason: "\(what): \(error.reason)")
+            : .untrustedAnswer(environment: environment, reason: "\(what): \(error.reason)")
+    }
+
     /// Verifies a signed transaction and checks it belongs to this app and `environment`.
     func verifiedTransaction(_ jws: String?, in environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> JWSTransactionPayload {
         guard let jws else { throw .malformedAnswer(environment: environment) }
@@ -20,7 +28,7 @@ extension AppStoreAPIClient {
             try AppIdentityCheck.check(transaction, bundleID: bundleID, environment: environment)
             return transaction
         } catch {
-            throw .untrustedAnswer(environment: environment, reason: "transaction: \(error.reason)")
+            throw Self.unverified(error, in: environment, what: "transaction")
         }
     }
 
@@ -30,7 +38,7 @@ extension AppStoreAPIClient {
         do {
             renewal = try await verifier.verifyRenewalInfo(jws)
         } catch {
-            throw .untrustedAnswer(environment: environment, reason: "renewal info: \(error.reason)")
+            throw Self.unverified(error, in: environment, what: "renewal info")
         }
         if let raw = renewal.environmentRaw, AppStoreEnvironment(appleValue: raw) != environment {
             throw .untrustedAnswer(environment: environment, reason: "renewal info: unknown or other environment")
@@ -46,7 +54,7 @@ extension AppStoreAPIClient {
         do {
             notification = try await verifier.verifyNotification(signedPayload)
         } catch {
-            throw .untrustedAnswer(environment: environment, reason: "notification: \(error.reason)")
+            throw Self.unverified(error, in: environment, what: "notification")
         }
         guard notification.payload.bundleID == bundleID,
               (try? AppIdentityCheck.resolvedEnvironment(of: notification.payload)) == environment

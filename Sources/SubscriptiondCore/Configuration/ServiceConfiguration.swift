@@ -49,6 +49,9 @@ public struct ServiceConfiguration: Sendable {
     /// The roots a signed payload must chain to: comma-separated PEM/DER files (nil: the
     /// bundled Apple Root CA – G3).
     public var appleRootCertificates: String?
+    /// Whether a signed payload's leaf and intermediate are also checked over OCSP (hard fail;
+    /// a responder that does not answer makes the payload retryable, never accepted).
+    public var appStoreOnlineChecks: Bool
     /// Bearer token for `/metrics`; nil leaves it open.
     public var metricsToken: Secret?
     /// A connection with no complete request for this long is closed (slow or stalled clients).
@@ -92,6 +95,7 @@ public struct ServiceConfiguration: Sendable {
         ("APPSTORE_SHARED_SECRET", nil),
         ("APPSTORE_APP_APPLE_ID", nil),
         ("APPSTORE_ROOT_CERTIFICATES", nil),
+        ("APPSTORE_ONLINE_CHECKS", "false"),
         ("APPSTORE_ISSUER_ID", nil),
         ("APPSTORE_KEY_ID", nil),
         ("APPSTORE_PRIVATE_KEY_FILE", nil),
@@ -156,6 +160,7 @@ public struct ServiceConfiguration: Sendable {
             appStoreAPIURL: try reader.upstreamURL("APPSTORE_API_URL"),
             appStoreAPISandboxURL: try reader.upstreamURL("APPSTORE_API_SANDBOX_URL"),
             appleRootCertificates: reader.string("APPSTORE_ROOT_CERTIFICATES"),
+            appStoreOnlineChecks: try reader.boolean("APPSTORE_ONLINE_CHECKS"),
             metricsToken: metricsToken.map(Secret.init),
             httpIdleTimeout: .milliseconds(try reader.integer("HTTP_IDLE_TIMEOUT_MS", in: 100...3_600_000)),
             httpMaxConnections: try reader.integer("HTTP_MAX_CONNECTIONS", in: 1...1_000_000),

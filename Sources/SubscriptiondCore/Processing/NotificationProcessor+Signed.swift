@@ -16,6 +16,8 @@ extension NotificationProcessor {
         let verified: VerifiedNotificationV2
         do {
             verified = try await signatures.verifyNotification(jws)
+        } catch where error.kind == .unavailable {
+            return .retry(reason: "the stored signed payload cannot be checked now: \(error.reason)", limited: false)
         } catch {
             return .dead(reason: "the stored signed payload does not verify against the configured roots: \(error.reason)")
         }

@@ -69,7 +69,7 @@ public struct NotificationIntakeParser: Sendable {
             bundleID: bundleID,
             originalTransactionID: notification.originalTransactionIDs.first,
             storedBody: String(decoding: stored, as: UTF8.self),
-            dedupeKey: "v1:" + digest
+            dedupeKey: DedupeKey.v1(bodyDigest: digest)
         ))
     }
 }

@@ -23,6 +23,14 @@ public struct InboxQueries: Sendable {
             """).map(NotificationSummary.init(row:))
     }
 
+    /// The version 2 notification Apple sent with `notificationUUID`, or nil while none is stored.
+    public func signedNotification(notificationUUID: String) async throws -> NotificationSummary? {
+        try await client.query("""
+            SELECT \(unescaped: NotificationSummary.columns) FROM notifications
+            WHERE dedupe_key = \(DedupeKey.v2(notificationUUID: notificationUUID))
+            """).first.map(NotificationSummary.init(row:))
+    }
+
     /// One notification with its body and attempts, or nil when there is none with this id.
     public func detail(id: Int64) async throws -> NotificationDetail? {
         try await client.withConnection { session in

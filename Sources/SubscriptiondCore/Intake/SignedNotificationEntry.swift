@@ -35,7 +35,7 @@ public enum SignedNotificationEntry {
         else { return .failure(.malformed(reason: "the signed notification has no usable notificationUUID")) }
         return .success(InboxEntry(
             source: .v2,
-            dedupeKey: "v2:" + uuid,
+            dedupeKey: DedupeKey.v2(notificationUUID: uuid),
             notificationType: payload.notificationTypeRaw ?? "UNKNOWN",
             notificationSubtype: payload.subtypeRaw,
             environment: environment,

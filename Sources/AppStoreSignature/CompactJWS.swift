@@ -35,3 +35,20 @@ public struct CompactJWS: Sendable, Hashable {
         signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
     }
 }
+
+extension CompactJWS {
+    /// The payload of `text` decoded as `type`, nothing verified: for the verifier once the
+    /// input parsed, and for payloads verified before they were stored.
+    static func decodedPayload<Payload: Decodable>(of text: String, as type: Payload.Type) throws(SignedPayloadError) -> Payload {
+        try CompactJWS(parsing: text).decodedPayload(as: type)
+    }
+
+    /// This JWS's payload decoded as `type`.
+    func decodedPayload<Payload: Decodable>(as type: Payload.Type) throws(SignedPayloadError) -> Payload {
+        do {
+            return try JSONDecoder().decode(Payload.self, from: Data(payload))
+        } catch {
+            throw .payloadJSON
+        }
+    }
+}

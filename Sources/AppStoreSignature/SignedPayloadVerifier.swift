@@ -64,12 +64,7 @@ public final class SignedPayloadVerifier: Sendable {
     /// Verifies any JWS whose payload decodes as `type`.
     public func verify<Payload: SignedDatePayload>(_ jws: String, as type: Payload.Type) async throws(SignedPayloadError) -> Payload {
         let parsed = try CompactJWS(parsing: jws)
-        let payload: Payload
-        do {
-            payload = try JSONDecoder().decode(Payload.self, from: Data(parsed.payload))
-        } catch {
-            throw .payloadJSON
-        }
+        let payload = try parsed.decodedPayload(as: Payload.self)
         guard parsed.algorithm == "ES256" else { throw .algorithm }
         let clock = now()
         let signingTime = payload.signedDate ?? clock

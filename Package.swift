@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         // C libraries, wrapped as system-library targets.
@@ -131,10 +132,29 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
+        // The use cases, each written once and called by both executables: applying facts,
+        // asking Apple (verify or look up, else queue), processing a notification,
+        // revalidation and sync, eligibility.
+        .target(
+            name: "UseCases",
+            dependencies: [
+                "SubscriptiondCore",
+                "Store",
+                "Postgres",
+                "HTTPClient",
+                "AppStore",
+                "AppStoreSignature",
+                "Subscriptions",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
         // HTTP routes, the worker service and metrics.
         .target(
             name: "Server",
             dependencies: [
+                "UseCases",
                 "SubscriptiondCore",
                 "Store",
                 "HTTPClient",
@@ -145,6 +165,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -171,6 +192,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "Postgres",
+                "SigningTestSupport",
                 "Store",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -194,10 +216,10 @@ let package = Package(
         .executableTarget(
             name: "subscriptionctl",
             dependencies: [
+                "UseCases",
                 "Store",
                 "SubscriptiondCore",
                 "AppStoreSignature",
-                "Postgres",
                 "Subscriptions",
                 "AppStore",
                 "HTTPClient",
@@ -299,6 +321,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Server",
+                "UseCases",
                 "SubscriptiondCore",
                 "Store",
                 "Postgres",
@@ -330,6 +353,7 @@ let package = Package(
             name: "SubscriptiondCoreTests",
             dependencies: [
                 "SubscriptiondCore",
+                "UseCases",
                 "Store",
                 "Postgres",
                 "TestSupport",

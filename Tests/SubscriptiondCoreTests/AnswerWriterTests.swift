@@ -6,6 +6,7 @@ import Postgres
 import Subscriptions
 import Synchronization
 import Testing
+import UseCases
 import TestSupport
 
 /// The background writer stores what reads computed, off the request; whatever it cannot

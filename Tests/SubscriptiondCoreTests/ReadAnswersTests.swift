@@ -7,6 +7,7 @@ import SubscriptiondCore
 import Subscriptions
 import Testing
 import TestSupport
+import UseCases
 
 /// Stored answers are served only while they are what the facts give at the time of the
 /// read: every change to a fact, a link or the catalog, and the first period or grace end

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import UseCases
 
 /// An error answered to an HTTP client as `{"error": "<code>", "message": "<sentence>"}`.
 ///
@@ -65,5 +66,17 @@ extension APIError {
     /// 500: a bug or an unexpected failure; details are in the log under the request id.
     public static func internalError(requestID: String) -> APIError {
         .init(.internalServerError, code: "internal", message: "internal error; see the server log for request \(requestID)")
+    }
+}
+
+extension APIError {
+    /// A use case's refusal, by its kind.
+    init(_ error: UseCaseError) {
+        switch error {
+        case .malformed(let message): self = .malformed(message)
+        case .receiptRejected(let message): self = .receiptRejected(message)
+        case .signatureRejected(let message): self = .signatureRejected(message)
+        case .unavailable(let message): self = .unavailable(message)
+        }
     }
 }

@@ -1,12 +1,13 @@
 import Hummingbird
 import Logging
-import Postgres
+import Store
 import SubscriptiondCore
+import UseCases
 
 /// Maps every error a route throws to the contract's `{"error","message"}` answer, in one place:
-/// `APIError` as is, Hummingbird's own errors (unknown route, wrong method) by status,
-/// an unreachable or broken database and an overloaded intake to 503, anything else to a
-/// logged 500.
+/// `APIError` as is, a use case's refusal by its kind, Hummingbird's own errors (unknown
+/// route, wrong method) by status, an unreachable or broken database and an overloaded
+/// intake to 503, anything else to a logged 500.
 public struct ErrorMappingMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Creates the middleware.
     public init() {}
@@ -16,15 +17,17 @@ public struct ErrorMappingMiddleware<Context: RequestContext>: RouterMiddleware 
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as UseCaseError {
+            throw APIError(error)
         } catch let error as HTTPError {
             throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase.lowercased())
         } catch let error as IntakeBatcherError {
             context.logger.warning("intake unavailable", metadata: [LogKey.error: "\(error)"])
             throw APIError.unavailable("\(error); retry later")
-        } catch let error as PostgresError where error.isTransient {
+        } catch where DatabaseFailure(error) == .unavailable {
             context.logger.warning("database unavailable", metadata: [LogKey.error: "\(error)"])
             throw APIError.unavailable("the database is unavailable; retry later")
-        } catch let error as PostgresError where error.code == .invalidParameter {
+        } catch where DatabaseFailure(error) == .unstorableText {
             throw APIError.malformed("a value contains a NUL character (\\u0000), which cannot be stored")
         } catch {
             // `description` only: a database error's detail can quote row values (a receipt).

@@ -1,6 +1,5 @@
 import Hummingbird
 import Logging
-import Postgres
 import Store
 
 /// `GET /health/live` (the process answers) and `GET /health/ready` (the database is

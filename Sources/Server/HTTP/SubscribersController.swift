@@ -1,18 +1,15 @@
-import Foundation
 import Hummingbird
-import Logging
-import Postgres
 import Store
 import SubscriptiondCore
 import Subscriptions
+import UseCases
 
 /// `GET /v1/subscribers/{app_user_id}`, `POST /v1/eligibility`.
 struct SubscribersController<Context: RequestContext> {
     let answers: ReadAnswers
-    let verifier: ReceiptVerifier
+    let purchases: PurchaseRecorder
     let apps: AppRegistry
     let eligibility: EligibilityService
-    let lookup: TransactionLookup
     let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<Context>) {
@@ -46,42 +43,11 @@ struct SubscribersController<Context: RequestContext> {
             answers = answered.answers
         case (nil, let receiptData?):
             let submission = try ReceiptSubmission(receiptData: receiptData, bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
-            let facts = submission.isLookedUp(by: lookup)
-                ? try await lookedUpFacts(submission, logger: context.logger)
-                : try await verifiedFacts(submission, logger: context.logger)
+            let facts = try await purchases.facts(of: submission, logger: context.logger)
             answers = try await eligibility.answers(receipts: facts, productIDs: productIDs)
         default:
             throw APIError.malformed("give exactly one of app_user_id and receipt_data")
         }
         return JSONResponse(document: EligibilityDocument(eligibility: answers.mapValues(\.rawValue)))
-    }
-
-    /// The receipt's facts from `verifyReceipt`.
-    private func verifiedFacts(_ submission: ReceiptSubmission, logger: Logger) async throws -> [ReceiptFacts] {
-        switch await verifier.verify(receiptData: submission.receiptData, app: submission.app, logger: logger) {
-        case .verified(let response, let observedAt, let endpoint):
-            return [ReceiptFacts(verifyResponse: response, bundleID: submission.app.bundleID, observedAt: observedAt, environmentFallback: endpoint)]
-        case .retry:
-            throw APIError.unavailable("the App Store cannot verify the receipt right now; retry later")
-        case .permanent(let reason):
-            throw APIError.receiptRejected("the App Store rejected the receipt: \(reason)")
-        }
-    }
-
-    /// For an app without a shared secret: the customer's statuses and whole transaction
-    /// history from the App Store Server API, found by the transaction id the receipt names
-    /// (an offer used years ago in the group counts, so the history is needed).
-    private func lookedUpFacts(_ submission: ReceiptSubmission, logger: Logger) async throws -> [ReceiptFacts] {
-        let transactionID = try submission.transactionIDToLookUp()
-        switch try await lookup.facts(transactionID, bundleID: submission.app.bundleID, withHistory: true, logger: logger) {
-        case .success(let facts)?:
-            return facts
-        case .failure(.notFound)?:
-            throw APIError.receiptRejected("the App Store does not know the receipt's transaction \(transactionID) in either environment")
-        case .failure(let error)? where !error.isRetryable:
-            throw APIError.receiptRejected("the App Store Server API refused the lookup: \(error)")
-        case .failure, nil:
-            throw APIError.unavailable("the App Store Server API cannot answer right now; retry later")
-        }
     }
 }

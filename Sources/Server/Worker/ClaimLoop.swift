@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import SubscriptiondCore
+import UseCases
 
 /// The dispatcher the notification worker and webhook delivery share: wait for a free slot
 /// (a moment longer when nearly full, to claim a batch), claim as much due work as there

@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import Store
 import SubscriptiondCore
+import UseCases
 
 /// The background service that drains the inbox: claims due notifications (several
 /// workers and processes share the inbox through `SKIP LOCKED`) and processes up to
@@ -35,12 +36,6 @@ public struct NotificationWorker: Service {
             self.maxIsolatedDeaths = max(1, maxIsolatedDeaths)
             self.suspectCheckInterval = suspectCheckInterval
         }
-    }
-
-    /// How long an attempt's upstream work may run under `lease`: the lease less 10 s, or
-    /// three quarters of a short lease, so the outcome is recorded before the lease runs out.
-    public static func attemptDeadline(lease: Duration) -> Duration {
-        max(lease * 3 / 4, lease - .seconds(10), .milliseconds(1))
     }
 
     private let inbox: NotificationInbox

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Store
 import SubscriptiondCore
+import UseCases
 
 /// `subscriptionctl answers rebuild`.
 struct AnswersCommand: AsyncParsableCommand {
@@ -45,12 +46,12 @@ struct AnswersRebuildCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
+        try await CommandExecution.withDatabase(options) { context in
             let started = ContinuousClock.now
-            let totals = try await AnswerStore(client: client, format: ReadAnswers.format).keyCounts()
+            let totals = try await context.answers.keyCounts()
             let progress = ProgressBar(total: totals.subscriptions + totals.subscribers, label: "rebuilding")
             progress.start()
-            let count = try await ReadAnswers(database: client, logger: options.logger)
+            let count = try await context.readAnswers(logger: options.logger)
                 .rebuild(batchSize: batchSize, concurrency: concurrency, progress: { progress.advance(by: $0) })
             progress.finish()
             let seconds = (ContinuousClock.now - started).components.seconds

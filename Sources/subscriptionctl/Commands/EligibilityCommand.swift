@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SubscriptiondCore
 import Subscriptions
+import UseCases
 
 /// `subscriptionctl eligibility APP_USER_ID PRODUCT_ID...`.
 struct EligibilityCommand: AsyncParsableCommand {
@@ -36,8 +37,8 @@ struct EligibilityCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
-            let service = EligibilityService(database: client, policy: policy, readAnswers: ReadAnswers(database: client, logger: options.logger))
+        try await CommandExecution.withDatabase(options) { context in
+            let service = context.eligibility(policy: policy, logger: options.logger)
             let answers = try await service.answers(appUserID: appUserID, productIDs: productIDs)
             if options.json {
                 try Output.json(EligibilityDocument(eligibility: answers.mapValues(\.rawValue)))

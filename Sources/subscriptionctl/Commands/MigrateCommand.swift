@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import UseCases
 
 /// `subscriptionctl migrate [--status] [--dry-run]`.
 struct MigrateCommand: AsyncParsableCommand {
@@ -29,9 +30,9 @@ struct MigrateCommand: AsyncParsableCommand {
     var schemaDir: String?
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
+        try await CommandExecution.withDatabase(options) { context in
             let directory = try SchemaDirectory.locate(explicit: schemaDir ?? ProcessInfo.processInfo.environment["SUBSCRIPTIOND_SCHEMA_DIR"])
-            let runner = MigrationRunner(client: client, migrations: try Migration.load(from: directory))
+            let runner = context.migrations(try Migration.load(from: directory))
             if status || dryRun {
                 try report(try await runner.status(), pendingOnly: dryRun && !status)
             } else {

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Store
 import SubscriptiondCore
+import UseCases
 
 /// `subscriptionctl notifications backfill --since DATE [--until DATE] [--app B] [--environment E] [--only-failures]`.
 struct NotificationsBackfillCommand: AsyncParsableCommand {
@@ -46,10 +47,10 @@ struct NotificationsBackfillCommand: AsyncParsableCommand {
         let start = try DateOption.parse(since, name: "--since")
         let end = try until.map { try DateOption.parse($0, name: "--until") }
         guard start < (end ?? Date()) else { throw CommandFailure.usage("--since must be before --until") }
-        try await CommandExecution.withDatabase(options) { database in
+        try await CommandExecution.withDatabase(options) { context in
             try await APISession.with { session in
                 let client = try session.client(app: app)
-                let store = BackfillStore(client: database)
+                let store = context.backfill
                 var run = try await store.open(bundleID: client.bundleID, environment: environment, start: start, end: end, onlyFailures: onlyFailures)
                 if run.resumed && !options.json { Output.line("resuming backfill \(run.id) after \(run.pages) page\(run.pages == 1 ? "" : "s")") }
                 // Without --until, a run stopped earlier resumes with the window it had.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import SubscriptiondCore
 import Store
+import SubscriptiondCore
+import UseCases
 
 /// `subscriptionctl notifications discard ID... --reason TEXT`.
 struct NotificationsDiscardCommand: AsyncParsableCommand {
@@ -34,8 +35,8 @@ struct NotificationsDiscardCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
-            switch try await InboxQueries(client: client).discard(ids: ids, reason: reason, actor: Self.actor()) {
+        try await CommandExecution.withDatabase(options) { context in
+            switch try await context.inbox.discard(ids: ids, reason: reason, actor: Self.actor()) {
             case .discarded(let discarded):
                 if options.json {
                     try Output.json(DiscardDocument(discarded: discarded.count, ids: discarded))

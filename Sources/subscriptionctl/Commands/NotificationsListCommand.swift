@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import UseCases
 
 /// `subscriptionctl notifications list [--state S] [--type T] [--bundle-id B] [--since TIME] [--limit N]`.
 struct NotificationsListCommand: AsyncParsableCommand {
@@ -50,8 +51,8 @@ struct NotificationsListCommand: AsyncParsableCommand {
             state: state.flatMap(InboxState.init(rawValue:)), notificationType: type, bundleID: bundleID,
             receivedSince: since.flatMap(TimeText.parse), limit: limit
         )
-        try await CommandExecution.withDatabase(options) { client in
-            let notifications = try await InboxQueries(client: client).list(filter)
+        try await CommandExecution.withDatabase(options) { context in
+            let notifications = try await context.inbox.list(filter)
             if options.json {
                 try Output.json(["notifications": notifications.map(NotificationDocument.init)])
                 return

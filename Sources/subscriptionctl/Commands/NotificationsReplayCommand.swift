@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import SubscriptiondCore
 import Store
+import SubscriptiondCore
+import UseCases
 
 /// `subscriptionctl notifications replay ID... | --dead`.
 struct NotificationsReplayCommand: AsyncParsableCommand {
@@ -34,8 +35,8 @@ struct NotificationsReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
-            let inbox = InboxQueries(client: client)
+        try await CommandExecution.withDatabase(options) { context in
+            let inbox = context.inbox
             let replayed: [Int64]
             if dead {
                 replayed = try await inbox.replayDead()

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import SubscriptiondCore
 import Store
+import SubscriptiondCore
+import UseCases
 
 /// `subscriptionctl notifications show ID`.
 struct NotificationsShowCommand: AsyncParsableCommand {
@@ -27,8 +28,8 @@ struct NotificationsShowCommand: AsyncParsableCommand {
     var id: Int64
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
-            guard let detail = try await InboxQueries(client: client).detail(id: id) else {
+        try await CommandExecution.withDatabase(options) { context in
+            guard let detail = try await context.inbox.detail(id: id) else {
                 throw CommandFailure.notFound("no notification with id \(id)")
             }
             let document = NotificationDetailDocument(detail: detail)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Store
 import Subscriptions
+import UseCases
 
 /// `subscriptionctl products import FILE` / `products list`.
 struct ProductsCommand: AsyncParsableCommand {
@@ -52,8 +53,8 @@ struct ProductsImportCommand: AsyncParsableCommand {
             Output.error("subscriptionctl: \(file) has \(problems.lines.count) problem\(problems.lines.count == 1 ? "" : "s"); nothing was imported")
             throw ExitCode(1)
         }
-        try await CommandExecution.withDatabase(options) { client in
-            let result = try await ProductStore(client: client).replace(with: products)
+        try await CommandExecution.withDatabase(options) { context in
+            let result = try await context.products.replace(with: products)
             if options.json {
                 try Output.json(["imported": result.written, "removed": result.removed])
             } else {
@@ -78,8 +79,8 @@ struct ProductsListCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
-            let catalog = try await ProductStore(client: client).catalog()
+        try await CommandExecution.withDatabase(options) { context in
+            let catalog = try await context.products.catalog()
             if options.json {
                 try Output.json(["products": catalog.products])
                 return

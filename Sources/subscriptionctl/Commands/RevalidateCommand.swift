@@ -3,10 +3,10 @@ import ArgumentParser
 import Foundation
 import HTTPClient
 import Logging
-import Postgres
-import SubscriptiondCore
 import Store
+import SubscriptiondCore
 import Subscriptions
+import UseCases
 
 /// `subscriptionctl revalidate ORIGINAL_TRANSACTION_ID... | --all`.
 struct RevalidateCommand: AsyncParsableCommand {
@@ -63,13 +63,13 @@ struct RevalidateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
+        try await CommandExecution.withDatabase(options) { context in
             let settings = try ServiceConfiguration.load(environment: ProcessInfo.processInfo.environment)
             var logger = Logger(label: "subscriptionctl.revalidate")
             logger.logLevel = .warning
             let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
             do {
-                try await revalidate(client: client, settings: settings, http: http, logger: logger)
+                try await revalidate(context: context, settings: settings, http: http, logger: logger)
                 try? await http.shutdown()
             } catch {
                 try? await http.shutdown()
@@ -78,8 +78,8 @@ struct RevalidateCommand: AsyncParsableCommand {
         }
     }
 
-    private func revalidate(client: PostgresClient, settings: ServiceConfiguration, http: CurlHTTPClient, logger: Logger) async throws {
-        let store = RevalidationStore(client: client)
+    private func revalidate(context: OperatorContext, settings: ServiceConfiguration, http: CurlHTTPClient, logger: Logger) async throws {
+        let store = context.revalidations
         let source: Revalidator.Source
         let progress: ProgressBar
         var run: RevalidationRun?
@@ -103,10 +103,10 @@ struct RevalidateCommand: AsyncParsableCommand {
         let interrupt = InterruptSignal {
             progress.note("subscriptionctl: stopping after the receipts in flight (Ctrl-C again to quit now)")
         }
-        let revalidator = Revalidator(client: client, verifier: ReceiptVerifier(
-            http: http, productionURL: settings.verifyReceiptURL, sandboxURL: settings.verifyReceiptSandboxURL,
-            timeout: settings.verifyTimeout
-        ), apps: settings.apps, concurrency: concurrency, logger: logger)
+        let receipts = ReceiptVerifier(
+            http: http, productionURL: settings.verifyReceiptURL, sandboxURL: settings.verifyReceiptSandboxURL, timeout: settings.verifyTimeout)
+        let revalidator = context.revalidator(
+            evidence: AppleEvidence(receipts: receipts, api: nil), apps: settings.apps, concurrency: concurrency, logger: logger)
         let started = ContinuousClock.now
         progress.start()
         let result: (completed: Bool, summary: RevalidationSummary)

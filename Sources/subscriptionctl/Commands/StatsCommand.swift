@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Store
 import Subscriptions
+import UseCases
 
 /// `subscriptionctl stats`.
 struct StatsCommand: AsyncParsableCommand {
@@ -26,8 +27,8 @@ struct StatsCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
-            let queries = StatsQueries(client: client)
+        try await CommandExecution.withDatabase(options) { context in
+            let queries = context.stats
             let inbox = try await queries.inbox(reasons: 5)
             let subscriptions = try await queries.subscriptions()
             let webhooks = try await queries.webhooks(reasons: 5)

@@ -1,9 +1,10 @@
 import AppStore
 import ArgumentParser
 import Foundation
-import SubscriptiondCore
 import Store
+import SubscriptiondCore
 import Subscriptions
+import UseCases
 
 /// `subscriptionctl subscriber show APP_USER_ID`.
 struct SubscriberCommand: AsyncParsableCommand {
@@ -36,8 +37,8 @@ struct SubscriberShowCommand: AsyncParsableCommand {
     var appUserID: String
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
-            guard let views = try await SubscriptionReader(client: client).subscriber(appUserID: appUserID) else {
+        try await CommandExecution.withDatabase(options) { context in
+            guard let views = try await context.subscriptions.subscriber(appUserID: appUserID) else {
                 throw CommandFailure.notFound("no subscriber with app_user_id \(appUserID)")
             }
             let document = SubscriberDocument(appUserID: appUserID, views: views)

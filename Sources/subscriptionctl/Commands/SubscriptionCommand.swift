@@ -1,9 +1,10 @@
 import AppStore
 import ArgumentParser
 import Foundation
-import SubscriptiondCore
 import Store
+import SubscriptiondCore
 import Subscriptions
+import UseCases
 
 /// `subscriptionctl subscription show ORIGINAL_TRANSACTION_ID`.
 struct SubscriptionCommand: AsyncParsableCommand {
@@ -42,9 +43,9 @@ struct SubscriptionShowCommand: AsyncParsableCommand {
     var originalTransactionID: String
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
+        try await CommandExecution.withDatabase(options) { context in
             let now = Date()
-            guard let story = try await SubscriptionStory.load(originalTransactionID: originalTransactionID, client: client, now: now) else {
+            guard let story = try await context.story(originalTransactionID: originalTransactionID, now: now) else {
                 throw CommandFailure.notFound("no subscription with original_transaction_id \(originalTransactionID)")
             }
             if options.json {

@@ -2,8 +2,9 @@ import AppStore
 import AppStoreSignature
 import ArgumentParser
 import Foundation
-import Postgres
+import Store
 import SubscriptiondCore
+import UseCases
 
 /// `subscriptionctl test-notification [--app BUNDLE_ID] [--environment E]`.
 struct TestNotificationCommand: AsyncParsableCommand {
@@ -40,7 +41,7 @@ struct TestNotificationCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try EnvironmentOption.parse(self.environment)
-        try await CommandExecution.withDatabase(options) { database in
+        try await CommandExecution.withDatabase(options) { context in
             try await APISession.with { session in
                 let client = try session.client(app: app)
                 let token = try await client.requestTestNotification(environment: environment)
@@ -52,9 +53,8 @@ struct TestNotificationCommand: AsyncParsableCommand {
                     if let status = try? await client.testNotificationStatus(token: token, environment: environment) {
                         last = status
                         if let uuid = status.notification.payload.notificationUUID,
-                           let row = try await database.query("SELECT id, state FROM notifications WHERE dedupe_key = \("v2:" + uuid)").first {
-                            let id: Int64 = try row.decode("id")
-                            let state: String = try row.decode("state")
+                           let stored = try await context.inbox.signedNotification(notificationUUID: uuid) {
+                            let (id, state) = (stored.id, stored.state)
                             if options.json {
                                 try Output.json(TestNotificationDocument(arrived: true, notificationUUID: uuid, notificationID: id, state: state, attempts: []))
                             } else {

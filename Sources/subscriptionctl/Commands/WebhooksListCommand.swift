@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import UseCases
 
 /// `subscriptionctl webhooks list [--state S] [--limit N]`.
 struct WebhooksListCommand: AsyncParsableCommand {
@@ -30,8 +31,8 @@ struct WebhooksListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
-            let events = try await WebhookQueries(client: client).list(state: state.flatMap(WebhookEventState.init(rawValue:)), limit: limit)
+        try await CommandExecution.withDatabase(options) { context in
+            let events = try await context.webhooks.list(state: state.flatMap(WebhookEventState.init(rawValue:)), limit: limit)
             if options.json {
                 try Output.json(["events": events.map { WebhookEventSummaryDocument(summary: $0) }])
                 return

@@ -1,9 +1,10 @@
+import AppStore
 import ArgumentParser
 import Foundation
-import AppStore
 import Store
-import Subscriptions
 import SubscriptiondCore
+import Subscriptions
+import UseCases
 
 /// `subscriptionctl webhooks replay ID... | --dead`.
 struct WebhooksReplayCommand: AsyncParsableCommand {
@@ -35,8 +36,8 @@ struct WebhooksReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
-            let queries = WebhookQueries(client: client)
+        try await CommandExecution.withDatabase(options) { context in
+            let queries = context.webhooks
             let replayed: [Int64]
             if dead {
                 replayed = try await queries.replayDead()

@@ -2,8 +2,9 @@ import AppStore
 import ArgumentParser
 import Foundation
 import Store
-import Subscriptions
 import SubscriptiondCore
+import Subscriptions
+import UseCases
 
 /// `subscriptionctl webhooks show ID`.
 struct WebhooksShowCommand: AsyncParsableCommand {
@@ -25,8 +26,8 @@ struct WebhooksShowCommand: AsyncParsableCommand {
     var id: String
 
     func run() async throws {
-        try await CommandExecution.withDatabase(options) { client in
-            guard let summary = try await WebhookQueries(client: client).detail(id: id) else {
+        try await CommandExecution.withDatabase(options) { context in
+            guard let summary = try await context.webhooks.detail(id: id) else {
                 throw CommandFailure.notFound("no webhook event with id \(id)")
             }
             let body = try WebhookEventDocument.body(of: summary.event)

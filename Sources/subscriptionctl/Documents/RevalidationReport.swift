@@ -2,6 +2,7 @@ import AppStore
 import Foundation
 import Store
 import Subscriptions
+import UseCases
 
 /// The summary `revalidate` prints: counts, status changes and problems.
 struct RevalidationReport: Encodable {

@@ -4,6 +4,7 @@ import Foundation
 import HTTPClient
 import Logging
 import SubscriptiondCore
+import UseCases
 
 /// What the App Store Server API commands share: subscriptiond's settings (read from the
 /// same environment), one signature verifier and one client per app with an API key.
@@ -11,6 +12,8 @@ struct APISession {
     let settings: ServiceConfiguration
     let directory: AppStoreAPIDirectory
     let logger: Logger
+    /// What Apple says, through this session's clients.
+    let evidence: AppleEvidence
 
     /// Runs `body` with a session whose HTTP client is shut down afterwards.
     static func with<T>(concurrency: Int = 4, _ body: (APISession) async throws -> T) async throws -> T {
@@ -20,9 +23,11 @@ struct APISession {
         let verifier = SignedPayloadVerifier(roots: try TrustAnchors.load(settings.appleRootCertificates))
         let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
         do {
+            let directory = try AppStoreAPIDirectory(configuration: settings, http: http, verifier: verifier, logger: logger)
+            let receipts = ReceiptVerifier(
+                http: http, productionURL: settings.verifyReceiptURL, sandboxURL: settings.verifyReceiptSandboxURL, timeout: settings.verifyTimeout)
             let session = APISession(
-                settings: settings, directory: try AppStoreAPIDirectory(configuration: settings, http: http, verifier: verifier, logger: logger),
-                logger: logger)
+                settings: settings, directory: directory, logger: logger, evidence: AppleEvidence(receipts: receipts, api: directory))
             let result = try await body(session)
             try? await http.shutdown()
             return result

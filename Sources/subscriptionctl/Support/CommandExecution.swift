@@ -1,21 +1,21 @@
 import ArgumentParser
 import Foundation
-import Postgres
 import SubscriptiondCore
+import UseCases
 
-/// Runs a command body with a database client, turning any failure into one line on
-/// stderr and the contract's exit code.
+/// Runs a command body with the deployment's database, turning any failure into one line
+/// on stderr and the contract's exit code.
 enum CommandExecution {
-    static func withDatabase(_ options: GlobalOptions, _ body: (PostgresClient) async throws -> Void) async throws {
-        let client = options.makeClient()
+    static func withDatabase(_ options: GlobalOptions, _ body: (OperatorContext) async throws -> Void) async throws {
+        let context = OperatorContext(databaseURL: options.resolvedDatabaseURL, logger: options.logger)
         do {
-            try await body(client)
-            try? await client.shutdown()
+            try await body(context)
+            await context.shutdown()
         } catch let exit as ExitCode {
-            try? await client.shutdown()
+            await context.shutdown()
             throw exit
         } catch {
-            try? await client.shutdown()
+            await context.shutdown()
             let report = FailureReport(error)
             Output.error("subscriptionctl: \(report.message)")
             throw ExitCode(report.exitCode)

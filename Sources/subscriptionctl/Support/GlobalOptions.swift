@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Postgres
 
 /// The options every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -27,11 +26,4 @@ struct GlobalOptions: ParsableArguments {
         return logger
     }
 
-    /// A client for the command's database.
-    func makeClient() -> PostgresClient {
-        PostgresClient(
-            configuration: .init(connectionString: resolvedDatabaseURL, maximumConnections: 4, applicationName: "subscriptionctl"),
-            logger: logger
-        )
-    }
 }

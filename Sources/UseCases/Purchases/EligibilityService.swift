@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import Store
+import SubscriptiondCore
 import Subscriptions
 
 /// Answers "may this customer see the intro offer of these products?" — the same answer

@@ -4,16 +4,12 @@ import Foundation
 import Logging
 import Postgres
 import Store
+import SubscriptiondCore
 import Subscriptions
 
 /// The facts one attempt will apply, each batch with the time its information is from.
 struct ApplyPlan {
-    struct Batch {
-        let facts: ReceiptFacts
-        let observedAt: Date
-    }
-
-    var batches: [Batch] = []
+    var batches: [FactBatch] = []
     /// Kept with the attempt when nothing could be verified (so nothing was applied).
     var note: String?
 }
@@ -35,7 +31,8 @@ extension NotificationProcessor {
         case .v1:
             let body: NotificationV1
             do {
-                body = try NotificationV1.decode(from: Array(notification.body.utf8))
+                // The same parser and decoder as intake: one set of rules for the body on both hops.
+                body = try NotificationV1.decode(from: try StrictJSONParser.parse(Array(notification.body.utf8)))
             } catch let error as AppleValueError {
                 // Stored by a version that did not check dates (or by hand): refuse it now.
                 return .dead(reason: "the stored body is malformed: \(error)")
@@ -70,7 +67,7 @@ extension NotificationProcessor {
             plan.note = removed.map { $0 + "verified the subscription's latest stored receipt instead" }
             return await verified(receipt: stored, app: app, plan: plan, logger: logger)
         case .receipt:
-            guard let receipt = QueuedReceipt.receiptData(fromStoredBody: notification.body) else {
+            guard let receipt = QueuedPurchases.receiptData(fromStoredBody: notification.body) else {
                 if let removed = notification.receiptRemovedAt {
                     return .dead(reason: "its receipt_data was removed by retention on \(RetentionText.day(removed)): nothing to verify")
                 }
@@ -85,27 +82,16 @@ extension NotificationProcessor {
     }
 
     private func verified(receipt: String, app: AppCredentials, plan: ApplyPlan, logger: Logger) async -> Preparation {
-        switch await verifier.verify(receiptData: receipt, app: app, logger: logger) {
-        case .verified(let response, let observedAt, let endpoint):
+        switch await evidence.verify(receipt: receipt, app: app, keepingReceipt: true, logger: logger) {
+        case .facts(let batches):
             var plan = plan
-            var facts = ReceiptFacts(verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
-            // Keep a receipt to re-verify later even when the answer carries no newer one.
-            facts.latestReceipt = facts.latestReceipt ?? receipt
-            plan.batches.append(.init(facts: facts, observedAt: observedAt))
+            plan.batches += batches
             return .apply(plan)
         case .retry(let reason, let limited):
             return .retry(reason: reason, limited: limited)
-        case .permanent(let reason):
+        case .refused(let reason, _):
             return .dead(reason: reason)
         }
-    }
-}
-
-/// The stored body of a receipt queued by `POST /v1/receipts`.
-enum QueuedReceipt {
-    static func receiptData(fromStoredBody body: String) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return nil }
-        return object["receipt_data"] as? String
     }
 }
 

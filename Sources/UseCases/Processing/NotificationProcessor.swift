@@ -4,10 +4,12 @@ import Foundation
 import Logging
 import Postgres
 import Store
+import SubscriptiondCore
 import Subscriptions
 
-/// Processes one claimed inbox entry: verifies its receipt upstream, applies the facts in
-/// one database transaction, and records the outcome (processed, retry later, or dead).
+/// Processes one claimed inbox entry: gathers what Apple says (``AppleEvidence``), applies
+/// the facts (``FactApplier``) and records the outcome (processed, retry later, or dead) in
+/// the same database transaction.
 public struct NotificationProcessor: Sendable {
     /// What one attempt came to.
     public enum Outcome: Sendable, Equatable {
@@ -23,29 +25,30 @@ public struct NotificationProcessor: Sendable {
 
     let database: PostgresClient
     let inbox: NotificationInbox
-    let verifier: ReceiptVerifier
+    let evidence: AppleEvidence
     let apps: AppRegistry
     let retryPolicy: RetryPolicy
     let receipts: StoredReceipts
-    let signatures: SignedPayloadVerifier
-    let api: AppStoreAPIDirectory?
     /// The longest an attempt's upstream work may take; shorter than the worker's lease, so an
     /// attempt always records its outcome while its claim is still its own.
     let attemptDeadline: Duration?
 
-    /// Creates a processor.
+    /// How long an attempt's upstream work may run under a worker `lease`: the lease less
+    /// 10 s, or three quarters of a short lease, so the outcome is recorded before the lease runs out.
+    public static func attemptDeadline(lease: Duration) -> Duration {
+        max(lease * 3 / 4, lease - .seconds(10), .milliseconds(1))
+    }
+
+    /// Creates a processor asking Apple through `evidence`.
     public init(
-        database: PostgresClient, verifier: ReceiptVerifier, signatures: SignedPayloadVerifier, apps: AppRegistry, retryPolicy: RetryPolicy,
-        api: AppStoreAPIDirectory? = nil, attemptDeadline: Duration? = nil
+        database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry, retryPolicy: RetryPolicy, attemptDeadline: Duration? = nil
     ) {
         self.database = database
         self.inbox = NotificationInbox(client: database)
-        self.verifier = verifier
+        self.evidence = evidence
         self.apps = apps
         self.retryPolicy = retryPolicy
         self.receipts = StoredReceipts(client: database)
-        self.signatures = signatures
-        self.api = api
         self.attemptDeadline = attemptDeadline
     }
 
@@ -79,11 +82,7 @@ public struct NotificationProcessor: Sendable {
         }
         do {
             try await database.withTransaction { session in
-                try FactStore.lockSubscriptions(of: plan.batches.map(\.facts), in: session)
-                for batch in plan.batches {
-                    try FactStore.apply(batch.facts, receiptObservedAt: batch.observedAt, notificationID: notification.id,
-                                        appUserID: notification.appUserID, in: session)
-                }
+                try FactApplier.apply(plan.batches, notificationID: notification.id, appUserID: notification.appUserID, in: session)
                 try NotificationInbox.markProcessed(notification, note: plan.note, in: session)
             }
         } catch let error as StaleClaimError {

@@ -2,15 +2,16 @@ import AppStore
 import Foundation
 import Logging
 import Postgres
-import SubscriptiondCore
 import Store
+import SubscriptiondCore
 import Subscriptions
 
-/// Re-verifies stored receipts upstream and applies the answers the way the worker does,
-/// at most `concurrency` at a time, stopping early (after the ones in flight) on request.
-struct Revalidator: Sendable {
+/// `subscriptionctl revalidate`: re-verifies stored receipts with `verifyReceipt` and applies
+/// the answers the way the worker does, at most `concurrency` at a time, stopping early
+/// (after the ones in flight) on request.
+public struct Revalidator: Sendable {
     /// Where the subscriptions to revalidate come from.
-    enum Source: Sendable {
+    public enum Source: Sendable {
         /// These, once each.
         case items([RevalidationItem])
         /// The candidates of a `--all` run, read in pages so any table size fits in memory.
@@ -18,7 +19,7 @@ struct Revalidator: Sendable {
     }
 
     /// What revalidating one subscription came to.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable, Equatable {
         /// Apple vouched for the receipt and its facts were applied; `change` when the status moved.
         case verified(change: StatusChange?)
         /// Upstream trouble that can heal: not recorded, so a rerun tries it again.
@@ -29,16 +30,25 @@ struct Revalidator: Sendable {
         case skipped(String)
     }
 
-    let client: PostgresClient
-    let verifier: ReceiptVerifier
-    let apps: AppRegistry
-    let concurrency: Int
-    let logger: Logger
+    private let client: PostgresClient
+    private let evidence: AppleEvidence
+    private let apps: AppRegistry
+    private let concurrency: Int
+    private let logger: Logger
+
+    /// Revalidates through `evidence`, `concurrency` receipts at a time.
+    public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) {
+        self.client = database
+        self.evidence = evidence
+        self.apps = apps
+        self.concurrency = max(1, concurrency)
+        self.logger = logger
+    }
 
     private static let pageSize = 200
 
     /// Revalidates every item of `source`; `shouldStop` is checked before each new one starts.
-    func run(
+    public func run(
         _ source: Source,
         shouldStop: @escaping @Sendable () -> Bool,
         onOutcome: @escaping @Sendable (RevalidationItem, Outcome) -> Void
@@ -89,17 +99,16 @@ struct Revalidator: Sendable {
 
     /// Verifies one stored receipt and applies the facts in one transaction, recording the
     /// final answer with them.
-    func revalidate(_ item: RevalidationItem) async throws -> Outcome {
+    public func revalidate(_ item: RevalidationItem) async throws -> Outcome {
         guard let receipt = item.receipt else { return .skipped("no stored receipt") }
         guard let app = apps.app(bundleID: item.bundleID) else {
             return .skipped("no shared secret is configured for bundle id \(item.bundleID)")
         }
-        switch await verifier.verify(receiptData: receipt, app: app, logger: logger) {
-        case .verified(let response, let observedAt, let endpoint):
-            let facts = ReceiptFacts(verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
+        switch await evidence.verify(receipt: receipt, app: app, keepingReceipt: false, logger: logger) {
+        case .facts(let batches):
             do {
                 let changes = try await client.withTransaction { session in
-                    let changes = try FactStore.apply(facts, receiptObservedAt: observedAt, notificationID: nil, in: session)
+                    let changes = try FactApplier.apply(batches, notificationID: nil, appUserID: nil, in: session)
                     try RevalidationStore.record(item, outcome: "verified", in: session)
                     return changes
                 }
@@ -113,7 +122,7 @@ struct Revalidator: Sendable {
             }
         case .retry(let reason, _):
             return .retryLater(reason)
-        case .permanent(let reason):
+        case .refused(let reason, _):
             try await RevalidationStore(client: client).record(item, outcome: "rejected: \(reason)")
             return .rejected(reason)
         }
@@ -121,21 +130,21 @@ struct Revalidator: Sendable {
 }
 
 /// Counts and details of one revalidation.
-struct RevalidationSummary: Sendable {
-    struct Problem: Sendable {
-        let item: RevalidationItem
-        let outcome: String
-        let reason: String
+public struct RevalidationSummary: Sendable {
+    public struct Problem: Sendable {
+        public let item: RevalidationItem
+        public let outcome: String
+        public let reason: String
     }
 
-    var verified = 0
-    var retryLater = 0
-    var rejected = 0
-    var skipped = 0
-    var changes: [StatusChange] = []
-    var problems: [Problem] = []
+    public private(set) var verified = 0
+    public private(set) var retryLater = 0
+    public private(set) var rejected = 0
+    public private(set) var skipped = 0
+    public private(set) var changes: [StatusChange] = []
+    public private(set) var problems: [Problem] = []
 
-    var total: Int { verified + retryLater + rejected + skipped }
+    public var total: Int { verified + retryLater + rejected + skipped }
 
     mutating func add(_ item: RevalidationItem, _ outcome: Revalidator.Outcome) {
         switch outcome {

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import Prometheus
+import SubscriptiondCore
+
+/// What `buildApplication` needs besides the configuration.
+public struct ApplicationEnvironment: Sendable {
+    /// The process's logger.
+    public var logger: Logger
+    /// The registry `/metrics` exposes (bootstrapped into swift-metrics by the executable).
+    public var metricsRegistry: PrometheusCollectorRegistry
+    /// Called with the bound port once the server listens (tests use port 0).
+    public var onServerRunning: @Sendable (Int) async -> Void
+    /// When failed notifications are tried again.
+    public var retryPolicy: RetryPolicy
+    /// How often the worker looks for due work when nothing signals it.
+    public var workerPollInterval: Duration
+    /// False to run intake and API only (tests of intake alone).
+    public var runsWorker: Bool
+    /// When failed webhook deliveries are tried again (tests shorten it).
+    public var webhookRetryPolicy: WebhookRetryPolicy
+    /// How often the retention job runs.
+    public var retentionInterval: Duration
+    /// The clock intake judges a signed notification's age by (tests of Apple's dated fixtures pin it).
+    public var intakeClock: @Sendable () -> Date
+
+    /// Creates the environment.
+    public init(
+        logger: Logger,
+        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        workerPollInterval: Duration = .milliseconds(500),
+        runsWorker: Bool = true,
+        webhookRetryPolicy: WebhookRetryPolicy = WebhookRetryPolicy(),
+        retentionInterval: Duration = .seconds(3_600),
+        intakeClock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.logger = logger
+        self.metricsRegistry = metricsRegistry
+        self.onServerRunning = onServerRunning
+        self.retryPolicy = retryPolicy
+        self.workerPollInterval = workerPollInterval
+        self.runsWorker = runsWorker
+        self.webhookRetryPolicy = webhookRetryPolicy
+        self.retentionInterval = retentionInterval
+        self.intakeClock = intakeClock
+    }
+}

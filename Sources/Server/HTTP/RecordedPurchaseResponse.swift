@@ -1,0 +1,24 @@
+import Hummingbird
+import SubscriptiondCore
+import UseCases
+
+/// The answer to a recorded purchase: the user's subscriptions now (200), or
+/// `{"status":"pending"}` (202) when it was queued for the worker.
+struct RecordedPurchaseResponse: ResponseGenerator {
+    let recorded: PurchaseRecorder.Recorded
+    let appUserID: String
+
+    init(_ recorded: PurchaseRecorder.Recorded, appUserID: String) {
+        self.recorded = recorded
+        self.appUserID = appUserID
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        switch recorded {
+        case .applied(let views):
+            try JSONResponse(document: SubscriberDocument(appUserID: appUserID, views: views)).response(from: request, context: context)
+        case .queued:
+            try JSONResponse(status: .accepted, document: ["status": "pending"]).response(from: request, context: context)
+        }
+    }
+}

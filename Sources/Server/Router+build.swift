@@ -1,0 +1,39 @@
+import Hummingbird
+import Logging
+import SubscriptiondCore
+import UseCases
+
+/// The routes: health and metrics, notification intake, and (with `ADMIN_TOKEN`) the
+/// query API. Each controller decodes, calls one use case of `components`, encodes.
+func buildRouter(
+    configuration: ServiceConfiguration, environment: ApplicationEnvironment, components: ServiceComponents,
+    intakeBatcher: IntakeBatcher, largeBodies: LargeBodyLane
+) -> Router<ServerRequestContext> {
+    let router = Router(context: ServerRequestContext.self)
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ConnectionCloseMiddleware())
+    router.add(middleware: ErrorMappingMiddleware())
+    HealthController(readiness: ReadinessCache(migrations: components.migrations)).addRoutes(to: router)
+    MetricsController(registry: environment.metricsRegistry, token: configuration.metricsToken).addRoutes(to: router)
+    NotificationIntakeController(
+        parser: NotificationIntakeParser(apps: configuration.apps),
+        signed: SignedNotificationIntake(
+            verifier: components.signatures, apps: configuration.apps, freshness: configuration.notificationFreshness,
+            now: environment.intakeClock),
+        batcher: intakeBatcher, maxBodyBytes: configuration.maxBodyBytes, largeBodies: largeBodies
+    ).addRoutes(to: router)
+
+    guard let token = configuration.adminToken else {
+        environment.logger.notice("ADMIN_TOKEN is not set: the query API (/v1/...) is off and answers 404")
+        return router
+    }
+    let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
+    SubscriptionsController(answers: components.readAnswers).addRoutes(to: api)
+    TransactionsController(purchases: components.purchases, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
+    ReceiptsController(purchases: components.purchases, apps: configuration.apps, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
+    SubscribersController(
+        answers: components.readAnswers, purchases: components.purchases, apps: configuration.apps,
+        eligibility: components.eligibility, maxBodyBytes: configuration.maxBodyBytes
+    ).addRoutes(to: api)
+    return router
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Postgres
+import Store
+import Subscriptions
+
+/// The one way facts reach the store: every use case that applies what Apple said (the
+/// worker, `/v1/receipts`, `/v1/transactions`, `revalidate`, `sync`) comes through here.
+///
+/// Facts are applied inside one database transaction, the caller's when it has more to
+/// write with them (the worker marks its entry processed, `revalidate` records its outcome),
+/// after every subscription the batches touch is locked in the one global order, so two
+/// transactions applying overlapping batches cannot deadlock.
+public struct FactApplier: Sendable {
+    private let database: PostgresClient
+
+    public init(database: PostgresClient) {
+        self.database = database
+    }
+
+    /// Applies `batches` in a transaction of their own, linking `appUserID` when given.
+    @discardableResult
+    public func apply(_ batches: [FactBatch], appUserID: String? = nil) async throws -> [StatusChange] {
+        try await database.withTransaction { session in
+            try Self.apply(batches, notificationID: nil, appUserID: appUserID, in: session)
+        }
+    }
+
+    /// Applies `batches` inside `session`, the caller's transaction.
+    @discardableResult
+    public static func apply(
+        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, in session: PostgresSession
+    ) throws -> [StatusChange] {
+        try FactStore.lockSubscriptions(of: batches.map(\.facts), in: session)
+        var changes: [StatusChange] = []
+        for batch in batches {
+            changes += try FactStore.apply(
+                batch.facts, receiptObservedAt: batch.observedAt, notificationID: notificationID, appUserID: appUserID, in: session)
+        }
+        return changes
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import Postgres
+import Store
+import SubscriptiondCore
+import Subscriptions
+
+/// What an operator command (`subscriptionctl`) works with: the deployment's database,
+/// reached only through the Store's facades and the use cases built on them, so the CLI
+/// neither holds a database client nor writes SQL. One per command; `shutdown()` at the end.
+public struct OperatorContext: Sendable {
+    private let database: PostgresClient
+
+    /// A context on the database at `databaseURL`, with the few connections a command needs.
+    public init(databaseURL: String, logger: Logger) {
+        database = PostgresClient(
+            configuration: .init(connectionString: databaseURL, maximumConnections: 4, applicationName: "subscriptionctl"),
+            logger: logger)
+    }
+
+    /// Closes the database connections.
+    public func shutdown() async {
+        try? await database.shutdown()
+    }
+
+    /// The inbox: list, show, replay, discard.
+    public var inbox: InboxQueries { InboxQueries(client: database) }
+    /// The webhook outbox.
+    public var webhooks: WebhookQueries { WebhookQueries(client: database) }
+    /// Counts over the inbox and the subscriptions.
+    public var stats: StatsQueries { StatsQueries(client: database) }
+    /// The product catalog.
+    public var products: ProductStore { ProductStore(client: database) }
+    /// Subscriptions as the query API reads them.
+    public var subscriptions: SubscriptionReader { SubscriptionReader(client: database) }
+    /// The stored read answers.
+    public var answers: AnswerStore { AnswerStore(client: database, format: ReadAnswers.format) }
+    /// The read answers, to rebuild them.
+    public func readAnswers(logger: Logger) -> ReadAnswers { ReadAnswers(database: database, logger: logger) }
+    /// Notification history backfill runs.
+    public var backfill: BackfillStore { BackfillStore(client: database) }
+    /// Revalidation runs and candidates.
+    public var revalidations: RevalidationStore { RevalidationStore(client: database) }
+
+    /// Everything stored about one subscription, or nil when there is none.
+    public func story(originalTransactionID: String, now: Date = Date()) async throws -> SubscriptionStory? {
+        try await SubscriptionStory.load(originalTransactionID: originalTransactionID, client: database, now: now)
+    }
+
+    /// Applies `migrations` (or says what it would).
+    public func migrations(_ migrations: [Migration]) -> MigrationRunner {
+        MigrationRunner(client: database, migrations: migrations)
+    }
+
+    /// Intro-offer eligibility as the query API answers it.
+    public func eligibility(policy: EligibilityPolicy, logger: Logger) -> EligibilityService {
+        EligibilityService(database: database, policy: policy, readAnswers: ReadAnswers(database: database, logger: logger))
+    }
+
+    /// `revalidate`.
+    public func revalidator(evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) -> Revalidator {
+        Revalidator(database: database, evidence: evidence, apps: apps, concurrency: concurrency, logger: logger)
+    }
+
+    /// `sync`.
+    public func sync(evidence: AppleEvidence, concurrency: Int, logger: Logger) -> SubscriptionSync {
+        SubscriptionSync(database: database, evidence: evidence, concurrency: concurrency, logger: logger)
+    }
+}

@@ -1,0 +1,62 @@
+import AppStore
+import AppStoreSignature
+import Foundation
+import Logging
+import Store
+import SubscriptiondCore
+import Subscriptions
+
+extension NotificationProcessor {
+    /// The facts of a stored v2 notification, read back without verifying it again: intake
+    /// verified it before storing it (``VerifiedNotificationV2/readingStored(_:)`` says why
+    /// once is enough).
+    func signedFacts(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
+        guard let jws = (try? StrictJSONParser.parse(Array(notification.body.utf8)))?["signedPayload"]?.stringValue else {
+            return .dead(reason: "the stored body holds no signedPayload")
+        }
+        let verified: VerifiedNotificationV2
+        do {
+            verified = try VerifiedNotificationV2.readingStored(jws)
+        } catch {
+            return .dead(reason: "the stored signed payload does not decode: \(error.reason)")
+        }
+        let facts = ReceiptFacts(
+            signedTransaction: verified.transaction, renewalInfo: verified.renewalInfo,
+            bundleID: notification.bundleID, environment: notification.environment)
+        var plan = ApplyPlan()
+        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty else {
+            plan.note = "\(verified.payload.notificationTypeRaw ?? "notification") carries no transaction: recorded"
+            return .apply(plan)
+        }
+        plan.batches.append(FactBatch(facts: facts, observedAt: verified.payload.signedDate ?? notification.receivedAt))
+        guard evidence.canLookUp(bundleID: notification.bundleID), let id = facts.subscriptionIDs.first else { return .apply(plan) }
+        // With an API key, also apply what Apple says about the subscription now (the v2
+        // twin of verifying the receipt): a notification that was lost is healed by the next one.
+        switch await evidence.lookUp(
+            transactionID: id, bundleID: notification.bundleID, environment: notification.environment, withHistory: false, logger: logger) {
+        case .facts(let batches):
+            plan.batches += batches
+        case .retry(let reason, _):
+            return .retry(reason: reason, limited: false)
+        case .refused(let reason, _):
+            plan.note = "the notification's own facts applied; reconciling with the App Store Server API failed: \(reason)"
+        }
+        return .apply(plan)
+    }
+
+    /// A transaction id queued by `POST /v1/transactions`: looked up with the API, applied,
+    /// and the user linked.
+    func lookedUp(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
+        guard let id = QueuedPurchases.transactionID(fromStoredBody: notification.body) else {
+            return .dead(reason: "the stored body holds no transaction_id")
+        }
+        switch await evidence.lookUp(transactionID: id, bundleID: notification.bundleID, environment: nil, withHistory: false, logger: logger) {
+        case .facts(let batches):
+            return .apply(ApplyPlan(batches: batches))
+        case .retry(let reason, _):
+            return .retry(reason: reason, limited: false)
+        case .refused(let reason, _):
+            return .dead(reason: reason)
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import AppStore
+import AppStoreSignature
+import Foundation
+import Logging
+import Postgres
+import Store
+import SubscriptiondCore
+import Subscriptions
+
+/// "Here is what this user bought": a receipt, a StoreKit 2 signed transaction or a
+/// transaction id, from the app's backend (`/v1/receipts`, `/v1/transactions`).
+///
+/// Apple is asked (``AppleEvidence``), its answer applied with the user linked
+/// (``FactApplier``) and the user's subscriptions read back. When Apple does not answer
+/// within `wait` the purchase is queued in the inbox for the worker instead (``Recorded/queued``),
+/// so nothing the app sent is lost. A signed transaction is verified here, offline.
+public struct PurchaseRecorder: Sendable {
+    /// What recording came to.
+    public enum Recorded: Sendable {
+        /// Applied: the user's subscriptions now.
+        case applied([SubscriptionView])
+        /// Apple did not answer in time: queued, finished by the worker.
+        case queued
+    }
+
+    private let evidence: AppleEvidence
+    private let applier: FactApplier
+    private let reader: SubscriptionReader
+    private let inbox: NotificationInbox
+    private let signatures: SignedPayloadVerifier
+    private let apps: AppRegistry
+    private let wait: Duration
+    private let onQueued: @Sendable () async -> Void
+
+    /// - Parameters:
+    ///   - wait: how long a request waits for Apple before its purchase is queued.
+    ///   - onQueued: called after a purchase is queued (to wake the worker).
+    public init(
+        evidence: AppleEvidence, database: PostgresClient, signatures: SignedPayloadVerifier, apps: AppRegistry, wait: Duration,
+        onQueued: @escaping @Sendable () async -> Void
+    ) {
+        self.evidence = evidence
+        self.applier = FactApplier(database: database)
+        self.reader = SubscriptionReader(client: database)
+        self.inbox = NotificationInbox(client: database)
+        self.signatures = signatures
+        self.apps = apps
+        self.wait = wait
+        self.onQueued = onQueued
+    }
+
+    /// A device's receipt: verified with `verifyReceipt`, or, for an app with an App Store
+    /// Server API key and no shared secret, looked up by the transaction id it names.
+    public func record(receipt submission: ReceiptSubmission, appUserID: String, logger: Logger) async throws -> Recorded {
+        if submission.isLookedUp(by: evidence) {
+            return try await record(
+                lookup: try submission.transactionIDToLookUp(), bundleID: submission.app.bundleID, appUserID: appUserID, logger: logger)
+        }
+        let evidence = self.evidence
+        let answer = await firstResult(within: wait) {
+            await evidence.verify(receipt: submission.receiptData, app: submission.app, keepingReceipt: true, logger: logger)
+        } ?? .retry(reason: "the App Store did not answer within \(wait)", limited: false)
+        switch answer {
+        case .facts(let batches):
+            return try await applied(batches, appUserID: appUserID)
+        case .retry(let reason, _):
+            return try await queue(
+                try QueuedPurchases.receiptEntry(receiptData: submission.receiptData, bundleID: submission.app.bundleID, appUserID: appUserID),
+                because: reason, logger: logger)
+        case .refused(let reason, _):
+            throw UseCaseError.receiptRejected("the App Store rejected the receipt: \(reason)")
+        }
+    }
+
+    /// A transaction id, looked up with the App Store Server API of `bundleID` (nil: the only
+    /// app with an API key).
+    public func record(lookup transactionID: String, bundleID: String?, appUserID: String, logger: Logger) async throws -> Recorded {
+        let bundleID = try lookupApp(bundleID)
+        let evidence = self.evidence
+        let answer = await firstResult(within: wait) {
+            await evidence.lookUp(transactionID: transactionID, bundleID: bundleID, environment: nil, withHistory: false, logger: logger)
+        } ?? .retry(reason: "the App Store Server API did not answer within \(wait)", limited: false)
+        switch answer {
+        case .facts(let batches):
+            return try await applied(batches, appUserID: appUserID)
+        case .refused(_, notFound: true):
+            throw UseCaseError.signatureRejected("the App Store does not know transaction \(transactionID) in either environment")
+        case .refused(let reason, _):
+            throw UseCaseError.signatureRejected("the App Store Server API refused the lookup: \(reason)")
+        case .retry(let reason, _):
+            return try await queue(
+                QueuedPurchases.lookupEntry(transactionID: transactionID, bundleID: bundleID, appUserID: appUserID),
+                because: reason, logger: logger)
+        }
+    }
+
+    /// A StoreKit 2 signed transaction from the device, verified offline (chain to a
+    /// configured root, signature, a configured app) and applied.
+    public func record(signedTransaction jws: String, appUserID: String, logger: Logger) async throws -> Recorded {
+        let transaction: JWSTransactionPayload
+        do {
+            transaction = try await signatures.verifyTransaction(jws)
+        } catch where error.kind == .malformed {
+            throw UseCaseError.malformed("signed_transaction is not a signed App Store transaction (\(error.reason))")
+        } catch where error.kind == .unavailable {
+            logger.warning("signed transaction not checkable now", metadata: [LogKey.error: "\(error.reason)"])
+            throw UseCaseError.unavailable("the signed transaction cannot be checked now (an OCSP responder did not answer); try again")
+        } catch {
+            logger.info("signed transaction rejected", metadata: [LogKey.error: "\(error.reason)"])
+            throw UseCaseError.signatureRejected("the signed transaction does not verify")
+        }
+        guard let bundleID = transaction.bundleID, let app = apps.app(bundleID: bundleID),
+              (try? AppIdentityCheck.check(transaction, bundleID: app.bundleID, environment: nil)) != nil
+        else {
+            throw UseCaseError.signatureRejected("the signed transaction is not for a configured app")
+        }
+        let facts = ReceiptFacts(
+            signedTransaction: transaction, renewalInfo: nil, bundleID: app.bundleID, environment: transaction.environment ?? .production)
+        return try await applied([FactBatch(facts: facts, observedAt: transaction.signedDate ?? .now)], appUserID: appUserID)
+    }
+
+    /// What Apple says of a receipt now, applied nowhere (`/v1/eligibility` with a receipt).
+    /// An app without a shared secret gets the customer's whole history from the API (an
+    /// offer used years ago in the group counts).
+    public func facts(of submission: ReceiptSubmission, logger: Logger) async throws -> [ReceiptFacts] {
+        if submission.isLookedUp(by: evidence) {
+            let transactionID = try submission.transactionIDToLookUp()
+            let evidence = self.evidence
+            let answer = await firstResult(within: wait) {
+                await evidence.lookUp(
+                    transactionID: transactionID, bundleID: submission.app.bundleID, environment: nil, withHistory: true, logger: logger)
+            }
+            switch answer {
+            case .facts(let batches)?:
+                return batches.map(\.facts)
+            case .refused(_, notFound: true)?:
+                throw UseCaseError.receiptRejected("the App Store does not know the receipt's transaction \(transactionID) in either environment")
+            case .refused(let reason, _)?:
+                throw UseCaseError.receiptRejected("the App Store Server API refused the lookup: \(reason)")
+            case .retry?, nil:
+                throw UseCaseError.unavailable("the App Store Server API cannot answer right now; retry later")
+            }
+        }
+        switch await evidence.verify(receipt: submission.receiptData, app: submission.app, keepingReceipt: false, logger: logger) {
+        case .facts(let batches):
+            return batches.map(\.facts)
+        case .retry:
+            throw UseCaseError.unavailable("the App Store cannot verify the receipt right now; retry later")
+        case .refused(let reason, _):
+            throw UseCaseError.receiptRejected("the App Store rejected the receipt: \(reason)")
+        }
+    }
+
+    /// `bundleID`, or the only app with an API key; it must have one.
+    private func lookupApp(_ bundleID: String?) throws(UseCaseError) -> String {
+        guard let bundleID = bundleID ?? (evidence.bundleIDsWithAPIKey.count == 1 ? evidence.bundleIDsWithAPIKey.first : nil) else {
+            throw .malformed("bundle_id is required when not exactly one app has an App Store Server API key")
+        }
+        guard evidence.canLookUp(bundleID: bundleID) else {
+            throw .malformed("\(bundleID) has no App Store Server API key (APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE): send signed_transaction instead")
+        }
+        return bundleID
+    }
+
+    private func applied(_ batches: [FactBatch], appUserID: String) async throws -> Recorded {
+        try await applier.apply(batches, appUserID: appUserID)
+        return .applied(try await reader.subscriber(appUserID: appUserID) ?? [])
+    }
+
+    private func queue(_ entry: InboxEntry, because reason: String, logger: Logger) async throws -> Recorded {
+        let stored = try await inbox.insert(entry)
+        await onQueued()
+        logger.info("purchase queued: Apple did not answer", metadata: [LogKey.error: "\(reason)", LogKey.notificationID: "\(stored)"])
+        return .queued
+    }
+}

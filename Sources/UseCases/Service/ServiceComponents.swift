@@ -1,0 +1,113 @@
+import AppStoreSignature
+import Foundation
+import HTTPClient
+import Logging
+import Postgres
+import Store
+import SubscriptiondCore
+
+/// Everything `subscriptiond`'s edges and services are built from: the database pool, the
+/// upstream clients, the verifier and the use cases over them, made once from the
+/// configuration. The server's composition root wires routes and services from these and
+/// never holds a database client itself.
+public struct ServiceComponents: Sendable {
+    /// The schema check `/health/ready` repeats.
+    public let migrations: MigrationRunner
+    /// Where intake stores notifications and the worker claims them.
+    public let inbox: NotificationInbox
+    /// Verifies signed payloads at intake (and in API answers).
+    public let signatures: SignedPayloadVerifier
+    /// Processes one claimed notification.
+    public let processor: NotificationProcessor
+    /// How long a worker's claim keeps others away.
+    public let workerLease: Duration
+    /// `/v1/receipts`, `/v1/transactions`, and `/v1/eligibility` with a receipt.
+    public let purchases: PurchaseRecorder
+    /// Stored read answers, refreshed in the background by `answerWriter`.
+    public let readAnswers: ReadAnswers
+    public let answerWriter: AnswerWriter
+    /// Intro-offer eligibility.
+    public let eligibility: EligibilityService
+    /// The webhook outbox and the client that delivers from it.
+    public let webhookOutbox: WebhookOutbox
+    public let webhookSender: WebhookSender
+    /// Removes receipts past their retention.
+    public let receiptRetention: ReceiptRetention
+
+    private let database: PostgresClient
+    private let upstreams: [CurlHTTPClient]
+
+    /// Opens the database (refusing a schema that is behind), the upstream clients and the
+    /// use cases.
+    ///
+    /// - Parameters:
+    ///   - retryPolicy: when failed notifications are tried again.
+    ///   - onQueued: called whenever work is queued for the worker (to wake it).
+    ///   - onAnswerWrite: told how each background write of read answers went (metrics).
+    public static func open(
+        configuration: ServiceConfiguration, logger: Logger, retryPolicy: RetryPolicy,
+        onQueued: @escaping @Sendable () async -> Void,
+        onAnswerWrite: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void
+    ) async throws -> ServiceComponents {
+        let roots = try TrustAnchors.load(configuration.appleRootCertificates)
+        let database = PostgresClient(
+            configuration: .init(
+                connectionString: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,
+                leaseTimeout: configuration.databaseLeaseTimeout, statementTimeout: configuration.databaseStatementTimeout),
+            logger: logger)
+        let migrations: MigrationRunner
+        do {
+            migrations = MigrationRunner(
+                client: database, migrations: try Migration.load(from: SchemaDirectory.locate(explicit: configuration.schemaDirectory)))
+            try await migrations.requireCurrent()
+        } catch {
+            try? await database.shutdown()
+            throw error
+        }
+        let upstreams = UpstreamClients(configuration: configuration, logger: logger)
+        let revocation = configuration.appStoreOnlineChecks ? OCSPResponderClient(http: upstreams.ocsp).revocationChecking : nil
+        let signatures = SignedPayloadVerifier(roots: roots, revocation: revocation)
+        let appStoreAPI: AppStoreAPIDirectory
+        do {
+            appStoreAPI = try AppStoreAPIDirectory(configuration: configuration, http: upstreams.workerAppStore, verifier: signatures, logger: logger)
+        } catch {
+            try? await database.shutdown()
+            await upstreams.shutdown()
+            throw error
+        }
+        // The worker and /v1 each have transfers of their own, so one cannot take the other's,
+        // and share each app's rate limiters (Apple's limit is per app).
+        let workerEvidence = AppleEvidence(receipts: upstreams.receiptVerifier(over: upstreams.worker, configuration), api: appStoreAPI)
+        let apiEvidence = AppleEvidence(
+            receipts: upstreams.receiptVerifier(over: upstreams.api, configuration), api: appStoreAPI.over(upstreams.apiAppStore))
+
+        // The attempt's upstream work stops at its deadline, well inside the lease, so its outcome
+        // is recorded while the claim is its own (the database work after it is bounded too).
+        let workerLease = configuration.workerLease ?? configuration.verifyTimeout * 2 + .seconds(30)
+        let processor = NotificationProcessor(
+            database: database, evidence: workerEvidence, apps: configuration.apps, retryPolicy: retryPolicy,
+            attemptDeadline: NotificationProcessor.attemptDeadline(lease: workerLease))
+        let purchases = PurchaseRecorder(
+            evidence: apiEvidence, database: database, signatures: signatures, apps: configuration.apps, wait: configuration.receiptWait,
+            onQueued: onQueued)
+        // Reads store the answers they computed through this writer, off the request.
+        let (readAnswers, answerWriter) = ReadAnswers(database: database, logger: logger).writingInBackground(onOutcome: onAnswerWrite)
+        return ServiceComponents(
+            migrations: migrations, inbox: NotificationInbox(client: database), signatures: signatures, processor: processor,
+            workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
+            eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
+            webhookOutbox: WebhookOutbox(client: database),
+            webhookSender: WebhookSender(http: upstreams.webhooks, timeout: configuration.webhookTimeout),
+            receiptRetention: ReceiptRetention(client: database), database: database, upstreams: upstreams.all)
+    }
+
+    /// Closes the database connections (last: everything before it may still write).
+    public func shutdownDatabase() async throws {
+        try await database.shutdown()
+    }
+
+    /// Stops every upstream client; transfers still running fail.
+    public func shutdownUpstreams() async throws {
+        for client in upstreams { try await client.shutdown() }
+    }
+}

@@ -1,0 +1,19 @@
+/// Why a use case refused a request, in words fit for the caller; each edge maps the kind
+/// once (HTTP: 400, 422, 503; the CLI: one line and a non-zero exit).
+public enum UseCaseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The request itself is wrong (a missing or unknown app, a receipt that does not parse).
+    case malformed(String)
+    /// Apple rejected the receipt, or does not know what it names.
+    case receiptRejected(String)
+    /// A signed transaction did not verify, or Apple refused the lookup.
+    case signatureRejected(String)
+    /// Apple, or something on the way, cannot answer now; the same request can succeed later.
+    case unavailable(String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let message), .receiptRejected(let message), .signatureRejected(let message), .unavailable(let message):
+            message
+        }
+    }
+}

@@ -36,4 +36,14 @@ public enum ChildProcesses {
         while let chunk = readChunk(handle) { data.append(chunk) }
         return data
     }
+
+    /// Kills `process` (SIGKILL: some servers ignore SIGTERM), waits for it, and removes
+    /// `directory`, its scratch files.
+    public static func stop(_ process: Process, removing directory: URL) {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `openssl ocsp` answering on a loopback port for the certificates one CA issued: a real
 /// OCSP responder (RFC 6960 over HTTP, responses signed by the CA) for online-check tests.
@@ -72,11 +69,7 @@ public final class OCSPResponderProcess: Sendable {
 
     /// Stops the responder and removes its files.
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: directory)
+        ChildProcesses.stop(process, removing: directory)
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -14,42 +14,6 @@ import TestSupport
 /// Only "good" admits; "revoked" rejects; no answer is `unavailable` (retry), never acceptance.
 @Suite("Online checks: OCSP of leaf and intermediate through libcurl", .serialized)
 struct OnlineChecksTests {
-    /// A test PKI whose leaf and intermediate each name a responder on a port of their own.
-    struct Chain {
-        let pki: TestPKI
-        let leafPort: Int
-        let intermediatePort: Int
-
-        init() throws {
-            leafPort = try LoopbackPort.free()
-            intermediatePort = try LoopbackPort.free()
-            pki = try TestPKI(.init(
-                leafOCSPURL: OCSPResponderProcess.url(port: leafPort),
-                intermediateOCSPURL: OCSPResponderProcess.url(port: intermediatePort)))
-        }
-
-        /// The intermediate's responder, answering for the leaf.
-        func leafResponder(revoked: Bool = false) async throws -> OCSPResponderProcess {
-            try await OCSPResponderProcess(
-                port: leafPort, caCertificatePEM: pki.intermediate.pem, caKeyPEM: pki.intermediate.keyPEM,
-                statuses: [.init(serialHex: pki.leaf.serialHex, revoked: revoked)])
-        }
-
-        /// The root's responder, answering for the intermediate.
-        func intermediateResponder(revoked: Bool = false) async throws -> OCSPResponderProcess {
-            try await OCSPResponderProcess(
-                port: intermediatePort, caCertificatePEM: pki.root.pem, caKeyPEM: pki.root.keyPEM,
-                statuses: [.init(serialHex: pki.intermediate.serialHex, revoked: revoked)])
-        }
-
-        /// A signed transaction, signed now.
-        func transaction() throws -> String {
-            try TestJWS.sign(payload: TestPayloads.transaction(id: "2000000000000123", environment: "Sandbox"), by: pki)
-        }
-
-        var roots: AppleRootCertificates { AppleRootCertificates([pki.root.certificate]) }
-    }
-
     /// Runs `body` with a client for OCSP questions, shut down afterwards.
     static func withResponderClient<T>(timeout: Duration = .seconds(10), _ body: (OCSPResponderClient) async throws -> T) async throws -> T {
         let http = CurlHTTPClient(configuration: .init(), logger: Logger(label: "ocsp-test"))
@@ -61,6 +25,13 @@ struct OnlineChecksTests {
             try? await http.shutdown()
             throw error
         }
+    }
+
+    static func roots(_ chain: OCSPTestChain) -> AppleRootCertificates { AppleRootCertificates([chain.pki.root.certificate]) }
+
+    /// A signed transaction of `chain`, signed now.
+    static func transaction(_ chain: OCSPTestChain) throws -> String {
+        try TestJWS.sign(payload: TestPayloads.transaction(id: "2000000000000123", environment: "Sandbox"), by: chain.pki)
     }
 
     static func failure(of verification: () async throws -> Void) async -> SignedPayloadError? {
@@ -77,17 +48,17 @@ struct OnlineChecksTests {
 
     @Test("both answered good: verified, and asked again only after the recheck interval")
     func good() async throws {
-        let chain = try Chain()
+        let chain = try OCSPTestChain()
         let leaf = try await chain.leafResponder()
         let intermediate = try await chain.intermediateResponder()
         defer { leaf.stop(); intermediate.stop() }
         let clock = Mutex(Date())
         try await Self.withResponderClient { client in
             let verifier = SignedPayloadVerifier(
-                roots: chain.roots, revocation: client.revocationChecking, now: { clock.withLock { $0 } })
-            let transaction = try await verifier.verifyTransaction(try chain.transaction())
+                roots: Self.roots(chain), revocation: client.revocationChecking, now: { clock.withLock { $0 } })
+            let transaction = try await verifier.verifyTransaction(try Self.transaction(chain))
             #expect(transaction.transactionID == "2000000000000123")
-            _ = try await verifier.verifyTransaction(try chain.transaction())
+            _ = try await verifier.verifyTransaction(try Self.transaction(chain))
             #expect(verifier.fullChainValidationCount == 1, "a chain answered good is cached")
 
             // Past the recheck interval the chain is asked about again: the leaf is now revoked.
@@ -95,7 +66,7 @@ struct OnlineChecksTests {
             let revoked = try await chain.leafResponder(revoked: true)
             defer { revoked.stop() }
             clock.withLock { $0 = $0.addingTimeInterval(RevocationChecking.defaultRecheckInterval + 1) }
-            let error = await Self.failure { _ = try await verifier.verifyTransaction(try chain.transaction()) }
+            let error = await Self.failure { _ = try await verifier.verifyTransaction(try Self.transaction(chain)) }
             #expect(error?.kind == .rejected)
             #expect(error?.reason.contains("revoked") == true)
         }
@@ -104,13 +75,13 @@ struct OnlineChecksTests {
     @Test("a revoked leaf or intermediate is rejected, never retried")
     func revoked() async throws {
         for revokedLeaf in [true, false] {
-            let chain = try Chain()
+            let chain = try OCSPTestChain()
             let leaf = try await chain.leafResponder(revoked: revokedLeaf)
             let intermediate = try await chain.intermediateResponder(revoked: !revokedLeaf)
             defer { leaf.stop(); intermediate.stop() }
             try await Self.withResponderClient { client in
-                let verifier = SignedPayloadVerifier(roots: chain.roots, revocation: client.revocationChecking)
-                let error = await Self.failure { _ = try await verifier.verifyTransaction(try chain.transaction()) }
+                let verifier = SignedPayloadVerifier(roots: Self.roots(chain), revocation: client.revocationChecking)
+                let error = await Self.failure { _ = try await verifier.verifyTransaction(try Self.transaction(chain)) }
                 #expect(error?.kind == .rejected, "revoked \(revokedLeaf ? "leaf" : "intermediate")")
                 #expect(verifier.fullChainValidationCount == 0)
             }
@@ -119,20 +90,20 @@ struct OnlineChecksTests {
 
     @Test("a responder that is down or silent is unavailable (retry), never an acceptance; offline checks never ask")
     func unanswered() async throws {
-        let chain = try Chain()
+        let chain = try OCSPTestChain()
         // Nothing listens on the leaf's port: connection refused.
         let intermediate = try await chain.intermediateResponder()
         defer { intermediate.stop() }
         try await Self.withResponderClient { client in
-            let verifier = SignedPayloadVerifier(roots: chain.roots, revocation: client.revocationChecking)
-            let error = await Self.failure { _ = try await verifier.verifyTransaction(try chain.transaction()) }
+            let verifier = SignedPayloadVerifier(roots: Self.roots(chain), revocation: client.revocationChecking)
+            let error = await Self.failure { _ = try await verifier.verifyTransaction(try Self.transaction(chain)) }
             #expect(error?.kind == .unavailable)
             #expect(error.map { "\($0)" } == "signed payload not checkable now")
 
             // The responder comes back: the same payload verifies, nothing was remembered.
             let leaf = try await chain.leafResponder()
             defer { leaf.stop() }
-            _ = try await verifier.verifyTransaction(try chain.transaction())
+            _ = try await verifier.verifyTransaction(try Self.transaction(chain))
         }
 
         // A responder that accepts the connection and never answers: the client's deadline.
@@ -148,16 +119,16 @@ struct OnlineChecksTests {
         }
 
         // Without online checks the same chain verifies with every responder down.
-        let offline = SignedPayloadVerifier(roots: chain.roots)
-        _ = try await offline.verifyTransaction(try chain.transaction())
+        let offline = SignedPayloadVerifier(roots: Self.roots(chain))
+        _ = try await offline.verifyTransaction(try Self.transaction(chain))
     }
 
     @Test("a nested JWS that cannot be checked makes the notification unavailable, not forged")
     func nestedUnavailable() async throws {
-        let chain = try Chain()
+        let chain = try OCSPTestChain()
         try await Self.withResponderClient { client in
-            let verifier = SignedPayloadVerifier(roots: chain.roots, revocation: client.revocationChecking)
-            let payload = TestPayloads.notification(type: "DID_RENEW", environment: "Sandbox", signedTransaction: try chain.transaction())
+            let verifier = SignedPayloadVerifier(roots: Self.roots(chain), revocation: client.revocationChecking)
+            let payload = TestPayloads.notification(type: "DID_RENEW", environment: "Sandbox", signedTransaction: try Self.transaction(chain))
             let error = await Self.failure { _ = try await verifier.verifyNotification(try TestJWS.sign(payload: payload, by: chain.pki)) }
             #expect(error?.kind == .unavailable)
         }

@@ -1,8 +1,5 @@
 import Foundation
 import TestSupport
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `openssl s_server` on a loopback port with a fresh self-signed certificate: a real TLS
 /// peer whose certificate no client trusts, for the permanent kind of TLS failure.
@@ -52,12 +49,7 @@ final class UntrustedTLSServer: Sendable {
 
     /// Stops the server and removes its files.
     func stop() {
-        if process.isRunning {
-            // s_server does not end on SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: directory)
+        ChildProcesses.stop(process, removing: directory)
     }
 
     struct Failure: Error, CustomStringConvertible {

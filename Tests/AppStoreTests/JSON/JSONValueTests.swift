@@ -1,3 +1,4 @@
+import Foundation
 import AppStore
 import Testing
 
@@ -47,5 +48,17 @@ struct JSONValueTests {
     @Test func escapedStringsDecode() throws {
         let value = try StrictJSONParser.parse(json(#""a\"b\\c\/d\b\f\n\r\t\u0000\ud83d\ude00é""#))
         #expect(value == .string("a\"b\\c/d\u{8}\u{C}\n\r\t\u{0}😀é"))
+    }
+}
+
+@Suite("JSONValue as Encodable (subscriptionctl --json embeds stored bodies)")
+struct JSONValueEncodableTests {
+    @Test("integers stay integers, other numbers become doubles, what no Double holds stays its text")
+    func numbers() throws {
+        let tree = try StrictJSONParser.parse(Array(#"{"a":1,"b":-2.5,"c":1e999,"d":[true,null,"x"],"e":9007199254740993}"#.utf8))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(tree), as: UTF8.self)
+        #expect(text == #"{"a":1,"b":-2.5,"c":"1e999","d":[true,null,"x"],"e":9007199254740993}"#)
     }
 }

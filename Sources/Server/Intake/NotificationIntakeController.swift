@@ -23,27 +23,23 @@ struct NotificationIntakeController<Context: RequestContext> {
 
     func accept(_ request: Request, context: Context) async throws -> IntakeAnswer {
         let body = try await RequestBody.json(request, maxBytes: maxBodyBytes)
-        let draft: InboxEntryDraft
+        let entry: InboxEntry
         do {
             let parser = self.parser
             let parsed = try await largeBodies.read(size: body.count) { () throws(APIError) -> IntakeBody in try parser.parse(body) }
             switch parsed {
-            case .v1(let v1): draft = v1
-            case .signed(let jws): draft = try await signed.draft(signedPayload: jws, logger: context.logger)
+            case .v1(let v1): entry = v1
+            case .signed(let jws): entry = try await signed.entry(signedPayload: jws, logger: context.logger)
             }
         } catch {
             context.logger.info("notification rejected", metadata: [LogKey.error: "\(error.message)"])
             throw error
         }
-        let result = try await batcher.insert(InboxEntry(
-            source: draft.source, dedupeKey: draft.dedupeKey, notificationType: draft.notificationType,
-            notificationSubtype: draft.subtype, environment: draft.environment, bundleID: draft.bundleID,
-            originalTransactionID: draft.originalTransactionID, body: draft.storedBody
-        ))
+        let result = try await batcher.insert(entry)
         switch result {
         case .accepted(let id):
             context.logger.info("notification accepted", metadata: [
-                LogKey.notificationID: "\(id)", LogKey.notificationType: "\(draft.notificationType)", LogKey.bundleID: "\(draft.bundleID)",
+                LogKey.notificationID: "\(id)", LogKey.notificationType: "\(entry.notificationType ?? "-")", LogKey.bundleID: "\(entry.bundleID)",
             ])
             return IntakeAnswer(status: .accepted, id: id)
         case .duplicate(let id):

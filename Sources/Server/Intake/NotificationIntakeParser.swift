@@ -61,46 +61,21 @@ public struct NotificationIntakeParser: Sendable {
             throw APIError.malformed("the body contains a NUL character (\\u0000), which cannot be stored")
         }
         let digest = ContentHash.sha256Hex(stored)
-        return .v1(InboxEntryDraft(
-            source: .v1,
-            notificationType: notification.notificationTypeRaw,
-            subtype: nil,
-            environment: environment,
-            bundleID: bundleID,
-            originalTransactionID: notification.originalTransactionIDs.first,
-            storedBody: String(decoding: stored, as: UTF8.self),
-            dedupeKey: DedupeKey.v1(bodyDigest: digest)
+        return .v1(InboxEntry(
+            source: .v1, dedupeKey: DedupeKey.v1(bodyDigest: digest), notificationType: notification.notificationTypeRaw,
+            environment: environment, bundleID: bundleID, originalTransactionID: notification.originalTransactionIDs.first,
+            // The body without `password`, keys sorted: its digest is the dedupe key.
+            body: String(decoding: stored, as: UTF8.self)
         ))
     }
 }
 
 /// What a parsed intake body is.
-public enum IntakeBody: Sendable, Equatable {
+public enum IntakeBody: Sendable {
     /// A version 1 notification, authenticated and ready for the inbox.
-    case v1(InboxEntryDraft)
+    case v1(InboxEntry)
     /// A version 2 notification's `signedPayload`, not yet verified.
     case signed(String)
-}
-
-/// A parsed, authenticated notification ready for the inbox.
-public struct InboxEntryDraft: Sendable, Equatable {
-    /// Version 1 or 2.
-    public let source: InboxSource
-    /// Apple's `notification_type` / `notificationType`, raw.
-    public let notificationType: String
-    /// Apple's v2 `subtype`, raw.
-    public let subtype: String?
-    /// Production or Sandbox.
-    public let environment: AppStoreEnvironment
-    /// The app.
-    public let bundleID: String
-    /// The subscription it concerns, when the body says.
-    public let originalTransactionID: String?
-    /// v1: the body without `password`, keys sorted; v2: `{"signedPayload": …}` as received.
-    public let storedBody: String
-    /// v1: `v1:` + SHA-256 of `storedBody`; v2: `v2:` + `notificationUUID` (Apple re-signs
-    /// redeliveries, so their bytes differ).
-    public let dedupeKey: String
 }
 
 /// Short, safe descriptions of JSON decoding failures (no values quoted).

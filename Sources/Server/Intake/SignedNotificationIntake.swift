@@ -22,7 +22,7 @@ struct SignedNotificationIntake: Sendable {
     /// Online checks on and a revocation responder silent: nothing is stored, Apple retries.
     static let uncheckable = "the signed payload cannot be checked now (an OCSP responder did not answer); try again"
 
-    func draft(signedPayload: String, logger: Logger) async throws(APIError) -> InboxEntryDraft {
+    func entry(signedPayload: String, logger: Logger) async throws(APIError) -> InboxEntry {
         let verified: VerifiedNotificationV2
         do {
             verified = try await verifier.verifyNotification(signedPayload)
@@ -41,10 +41,7 @@ struct SignedNotificationIntake: Sendable {
         }
         switch SignedNotificationEntry.make(verified, signedPayload: signedPayload, apps: apps) {
         case .success(let entry):
-            return InboxEntryDraft(
-                source: entry.source, notificationType: entry.notificationType ?? "UNKNOWN", subtype: entry.notificationSubtype,
-                environment: entry.environment, bundleID: entry.bundleID, originalTransactionID: entry.originalTransactionID,
-                storedBody: entry.body, dedupeKey: entry.dedupeKey)
+            return entry
         case .failure(.notForThisApp(let reason)):
             logger.info("signed notification rejected", metadata: [LogKey.error: "\(reason)"])
             throw APIError.unauthorized(Self.rejection)

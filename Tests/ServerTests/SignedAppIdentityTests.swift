@@ -86,6 +86,11 @@ struct SignedAppIdentityTests {
             #expect(try await service.stateCounts() == ["processed": 2])
             let types: [String] = try await service.database.query("SELECT notification_type FROM notifications ORDER BY id").map { try $0.decode("notification_type") }
             #expect(types == ["SOMETHING_NEW_IN_2027", "TEST"])
+            // Each type's handling says what it recorded (SignedNotificationHandling).
+            let notes: [String?] = try await service.database.query("""
+                SELECT a.error FROM notification_attempts a JOIN notifications n ON n.id = a.notification_id ORDER BY n.id
+                """).map { try $0.decode("error") }
+            #expect(notes == ["SOMETHING_NEW_IN_2027 carries no transaction: recorded", "TEST: Apple's test notification arrived; recorded"])
         }
     }
 

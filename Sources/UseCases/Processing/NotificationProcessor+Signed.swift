@@ -9,7 +9,7 @@ import Subscriptions
 extension NotificationProcessor {
     /// The facts of a stored v2 notification, read back without verifying it again: intake
     /// verified it before storing it (``VerifiedNotificationV2/readingStored(_:)`` says why
-    /// once is enough).
+    /// once is enough). What its type adds is in ``SignedNotificationHandling``.
     func signedFacts(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
         guard let jws = (try? StrictJSONParser.parse(Array(notification.body.utf8)))?["signedPayload"]?.stringValue else {
             return .dead(reason: "the stored body holds no signedPayload")
@@ -23,13 +23,16 @@ extension NotificationProcessor {
         let facts = ReceiptFacts(
             signedTransaction: verified.transaction, renewalInfo: verified.renewalInfo,
             bundleID: notification.bundleID, environment: notification.environment)
+        let handling = SignedNotificationHandling.of(verified.payload.notificationType)
         var plan = ApplyPlan()
         guard !facts.transactions.isEmpty || !facts.renewals.isEmpty else {
-            plan.note = "\(verified.payload.notificationTypeRaw ?? "notification") carries no transaction: recorded"
+            plan.note = handling.noteWithoutFacts(verified)
             return .apply(plan)
         }
         plan.batches.append(FactBatch(facts: facts, observedAt: verified.payload.signedDate ?? notification.receivedAt))
-        guard evidence.canLookUp(bundleID: notification.bundleID), let id = facts.subscriptionIDs.first else { return .apply(plan) }
+        guard handling.reconciles, evidence.canLookUp(bundleID: notification.bundleID), let id = facts.subscriptionIDs.first else {
+            return .apply(plan)
+        }
         // With an API key, also apply what Apple says about the subscription now (the v2
         // twin of verifying the receipt): a notification that was lost is healed by the next one.
         switch await evidence.lookUp(

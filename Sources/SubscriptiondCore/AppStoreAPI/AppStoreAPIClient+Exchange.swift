@@ -73,7 +73,7 @@ extension AppStoreAPIClient {
                 guard error.isRetryable else { throw AppStoreAPIError.misconfigured(environment: environment, reason: "\(error)") }
                 guard failureCount < retries.upstreamRetries else { throw AppStoreAPIError.unavailable(environment: environment, reason: "\(error)") }
                 failureCount += 1
-                try await Task.sleep(for: retries.backoff(retry: failureCount))
+                try await Task.sleep(for: retries.delay(beforeRetry: failureCount))
                 continue
             } catch let error as AppStoreAPIError {
                 throw error
@@ -91,7 +91,7 @@ extension AppStoreAPIClient {
                 return .transactionNotFound
             case 429:
                 let retryAfter = RetryAfter.date(from: response.headers.first(named: "Retry-After"), now: Date())
-                let wait = retryAfter.map { $0.timeIntervalSinceNow } ?? retries.backoff(retry: rateLimitedCount + 1).seconds
+                let wait = retryAfter.map { $0.timeIntervalSinceNow } ?? retries.delay(beforeRetry: rateLimitedCount + 1).seconds
                 guard rateLimitedCount < retries.rateLimitRetries, wait <= retries.maximumRetryAfterWait.seconds else {
                     throw AppStoreAPIError.rateLimited(environment: environment, retryAfter: retryAfter)
                 }
@@ -103,7 +103,7 @@ extension AppStoreAPIClient {
                     throw AppStoreAPIError.unavailable(environment: environment, reason: "HTTP \(response.status)")
                 }
                 failureCount += 1
-                try await Task.sleep(for: retries.backoff(retry: failureCount))
+                try await Task.sleep(for: retries.delay(beforeRetry: failureCount))
             default:
                 throw AppStoreAPIError.rejected(environment: environment, status: response.status, errorCode: Self.errorCode(in: response.body))
             }

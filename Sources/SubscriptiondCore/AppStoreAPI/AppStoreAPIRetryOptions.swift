@@ -11,8 +11,8 @@ public struct AppStoreAPIRetryOptions: Sendable, Hashable {
     public var maximumRetryAfterWait: Duration
     /// Retries after 5xx, timeouts and connection failures per call.
     public var upstreamRetries: Int
-    /// Delay before the first such retry; doubles each time, with ±20% spread.
-    public var backoffBase: Duration
+    /// The delays before those retries (``Backoff/appStoreAPICall``: 0.5 s doubling to 30 s).
+    public var backoff: Backoff
     /// How long a signed token is reused (it lives 5 minutes).
     public var tokenReuse: TimeInterval
 
@@ -21,22 +21,19 @@ public struct AppStoreAPIRetryOptions: Sendable, Hashable {
         rateLimitRetries: Int = 3,
         maximumRetryAfterWait: Duration = .seconds(30),
         upstreamRetries: Int = 2,
-        backoffBase: Duration = .milliseconds(500),
+        backoffBase: Duration = Backoff.appStoreAPICall.base,
         tokenReuse: TimeInterval = 240
     ) {
         self.rateLimitRetries = max(0, rateLimitRetries)
         self.maximumRetryAfterWait = maximumRetryAfterWait
         self.upstreamRetries = max(0, upstreamRetries)
-        self.backoffBase = backoffBase
+        self.backoff = Backoff(base: backoffBase, maximum: Backoff.appStoreAPICall.maximum, jitter: Backoff.appStoreAPICall.jitter)
         self.tokenReuse = tokenReuse
     }
 
     /// The delay before retry number `retry` (1-based) after a 5xx or transport failure.
-    func backoff(retry: Int, random: Double = Double.random(in: 0...1)) -> Duration {
-        let base = backoffBase.seconds * pow(2, Double(min(max(retry - 1, 0), 16)))
-        let capped = min(base, 30)
-        let spread = capped * 0.2 * (random * 2 - 1)
-        return .milliseconds(Int64((max(0.001, capped + spread) * 1000).rounded()))
+    func delay(beforeRetry retry: Int, random: Double = Double.random(in: 0...1)) -> Duration {
+        .milliseconds(Int64((backoff.delay(afterFailure: retry, random: random) * 1000).rounded()))
     }
 }
 

@@ -5,8 +5,8 @@ import Subscriptions
 @testable import SubscriptiondCore
 import Testing
 
-/// The read endpoints write their documents without `JSONEncoder`; the bytes must stay
-/// exactly what `ContractJSON.encode` gives (the contract is byte for byte).
+/// The read documents are written one way, without `JSONEncoder`; the bytes must stay
+/// exactly what their former `Encodable` path gave (the contract is byte for byte).
 @Suite("ContractJSONWriter: the same bytes as JSONEncoder")
 struct ContractJSONWriterTests {
     /// Every control character, quotes, a backslash, a slash, non-ASCII and an emoji.
@@ -56,9 +56,12 @@ struct ContractJSONWriterTests {
         )
     }
 
-    private func expectSameBytes(_ document: some ContractJSONWritable) throws {
+    /// The writer's bytes equal what the document's former `Encodable` path wrote, and its
+    /// `jsonValue` (what webhooks and the CLI embed) encodes to those bytes too.
+    private func expectSameBytes(_ document: some ContractJSONWritable, as former: some Encodable) throws {
         let written = ContractJSONWriter.bytes(of: document)
-        let encoded = Array(try ContractJSON.encode(document))
+        let encoded = Array(try ContractJSON.encode(former))
+        #expect(Array(try ContractJSON.encode(document.jsonValue)) == written)
         // Both are valid UTF-8, so equal text means equal bytes; text fails readably.
         #expect(String(decoding: written, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
         #expect(written.count == encoded.count)
@@ -68,25 +71,30 @@ struct ContractJSONWriterTests {
     func subscriptions() throws {
         for index in 0..<Self.dates.count {
             for full in [true, false] {
-                try expectSameBytes(SubscriptionDocument(view(index, full: full), includeTransactions: true))
-                try expectSameBytes(SubscriptionDocument(view(index, full: full), includeTransactions: false))
+                for transactions in [true, false] {
+                    try expectSameBytes(
+                        SubscriptionDocument(view(index, full: full), includeTransactions: transactions),
+                        as: FormerSubscriptionDocument(view: view(index, full: full), includeTransactions: transactions))
+                }
             }
         }
     }
 
     @Test("subscriber documents: none, one and several subscriptions")
     func subscribers() throws {
-        try expectSameBytes(SubscriberDocument(appUserID: Self.awkward, views: []))
-        try expectSameBytes(SubscriberDocument(appUserID: "u", views: [view(0, full: true)]))
-        try expectSameBytes(SubscriberDocument(appUserID: "u", views: (0..<6).map { view($0, full: $0 % 3 != 0) }))
+        for (user, views) in [(Self.awkward, []), ("u", [view(0, full: true)]), ("u", (0..<6).map { view($0, full: $0 % 3 != 0) })] {
+            try expectSameBytes(SubscriberDocument(appUserID: user, views: views), as: FormerSubscriberDocument(appUserID: user, views: views))
+        }
     }
 
     @Test("eligibility documents: keys sorted as JSONEncoder sorts them")
     func eligibility() throws {
-        try expectSameBytes(EligibilityDocument(eligibility: [:]))
-        try expectSameBytes(EligibilityDocument(eligibility: [
+        let answers: [String: String] = [
             "com.example.pro.monthly": "eligible", "a10": "ineligible", "a9": "no_intro_offer", "B": "unknown_product",
             "_": "eligible", "é": "eligible", "e": "eligible", "a.b": "eligible", "a_b": "eligible", Self.awkward: "eligible",
-        ]))
+        ]
+        for eligibility in [[:], answers] {
+            try expectSameBytes(EligibilityDocument(eligibility: eligibility), as: FormerEligibilityDocument(eligibility: eligibility))
+        }
     }
 }

@@ -3,21 +3,26 @@ import HTTPTypes
 import Hummingbird
 import SubscriptiondCore
 
-/// A response whose body is contract JSON.
-struct JSONResponse<Document: Encodable & Sendable>: ResponseGenerator {
+/// A response whose body is contract JSON: a read document written by itself, or any
+/// other `Encodable` document through `ContractJSON`.
+struct JSONResponse: ResponseGenerator {
     var status: HTTPResponse.Status = .ok
-    let document: Document
+    let body: [UInt8]
+
+    init(status: HTTPResponse.Status = .ok, document: some ContractJSONWritable) {
+        self.status = status
+        body = ContractJSONWriter.bytes(of: document)
+    }
+
+    init(status: HTTPResponse.Status = .ok, document: some Encodable) throws {
+        self.status = status
+        body = Array(try ContractJSON.encode(document))
+    }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        // The read endpoints' documents write their bytes directly (same bytes, no JSONEncoder).
-        let body = if let writable = document as? any ContractJSONWritable {
-            ByteBuffer(bytes: ContractJSONWriter.bytes(of: writable))
-        } else {
-            ByteBuffer(bytes: try ContractJSON.encode(document))
-        }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
 

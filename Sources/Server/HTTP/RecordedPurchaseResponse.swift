@@ -18,7 +18,7 @@ struct RecordedPurchaseResponse: ResponseGenerator {
         case .applied(let views):
             try JSONResponse(document: SubscriberDocument(appUserID: appUserID, views: views)).response(from: request, context: context)
         case .queued:
-            try JSONResponse(status: .accepted, document: ["status": "pending"]).response(from: request, context: context)
+            try JSONResponse(status: .accepted, document: ["status": "pending"] as [String: String]).response(from: request, context: context)
         }
     }
 }

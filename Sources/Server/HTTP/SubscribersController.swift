@@ -26,7 +26,7 @@ struct SubscribersController<Context: RequestContext> {
         }
     }
 
-    private func postEligibility(_ request: Request, context: Context) async throws -> JSONResponse<EligibilityDocument> {
+    private func postEligibility(_ request: Request, context: Context) async throws -> JSONResponse {
         let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
         guard let productIDs = QueryRequest.strings(body, "product_ids"), !productIDs.isEmpty,
               productIDs.count <= EligibilityService.maximumProducts, productIDs.allSatisfy({ !$0.isEmpty })

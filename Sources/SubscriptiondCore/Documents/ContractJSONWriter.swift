@@ -1,13 +1,25 @@
+import AppStore
 import CivilDate
 import Foundation
 
-/// A document that can write its contract JSON straight into bytes, without `JSONEncoder`.
+/// A read document (subscription, subscriber, eligibility): it writes its contract JSON
+/// straight into bytes, the one way it is ever written.
 ///
-/// The bytes must equal `ContractJSON.encode(document)` exactly (the tests compare them):
-/// keys in `String` order, RFC 3339 UTC timestamps in whole seconds, the same escapes.
-public protocol ContractJSONWritable: Encodable, Sendable {
+/// The form is what `ContractJSON.encode` gives any other document (the tests hold the
+/// bytes to what the documents' former `JSONEncoder` path wrote): keys in `String` order,
+/// RFC 3339 UTC timestamps in whole seconds, the same escapes.
+public protocol ContractJSONWritable: Sendable {
     /// Appends the document's compact JSON.
     func write(to writer: inout ContractJSONWriter)
+}
+
+extension ContractJSONWritable {
+    /// The document as a JSON tree, to embed in a larger `Encodable` document (a webhook
+    /// event, `subscriptionctl --json`): its own bytes parsed back, so it is still written once.
+    public var jsonValue: JSONValue {
+        // The writer only writes valid JSON; `null` would show a bug, never trap.
+        (try? StrictJSONParser.parse(ContractJSONWriter.bytes(of: self))) ?? .null
+    }
 }
 
 /// Builds compact contract JSON the way `ContractJSON.encode` (`JSONEncoder` with

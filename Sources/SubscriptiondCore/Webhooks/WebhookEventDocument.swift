@@ -23,7 +23,7 @@ public struct WebhookEventDocument: Encodable, Sendable {
         try container.encode(event.createdAt, forKey: .createdAt)
         try container.encode(event.appUserIDs, forKey: .appUserIDs)
         try container.encode(event.previousStatus?.rawValue, forKey: .previousStatus)
-        try container.encode(SubscriptionDocument(event.subscription, includeTransactions: false), forKey: .subscription)
+        try container.encode(SubscriptionDocument(event.subscription, includeTransactions: false).jsonValue, forKey: .subscription)
     }
 
     /// The exact bytes sent: compact, keys sorted, so every attempt sends the same body.

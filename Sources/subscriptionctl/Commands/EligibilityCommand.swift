@@ -41,7 +41,7 @@ struct EligibilityCommand: AsyncParsableCommand {
             let service = context.eligibility(policy: policy, logger: options.logger)
             let answers = try await service.answers(appUserID: appUserID, productIDs: productIDs)
             if options.json {
-                try Output.json(EligibilityDocument(eligibility: answers.mapValues(\.rawValue)))
+                try Output.json(EligibilityDocument(eligibility: answers.mapValues(\.rawValue)).jsonValue)
                 return
             }
             var table = Table("PRODUCT", "ELIGIBILITY")

@@ -43,7 +43,7 @@ struct SubscriberShowCommand: AsyncParsableCommand {
             }
             let document = SubscriberDocument(appUserID: appUserID, views: views)
             if options.json {
-                try Output.json(document)
+                try Output.json(document.jsonValue)
                 return
             }
             let groups = document.entitledGroups

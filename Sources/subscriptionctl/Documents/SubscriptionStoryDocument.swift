@@ -17,8 +17,11 @@ struct SubscriptionStoryDocument: Encodable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        // The contract document writes its own keys; ours go into the same object.
-        try SubscriptionDocument(story.view, includeTransactions: true).encode(to: encoder)
+        // The contract document's members, as it writes them; ours go into the same object.
+        var contract = encoder.container(keyedBy: MemberKey.self)
+        for (key, value) in SubscriptionDocument(story.view, includeTransactions: true).jsonValue.objectMembers ?? [:] {
+            try contract.encode(value, forKey: MemberKey(key))
+        }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(StatusExplanation.sentence(story, now: now), forKey: .statusReason)
         try container.encode(story.view.renewal.map(RenewalDocument.init), forKey: .renewalInfo)
@@ -68,4 +71,14 @@ struct StatusEventDocument: Encodable {
         try container.encode(event.notificationID, forKey: .notificationID)
         try container.encode(event.occurredAt, forKey: .occurredAt)
     }
+}
+
+/// Any member name, for members copied from another document.
+private struct MemberKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

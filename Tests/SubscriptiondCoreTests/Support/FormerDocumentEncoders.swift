@@ -1,0 +1,103 @@
+import AppStore
+import Foundation
+import Store
+import Subscriptions
+import SubscriptiondCore
+
+// The read documents' `Encodable` conformances as they were before the documents were
+// written one way only (ContractJSONWriter): kept here as the oracle the writer's bytes are
+// held to, so the contract's answers stay byte for byte what they were.
+
+struct FormerSubscriptionDocument: Encodable {
+    let view: SubscriptionView
+    let includeTransactions: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case originalTransactionID = "original_transaction_id", bundleID = "bundle_id", environment
+        case productID = "product_id", subscriptionGroupID = "subscription_group_id", status, entitled
+        case expiresAt = "expires_at", autoRenew = "auto_renew", autoRenewProductID = "auto_renew_product_id"
+        case expirationIntent = "expiration_intent", inTrial = "in_trial", inIntroOffer = "in_intro_offer"
+        case gracePeriodExpiresAt = "grace_period_expires_at", revokedAt = "revoked_at"
+        case revocationReason = "revocation_reason", updatedAt = "updated_at", transactions
+        case source, ownership, offerType = "offer_type", appAccountToken = "app_account_token"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        let snapshot = view.snapshot
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(snapshot.originalTransactionID, forKey: .originalTransactionID)
+        try container.encode(snapshot.bundleID, forKey: .bundleID)
+        try container.encode(snapshot.environment.rawValue, forKey: .environment)
+        try container.encode(snapshot.productID, forKey: .productID)
+        try container.encode(snapshot.subscriptionGroupID, forKey: .subscriptionGroupID)
+        try container.encode(snapshot.status.rawValue, forKey: .status)
+        try container.encode(snapshot.entitled, forKey: .entitled)
+        try container.encode(snapshot.expiresAt, forKey: .expiresAt)
+        try container.encode(snapshot.autoRenew, forKey: .autoRenew)
+        try container.encode(snapshot.autoRenewProductID, forKey: .autoRenewProductID)
+        try container.encode(snapshot.expirationIntent?.rawValue, forKey: .expirationIntent)
+        try container.encode(snapshot.inTrial, forKey: .inTrial)
+        try container.encode(snapshot.inIntroOffer, forKey: .inIntroOffer)
+        try container.encode(snapshot.gracePeriodExpiresAt, forKey: .gracePeriodExpiresAt)
+        try container.encode(snapshot.revokedAt, forKey: .revokedAt)
+        try container.encode(snapshot.revocationReason, forKey: .revocationReason)
+        try container.encode(view.updatedAt, forKey: .updatedAt)
+        try container.encode(snapshot.source.rawValue, forKey: .source)
+        // PURCHASED / FAMILY_SHARED → purchased / family_shared.
+        try container.encode(snapshot.ownershipType?.lowercased(), forKey: .ownership)
+        try container.encode(snapshot.offerKind?.rawValue, forKey: .offerType)
+        try container.encode(snapshot.appAccountToken, forKey: .appAccountToken)
+        if includeTransactions {
+            try container.encode(view.transactions.map(FormerTransactionDocument.init), forKey: .transactions)
+        }
+    }
+}
+
+struct FormerTransactionDocument: Encodable {
+    let fact: TransactionFact
+
+    enum CodingKeys: String, CodingKey {
+        case transactionID = "transaction_id", originalTransactionID = "original_transaction_id", productID = "product_id"
+        case subscriptionGroupID = "subscription_group_id", purchaseDate = "purchase_date", expiresDate = "expires_date"
+        case isTrialPeriod = "is_trial_period", isInIntroOfferPeriod = "is_in_intro_offer_period", isUpgraded = "is_upgraded"
+        case cancellationDate = "cancellation_date", cancellationReason = "cancellation_reason"
+        case ownershipType = "ownership_type", webOrderLineItemID = "web_order_line_item_id"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fact.transactionID, forKey: .transactionID)
+        try container.encode(fact.originalTransactionID, forKey: .originalTransactionID)
+        try container.encode(fact.productID, forKey: .productID)
+        try container.encode(fact.subscriptionGroupID, forKey: .subscriptionGroupID)
+        try container.encode(fact.purchaseDate, forKey: .purchaseDate)
+        try container.encode(fact.expiresDate, forKey: .expiresDate)
+        try container.encode(fact.isTrialPeriod, forKey: .isTrialPeriod)
+        try container.encode(fact.isInIntroOfferPeriod, forKey: .isInIntroOfferPeriod)
+        try container.encode(fact.isUpgraded, forKey: .isUpgraded)
+        try container.encode(fact.cancellationDate, forKey: .cancellationDate)
+        try container.encode(fact.cancellationReason, forKey: .cancellationReason)
+        try container.encode(fact.ownershipType, forKey: .ownershipType)
+        try container.encode(fact.webOrderLineItemID, forKey: .webOrderLineItemID)
+    }
+}
+
+struct FormerSubscriberDocument: Encodable {
+    let appUserID: String
+    let views: [SubscriptionView]
+
+    enum CodingKeys: String, CodingKey {
+        case appUserID = "app_user_id", subscriptions, entitledGroups = "entitled_groups"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(appUserID, forKey: .appUserID)
+        try container.encode(views.map { FormerSubscriptionDocument(view: $0, includeTransactions: false) }, forKey: .subscriptions)
+        try container.encode(SubscriberDocument(appUserID: appUserID, views: views).entitledGroups, forKey: .entitledGroups)
+    }
+}
+
+struct FormerEligibilityDocument: Encodable {
+    let eligibility: [String: String]
+}

@@ -114,11 +114,27 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
-        // What both executables need: configuration, the upstream verifiers, the notification
-        // processor, the contract's JSON documents and the CLI's failure mapping.
+        // The App Store Server API client: JWT auth, per-app rate limits, Retry-After,
+        // production then sandbox, every signed answer verified.
+        .target(
+            name: "AppStoreServerAPI",
+            dependencies: [
+                "HTTPClient",
+                "AppStore",
+                "AppStoreSignature",
+                "Subscriptions",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // The infrastructure both executables share: configuration, the verifyReceipt and
+        // OCSP clients, the intake batcher, the contract's JSON documents, the read answers
+        // and the CLI's failure mapping.
         .target(
             name: "SubscriptiondCore",
             dependencies: [
+                "AppStoreServerAPI",
                 "CivilDate",
                 "Store",
                 "Postgres",
@@ -138,6 +154,7 @@ let package = Package(
         .target(
             name: "UseCases",
             dependencies: [
+                "AppStoreServerAPI",
                 "SubscriptiondCore",
                 "Store",
                 "Postgres",
@@ -216,6 +233,7 @@ let package = Package(
         .executableTarget(
             name: "subscriptionctl",
             dependencies: [
+                "AppStoreServerAPI",
                 "UseCases",
                 "Store",
                 "SubscriptiondCore",
@@ -320,6 +338,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
+                "AppStoreServerAPI",
+                "AppStoreSignature",
                 "Server",
                 "UseCases",
                 "SubscriptiondCore",
@@ -352,6 +372,7 @@ let package = Package(
         .testTarget(
             name: "SubscriptiondCoreTests",
             dependencies: [
+                "AppStoreServerAPI",
                 "SubscriptiondCore",
                 "UseCases",
                 "Store",

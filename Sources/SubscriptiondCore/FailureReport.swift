@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import HTTPClient
 import Postgres
 import Store

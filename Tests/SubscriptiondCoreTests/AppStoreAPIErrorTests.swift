@@ -1,4 +1,5 @@
 import AppStore
+import AppStoreServerAPI
 import Crypto
 import Foundation
 import Logging

@@ -1,4 +1,5 @@
 import AppStore
+import AppStoreServerAPI
 import Foundation
 import SubscriptiondCore
 import Testing

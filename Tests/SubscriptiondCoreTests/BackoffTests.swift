@@ -1,3 +1,4 @@
+import HTTPClient
 import Foundation
 import SubscriptiondCore
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 /// When to try a failed notification again, and when to give up.
 public struct RetryPolicy: Sendable {
@@ -31,12 +32,5 @@ public struct RetryPolicy: Sendable {
     public func nextAttempt(after attempt: Int, limited: Bool, now: Date, random: Double = Double.random(in: 0...1)) -> Date? {
         guard attempt < (limited ? limitedAttempts : maximumAttempts) else { return nil }
         return now.addingTimeInterval(backoff.delay(afterFailure: attempt, random: random))
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 /// When a failed delivery is tried again: ``Backoff/webhooks`` until the event is older
 /// than `giveUpAfter` (3 days), then it is `dead`.

@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import AppStoreSignature
 import Foundation
 import HTTPClient

@@ -1,4 +1,5 @@
 import AppStore
+import AppStoreServerAPI
 import ArgumentParser
 import Foundation
 import Store

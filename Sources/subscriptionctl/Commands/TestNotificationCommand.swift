@@ -1,4 +1,5 @@
 import AppStore
+import AppStoreServerAPI
 import AppStoreSignature
 import ArgumentParser
 import Foundation

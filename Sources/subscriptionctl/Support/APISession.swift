@@ -1,4 +1,5 @@
 import AppStore
+import AppStoreServerAPI
 import AppStoreSignature
 import Foundation
 import HTTPClient

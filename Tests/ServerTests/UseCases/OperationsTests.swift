@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import AppStoreSignature
 import AppStoreSimulator
 import Foundation

@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import AppStoreSignature
 import Crypto
 import Foundation

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Exponential backoff: the delay before the next try doubles from `base` after each
-/// failure, up to `maximum`, spread by ±`jitter` so retries do not arrive in waves. The
-/// one backoff of the process, with a named configuration per caller.
+/// Exponential backoff for calls that are tried again: the delay before the next try
+/// doubles from `base` after each failure, up to `maximum`, spread by ±`jitter` so retries
+/// do not arrive in waves. The one backoff of the process, with a named configuration per
+/// caller (notifications, webhook deliveries, one App Store Server API call).
 public struct Backoff: Sendable, Hashable {
     /// The delay after the first failure.
     public var base: Duration

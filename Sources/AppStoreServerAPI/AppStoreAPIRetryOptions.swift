@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 /// How hard the client itself retries one call before reporting a retryable failure.
 ///

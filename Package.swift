@@ -148,12 +148,43 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
+        // Intake's storage side: group commit into the inbox (IntakeBatcher), the replay bound
+        // (NotificationFreshness), the entry of a verified v2 notification.
+        .target(
+            name: "Intake",
+            dependencies: [
+                "SubscriptiondCore",
+                "Store",
+                "Postgres",
+                "AppStore",
+                "AppStoreSignature",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // Webhooks to the app's backend: the event document, its HMAC signature, the sender
+        // and when a failed delivery is tried again.
+        .target(
+            name: "Webhooks",
+            dependencies: [
+                "SubscriptiondCore",
+                "Store",
+                "HTTPClient",
+                "Subscriptions",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
         // The use cases, each written once and called by both executables: applying facts,
         // asking Apple (verify or look up, else queue), processing a notification,
         // revalidation and sync, eligibility.
         .target(
             name: "UseCases",
             dependencies: [
+                "Webhooks",
                 "AppStoreServerAPI",
                 "SubscriptiondCore",
                 "Store",
@@ -171,10 +202,11 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
+                "Intake",
+                "Webhooks",
                 "UseCases",
                 "SubscriptiondCore",
                 "Store",
-                "HTTPClient",
                 "AppStore",
                 "AppStoreSignature",
                 "Subscriptions",
@@ -233,6 +265,8 @@ let package = Package(
         .executableTarget(
             name: "subscriptionctl",
             dependencies: [
+                "Webhooks",
+                "Intake",
                 "AppStoreServerAPI",
                 "UseCases",
                 "Store",
@@ -338,6 +372,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
+                "Intake",
+                "Webhooks",
                 "AppStoreServerAPI",
                 "AppStoreSignature",
                 "Server",

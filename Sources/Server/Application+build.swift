@@ -2,6 +2,7 @@ import AppStoreSignature
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import Intake
 import Logging
 import NIOCore
 import ServiceLifecycle

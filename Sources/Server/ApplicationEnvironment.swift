@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Prometheus
 import SubscriptiondCore
+import Webhooks
 
 /// What `buildApplication` needs besides the configuration.
 public struct ApplicationEnvironment: Sendable {

@@ -1,4 +1,5 @@
 import Hummingbird
+import Intake
 import Logging
 import SubscriptiondCore
 import UseCases

@@ -1,5 +1,6 @@
 import AppStore
 import Foundation
+import Intake
 import Logging
 import Postgres
 import Store

@@ -1,6 +1,7 @@
 import Foundation
 import SubscriptiondCore
 import Testing
+import Webhooks
 
 @Suite("Webhook and retention settings")
 struct WebhookConfigurationTests {

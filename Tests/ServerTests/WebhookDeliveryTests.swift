@@ -7,6 +7,7 @@ import Store
 import Subscriptions
 import SubscriptiondCore
 import Testing
+import Webhooks
 
 @Suite("Webhooks: every committed change reaches the app's backend, signed, in order per subscription")
 struct WebhookDeliveryTests {

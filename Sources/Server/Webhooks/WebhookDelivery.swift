@@ -4,6 +4,7 @@ import Metrics
 import ServiceLifecycle
 import Store
 import SubscriptiondCore
+import Webhooks
 
 /// The background service that sends the outbox to the apps' backends: claims due events
 /// (`SKIP LOCKED`, several processes side by side; only the oldest unfinished event of each

@@ -6,6 +6,7 @@ import Logging
 import Postgres
 import Store
 import SubscriptiondCore
+import Webhooks
 
 /// Everything `subscriptiond`'s edges and services are built from: the database pool, the
 /// upstream clients, the verifier and the use cases over them, made once from the

@@ -2,6 +2,7 @@ import AppStore
 import AppStoreServerAPI
 import ArgumentParser
 import Foundation
+import Intake
 import Store
 import SubscriptiondCore
 import UseCases

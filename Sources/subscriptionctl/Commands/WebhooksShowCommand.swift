@@ -5,6 +5,7 @@ import Store
 import SubscriptiondCore
 import Subscriptions
 import UseCases
+import Webhooks
 
 /// `subscriptionctl webhooks show ID`.
 struct WebhooksShowCommand: AsyncParsableCommand {

@@ -8,6 +8,7 @@ import ServiceLifecycle
 import SubscriptiondCore
 import Testing
 import TestSupport
+import Webhooks
 
 /// The real `subscriptiond` application, started in-process on 127.0.0.1:0 against a
 /// throwaway database, reached over loopback through the production libcurl client.

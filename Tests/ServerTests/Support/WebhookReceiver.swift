@@ -5,6 +5,7 @@ import NIOCore
 import ServiceLifecycle
 import SubscriptiondCore
 import Synchronization
+import Webhooks
 
 /// An app backend's webhook endpoint on 127.0.0.1: verifies every signature with its own
 /// secret, records what arrived, and answers as scripted (2xx, another status, or a hang).

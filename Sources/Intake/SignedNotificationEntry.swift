@@ -1,6 +1,7 @@
 import AppStore
 import AppStoreSignature
 import Store
+import SubscriptiondCore
 
 /// The inbox entry for a version 2 notification whose signatures verified: the app checks
 /// (bundle id configured, environment known, `appAppleId` in Production) and the entry's

@@ -1,4 +1,5 @@
 import Store
+import SubscriptiondCore
 
 /// The intake batcher's bookkeeping, a pure value guarded by the batcher's lock: the queued
 /// entries in arrival order, the callers still waiting for an answer, the batch slots in use.

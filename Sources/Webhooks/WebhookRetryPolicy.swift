@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import SubscriptiondCore
 
 /// When a failed delivery is tried again: ``Backoff/webhooks`` until the event is older
 /// than `giveUpAfter` (3 days), then it is `dead`.

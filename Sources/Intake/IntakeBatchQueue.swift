@@ -1,8 +1,9 @@
 import Store
 import SubscriptiondCore
+import SubscriptiondCore
 
 /// The intake batcher's bookkeeping, a pure value guarded by the batcher's lock: the queued
-/// entries in arrival order, the callers still waiting for an answer, the batch slots in use.
+/// entries and batch slots (a ``BatchQueue``), the callers still waiting for an answer.
 ///
 /// Each waiting caller's continuation is held in exactly one place, `waiters`, and leaves it
 /// exactly once (answered, expired, cancelled or closed), so it resumes exactly once. A
@@ -29,12 +30,18 @@ struct IntakeBatchQueue {
         case startSweeper
     }
 
-    private var queue: [Queued] = []
+    private var queue: BatchQueue<Queued>
     private var waiters: [UInt64: Continuation] = [:]
-    private(set) var batchesInFlight = 0
     private var sweeperRunning = false
-    private var isClosed = false
     private var nextID: UInt64 = 0
+
+    /// A queue of at most `maximumQueued` entries, stored by at most `maximumBatchesInFlight` batches at once.
+    init(maximumQueued: Int, maximumBatchesInFlight: Int) {
+        queue = BatchQueue(maximumQueued: maximumQueued, maximumDrains: maximumBatchesInFlight)
+    }
+
+    /// Batches being stored now.
+    var batchesInFlight: Int { queue.drains }
 
     /// A fresh id for one caller.
     mutating func allocateID() -> UInt64 {
@@ -47,39 +54,29 @@ struct IntakeBatchQueue {
     ///
     /// Checked under the same lock as the cancellation handler's removal: either this sees
     /// the cancellation, or the handler finds the waiter registered here.
-    mutating func admit(
-        id: UInt64, entry: InboxEntry, continuation: Continuation, deadline: ContinuousClock.Instant,
-        maximumQueued: Int, maximumBatchesInFlight: Int
-    ) -> Admission {
+    mutating func admit(id: UInt64, entry: InboxEntry, continuation: Continuation, deadline: ContinuousClock.Instant) -> Admission {
         guard !Task.isCancelled else { return .refused(CancellationError()) }
-        guard !isClosed else { return .refused(IntakeBatcherError(.closed)) }
-        guard queue.count < maximumQueued else { return .refused(IntakeBatcherError(.overloaded)) }
-        queue.append(Queued(id: id, entry: entry, deadline: deadline))
-        waiters[id] = continuation
-        if batchesInFlight < maximumBatchesInFlight {
-            batchesInFlight += 1
+        switch queue.admit(Queued(id: id, entry: entry, deadline: deadline)) {
+        case .closed:
+            return .refused(IntakeBatcherError(.closed))
+        case .full:
+            return .refused(IntakeBatcherError(.overloaded))
+        case .startDrain:
+            waiters[id] = continuation
             return .startBatches
-        }
-        if !sweeperRunning {
+        case .queued:
+            waiters[id] = continuation
+            guard !sweeperRunning else { return .queued }
             sweeperRunning = true
             return .startSweeper
         }
-        return .queued
     }
 
     /// Takes up to `maximumSize` queued entries whose callers still wait, oldest first; when
     /// none is left, gives the calling batch slot back and returns an empty batch.
     mutating func takeBatch(maximumSize: Int) -> [Queued] {
-        var batch: [Queued] = []
-        var taken = 0
-        while taken < queue.count, batch.count < maximumSize {
-            let queued = queue[taken]
-            taken += 1
-            if waiters[queued.id] != nil { batch.append(queued) }
-        }
-        queue.removeFirst(taken)
-        if batch.isEmpty { batchesInFlight -= 1 }
-        return batch
+        let waiting = waiters
+        return queue.takeBatch(maximumSize: maximumSize) { waiting[$0.id] != nil }
     }
 
     /// Removes and returns a caller's continuation if it still waits.
@@ -91,9 +88,7 @@ struct IntakeBatchQueue {
     /// sweeper should look again (nil: the queue is empty and the sweeper stops).
     mutating func removeExpired(now: ContinuousClock.Instant) -> (expired: [Continuation], next: ContinuousClock.Instant?) {
         // Deadlines grow with arrival order, so the expired entries are a prefix.
-        let count = queue.prefix { $0.deadline <= now }.count
-        let expired = queue.prefix(count).compactMap { waiters.removeValue(forKey: $0.id) }
-        queue.removeFirst(count)
+        let expired = queue.removeFirst { $0.deadline <= now }.compactMap { waiters.removeValue(forKey: $0.id) }
         guard let oldest = queue.first else {
             sweeperRunning = false
             return (expired, nil)
@@ -103,9 +98,7 @@ struct IntakeBatchQueue {
 
     /// Refuses new entries and returns every queued caller, to be failed.
     mutating func close() -> [Continuation] {
-        isClosed = true
-        let pending = queue.compactMap { waiters.removeValue(forKey: $0.id) }
-        queue.removeAll()
-        return pending
+        queue.close()
+        return queue.removeAll().compactMap { waiters.removeValue(forKey: $0.id) }
     }
 }

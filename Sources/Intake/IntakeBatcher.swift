@@ -47,12 +47,14 @@ public final class IntakeBatcher: Sendable {
     private let configuration: Configuration
     private let onStored: @Sendable () async -> Void
     private let logger: Logger
-    private let state = Mutex(IntakeBatchQueue())
+    private let state: Mutex<IntakeBatchQueue>
 
     /// A batcher storing into `inbox`; `onStored` runs after every batch that stored something new.
     public init(inbox: NotificationInbox, configuration: Configuration = Configuration(), logger: Logger, onStored: @escaping @Sendable () async -> Void = {}) {
         self.inbox = inbox
         self.configuration = configuration
+        state = Mutex(IntakeBatchQueue(
+            maximumQueued: configuration.maximumQueued, maximumBatchesInFlight: configuration.maximumBatchesInFlight))
         self.logger = logger
         self.onStored = onStored
     }
@@ -69,10 +71,7 @@ public final class IntakeBatcher: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: IntakeBatchQueue.Continuation) in
                 let admission = state.withLock { queue in
-                    queue.admit(
-                        id: id, entry: entry, continuation: continuation, deadline: .now + configuration.queueTimeout,
-                        maximumQueued: configuration.maximumQueued, maximumBatchesInFlight: configuration.maximumBatchesInFlight
-                    )
+                    queue.admit(id: id, entry: entry, continuation: continuation, deadline: .now + configuration.queueTimeout)
                 }
                 switch admission {
                 case .refused(let error): continuation.resume(throwing: error)

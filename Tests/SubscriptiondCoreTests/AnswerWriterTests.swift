@@ -108,40 +108,40 @@ struct AnswerWriterTests {
         }
     }
 
-    @Test("the queue is bounded, batches take at most the batch size of each kind, and the loop ends when it is empty")
+    @Test("the queue is bounded, a batch takes at most the batch size in arrival order, and the loop ends when it is empty")
     func queueBoundsAndBatches() {
-        var queue = AnswerWriteQueue()
+        var queue = AnswerWriteQueue(maximumQueued: 3)
         let stamp = AnswerStamp(version: 1, catalogGeneration: 1)
-        func subscription(_ id: Int) -> SubscriptionAnswer {
-            SubscriptionAnswer(originalTransactionID: "\(id)", body: "{}", stamp: stamp, validUntil: nil)
+        func subscription(_ id: Int) -> PendingAnswer {
+            .subscription(SubscriptionAnswer(originalTransactionID: "\(id)", body: "{}", stamp: stamp, validUntil: nil))
         }
-        let subscriber = SubscriberAnswer(appUserID: "user", body: "{}", usage: .none, stamp: stamp, validUntil: nil)
+        let subscriber = PendingAnswer.subscriber(SubscriberAnswer(appUserID: "user", body: "{}", usage: .none, stamp: stamp, validUntil: nil))
 
-        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(1)) } == .startWriting)
-        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(2)) } == .queued)
-        #expect(queue.admit(maximumQueued: 3) { $0.subscribers.append(subscriber) } == .queued)
-        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(3)) } == .dropped)
+        #expect(queue.admit(subscription(1)) == .startDrain)
+        #expect(queue.admit(subscription(2)) == .queued)
+        #expect(queue.admit(subscriber) == .queued)
+        #expect(queue.admit(subscription(3)) == .full)
 
-        guard case .write(let first) = queue.takeBatch(maximumSize: 1) else {
+        guard case .write(let subscriptions, let subscribers) = queue.takeBatch(maximumSize: 1) else {
             Issue.record("a queue with answers gave no batch")
             return
         }
-        #expect(first.subscriptions.map(\.originalTransactionID) == ["1"] && first.subscribers.count == 1)
+        #expect(subscriptions.map(\.originalTransactionID) == ["1"] && subscribers.isEmpty)
         // Room again, and the loop still runs: nothing new starts one.
-        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(4)) } == .queued)
-        guard case .write(let second) = queue.takeBatch(maximumSize: 5) else {
+        #expect(queue.admit(subscription(4)) == .queued)
+        guard case .write(let more, let users) = queue.takeBatch(maximumSize: 5) else {
             Issue.record("the second batch is missing")
             return
         }
-        #expect(second.subscriptions.map(\.originalTransactionID) == ["2", "4"] && second.subscribers.isEmpty)
+        #expect(more.map(\.originalTransactionID) == ["2", "4"] && users.map(\.appUserID) == ["user"])
         guard case .idle = queue.takeBatch(maximumSize: 5) else {
             Issue.record("an empty queue gave a batch")
             return
         }
         #expect(!queue.writing)
-        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(5)) } == .startWriting)
-        queue.closed = true
-        #expect(queue.admit(maximumQueued: 3) { $0.subscriptions.append(subscription(6)) } == .dropped)
+        #expect(queue.admit(subscription(5)) == .startDrain)
+        queue.close()
+        #expect(queue.admit(subscription(6)) == .closed)
     }
 }
 

@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// Natural batching, no timer, as in `IntakeBatcher`: an answer handed to an idle writer
 /// starts a write at once; answers handed over while a write is under way wait for the
-/// next, which takes up to `maximumBatchSize` of each kind. One write at a time, so the
-/// writer holds at most one database connection.
+/// next, which takes up to `maximumBatchSize` of them, oldest first (the same ``BatchQueue``
+/// as the intake batcher's, with one drain loop). One write at a time, so the writer holds
+/// at most one database connection.
 ///
 /// Nothing here can make an answer wrong, only missing:
 /// - storing late is safe. An answer carries the stamp its read looked up before it read
@@ -22,7 +23,7 @@ import Synchronization
 public final class AnswerWriter: Sendable {
     /// Limits of the writer.
     public struct Configuration: Sendable {
-        /// The most answers of one kind stored by one statement.
+        /// The most answers one write takes (each kind is one statement).
         public var maximumBatchSize: Int
         /// The most answers waiting for a write; more are dropped.
         public var maximumQueued: Int
@@ -48,7 +49,7 @@ public final class AnswerWriter: Sendable {
     private let configuration: Configuration
     private let logger: Logger
     private let onOutcome: @Sendable (Outcome, Int) -> Void
-    private let state = Mutex(AnswerWriteQueue())
+    private let state: Mutex<AnswerWriteQueue>
 
     /// A writer into `store`; `onOutcome` is told how many answers each outcome had.
     public init(
@@ -57,23 +58,24 @@ public final class AnswerWriter: Sendable {
     ) {
         self.store = store
         self.configuration = configuration
+        state = Mutex(AnswerWriteQueue(maximumQueued: configuration.maximumQueued))
         self.logger = logger
         self.onOutcome = onOutcome
     }
 
     /// Hands a `GET /v1/subscriptions/{id}` answer over for storing.
     public func submit(_ answer: SubscriptionAnswer) {
-        submit { $0.subscriptions.append(answer) }
+        submit(.subscription(answer))
     }
 
     /// Hands a `GET /v1/subscribers/{id}` answer over for storing.
     public func submit(_ answer: SubscriberAnswer) {
-        submit { $0.subscribers.append(answer) }
+        submit(.subscriber(answer))
     }
 
     /// Drops answers handed over from now on; the ones already queued are still written.
     public func close() {
-        state.withLock { $0.closed = true }
+        state.withLock { $0.close() }
     }
 
     /// Returns once the queue is empty and no write is under way: every answer handed over
@@ -81,21 +83,16 @@ public final class AnswerWriter: Sendable {
     /// Call `close()` first for a flush that ends under load.
     public func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let idle = state.withLock { queue in
-                guard queue.writing else { return true }
-                queue.flushWaiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
+            let waits = state.withLock { $0.waitForIdle(continuation) }
+            if !waits { continuation.resume() }
         }
     }
 
-    private func submit(_ append: (inout AnswerWriteQueue) -> Void) {
-        let admission = state.withLock { $0.admit(maximumQueued: configuration.maximumQueued, append) }
-        switch admission {
-        case .dropped: onOutcome(.dropped, 1)
+    private func submit(_ answer: PendingAnswer) {
+        switch state.withLock({ $0.admit(answer) }) {
+        case .closed, .full: onOutcome(.dropped, 1)
         case .queued: break
-        case .startWriting: Task { await self.writeBatches() }
+        case .startDrain: Task { await self.writeBatches() }
         }
     }
 
@@ -103,9 +100,9 @@ public final class AnswerWriter: Sendable {
     private func writeBatches() async {
         while true {
             switch state.withLock({ $0.takeBatch(maximumSize: configuration.maximumBatchSize) }) {
-            case .write(let batch):
-                await write(batch.subscriptions) { try await store.store($0) }
-                await write(batch.subscribers) { try await store.store($0) }
+            case .write(let subscriptions, let subscribers):
+                await write(subscriptions) { try await store.store($0) }
+                await write(subscribers) { try await store.store($0) }
             case .idle(let flushWaiters):
                 for waiter in flushWaiters { waiter.resume() }
                 return
@@ -125,45 +122,64 @@ public final class AnswerWriter: Sendable {
     }
 }
 
-/// The answers waiting for `AnswerWriter`, and whether its loop runs.
-struct AnswerWriteQueue {
-    enum Admission {
-        case queued, startWriting, dropped
-    }
+/// An answer waiting for `AnswerWriter`.
+enum PendingAnswer: Sendable {
+    case subscription(SubscriptionAnswer)
+    case subscriber(SubscriberAnswer)
+}
 
+/// The answers waiting for `AnswerWriter` (a ``BatchQueue`` with one drain loop), and the
+/// flushes waiting for the loop to end.
+struct AnswerWriteQueue {
     enum Next {
         /// Store these.
-        case write((subscriptions: [SubscriptionAnswer], subscribers: [SubscriberAnswer]))
+        case write(subscriptions: [SubscriptionAnswer], subscribers: [SubscriberAnswer])
         /// The queue is empty and the loop ends; resume these flushes.
         case idle([CheckedContinuation<Void, Never>])
     }
 
-    var subscriptions: [SubscriptionAnswer] = []
-    var subscribers: [SubscriberAnswer] = []
-    var closed = false
-    /// Whether the writer's loop runs; it ends only with an empty queue.
-    private(set) var writing = false
-    var flushWaiters: [CheckedContinuation<Void, Never>] = []
+    private var queue: BatchQueue<PendingAnswer>
+    private var flushWaiters: [CheckedContinuation<Void, Never>] = []
 
-    mutating func admit(maximumQueued: Int, _ append: (inout AnswerWriteQueue) -> Void) -> Admission {
-        guard !closed, subscriptions.count + subscribers.count < maximumQueued else { return .dropped }
-        append(&self)
-        if writing { return .queued }
-        writing = true
-        return .startWriting
+    init(maximumQueued: Int) {
+        queue = BatchQueue(maximumQueued: maximumQueued, maximumDrains: 1)
     }
 
-    /// The next batch, up to `maximumSize` of each kind; when the queue is empty, the loop
-    /// ends and the flushes waiting for it.
+    /// Whether the writer's loop runs; it ends only with an empty queue.
+    var writing: Bool { queue.drains > 0 }
+
+    mutating func admit(_ answer: PendingAnswer) -> BatchQueue<PendingAnswer>.Admission {
+        queue.admit(answer)
+    }
+
+    /// Drops answers handed over from now on.
+    mutating func close() {
+        queue.close()
+    }
+
+    /// Resumes `continuation` when the loop ends; false when no loop runs (resume it now).
+    mutating func waitForIdle(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
+        guard writing else { return false }
+        flushWaiters.append(continuation)
+        return true
+    }
+
+    /// The next batch, up to `maximumSize` answers in arrival order, split by kind; when the
+    /// queue is empty, the loop ends and so do the flushes waiting for it.
     mutating func takeBatch(maximumSize: Int) -> Next {
-        guard !subscriptions.isEmpty || !subscribers.isEmpty else {
-            writing = false
+        let batch = queue.takeBatch(maximumSize: maximumSize)
+        guard !batch.isEmpty else {
             defer { flushWaiters = [] }
             return .idle(flushWaiters)
         }
-        let batch = (subscriptions: Array(subscriptions.prefix(maximumSize)), subscribers: Array(subscribers.prefix(maximumSize)))
-        subscriptions.removeFirst(batch.subscriptions.count)
-        subscribers.removeFirst(batch.subscribers.count)
-        return .write(batch)
+        var subscriptions: [SubscriptionAnswer] = []
+        var subscribers: [SubscriberAnswer] = []
+        for answer in batch {
+            switch answer {
+            case .subscription(let answer): subscriptions.append(answer)
+            case .subscriber(let answer): subscribers.append(answer)
+            }
+        }
+        return .write(subscriptions: subscriptions, subscribers: subscribers)
     }
 }

@@ -68,34 +68,8 @@ public enum CanonicalJSONWriter {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// Appends a quoted, escaped string.
+    /// Appends a quoted, escaped string (``JSONStringEscaper/Style/jsonSerialization``).
     static func writeString(_ string: String, into out: inout [UInt8]) {
-        let backslash = UInt8(ascii: "\\")
-        out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), backslash:
-                out.append(backslash)
-                out.append(byte)
-            case 0x0A:
-                out.append(backslash)
-                out.append(UInt8(ascii: "n"))
-            case 0x0D:
-                out.append(backslash)
-                out.append(UInt8(ascii: "r"))
-            case 0x09:
-                out.append(backslash)
-                out.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
-            default:
-                out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONStringEscaper.append(string, to: &out, style: .jsonSerialization)
     }
 }

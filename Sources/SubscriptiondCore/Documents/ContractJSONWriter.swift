@@ -101,31 +101,9 @@ public struct ContractJSONWriter: Sendable {
         bytes.append(contentsOf: "null".utf8)
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// `JSONEncoder`'s escapes: `"` `\`, `\b \t \n \f \r`, other control bytes as `\u00xx`.
+    /// `JSONEncoder`'s escapes (``JSONStringEscaper/Style/jsonEncoder``).
     private mutating func appendString(_ string: String) {
-        let backslash = UInt8(ascii: "\\")
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), backslash:
-                bytes.append(backslash)
-                bytes.append(byte)
-            case 0x08: bytes.append(backslash); bytes.append(UInt8(ascii: "b"))
-            case 0x09: bytes.append(backslash); bytes.append(UInt8(ascii: "t"))
-            case 0x0A: bytes.append(backslash); bytes.append(UInt8(ascii: "n"))
-            case 0x0C: bytes.append(backslash); bytes.append(UInt8(ascii: "f"))
-            case 0x0D: bytes.append(backslash); bytes.append(UInt8(ascii: "r"))
-            case 0..<0x20:
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONStringEscaper.append(string, to: &bytes, style: .jsonEncoder)
     }
 
     /// `yyyy-MM-ddTHH:mm:ssZ` of the second the date falls in. Dates before 1600 or from

@@ -73,10 +73,16 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
-        // Pure code: Apple's wire formats and the subscription domain.
+        // Pure code: JSON (strict parser, tree, canonical writer, escaper, tree decoder),
+        // Apple's wire formats and the subscription domain.
+        .target(
+            name: "JSON",
+            swiftSettings: sharedSwiftSettings
+        ),
         .target(
             name: "AppStore",
             dependencies: [
+                "JSON",
                 "CivilDate",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
@@ -105,6 +111,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
+                "JSON",
                 "Postgres",
                 "AppStore",
                 "Subscriptions",
@@ -134,6 +141,7 @@ let package = Package(
         .target(
             name: "SubscriptiondCore",
             dependencies: [
+                "JSON",
                 "AppStoreServerAPI",
                 "CivilDate",
                 "Store",
@@ -153,6 +161,7 @@ let package = Package(
         .target(
             name: "Intake",
             dependencies: [
+                "JSON",
                 "SubscriptiondCore",
                 "Store",
                 "Postgres",
@@ -184,6 +193,7 @@ let package = Package(
         .target(
             name: "UseCases",
             dependencies: [
+                "JSON",
                 "Webhooks",
                 "AppStoreServerAPI",
                 "SubscriptiondCore",
@@ -202,6 +212,7 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
+                "JSON",
                 "Intake",
                 "Webhooks",
                 "UseCases",
@@ -265,6 +276,7 @@ let package = Package(
         .executableTarget(
             name: "subscriptionctl",
             dependencies: [
+                "JSON",
                 "Webhooks",
                 "Intake",
                 "AppStoreServerAPI",
@@ -320,7 +332,7 @@ let package = Package(
         // -sanitize=fuzzer and -D INTAKE_LIBFUZZER. A plain build gives a replayer instead.
         .executableTarget(
             name: "IntakeFuzzer",
-            dependencies: ["AppStore", "AppStoreSignature", "SigningTestSupport", "Subscriptions", "Postgres"],
+            dependencies: ["JSON", "AppStore", "AppStoreSignature", "SigningTestSupport", "Subscriptions", "Postgres"],
             swiftSettings: sharedSwiftSettings
         ),
 
@@ -348,7 +360,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreTests",
-            dependencies: ["AppStore", "SigningTestSupport"],
+            dependencies: ["JSON", "AppStore", "SigningTestSupport"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
@@ -431,7 +443,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Postgres", "TestSupport", "AppStore", "Subscriptions"],
+            dependencies: ["JSON", "Store", "Postgres", "TestSupport", "AppStore", "Subscriptions"],
             swiftSettings: sharedSwiftSettings
         ),
     ]

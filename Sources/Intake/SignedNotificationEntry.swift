@@ -1,5 +1,6 @@
 import AppStore
 import AppStoreSignature
+import JSON
 import Store
 import SubscriptiondCore
 

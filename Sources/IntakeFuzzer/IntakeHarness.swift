@@ -1,5 +1,6 @@
 import AppStore
 import Foundation
+import JSON
 import Postgres
 import Subscriptions
 

@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSignature
 import Dispatch
 import Foundation
+import JSON
 import SigningTestSupport
 import Synchronization
 

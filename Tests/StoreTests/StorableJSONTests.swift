@@ -1,4 +1,5 @@
 import AppStore
+import JSON
 import Postgres
 import Store
 import Testing

@@ -1,5 +1,6 @@
 import AppStore
 import Hummingbird
+import JSON
 
 /// Reads a `/v1` JSON request body into its members, with the contract's 400/413/415 errors.
 ///

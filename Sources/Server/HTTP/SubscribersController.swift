@@ -1,4 +1,5 @@
 import Hummingbird
+import JSON
 import Store
 import SubscriptiondCore
 import Subscriptions

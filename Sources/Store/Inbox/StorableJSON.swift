@@ -1,4 +1,5 @@
 import AppStore
+import JSON
 
 /// Whether a JSON document can be stored as `jsonb`: every number within `numeric`'s range.
 ///

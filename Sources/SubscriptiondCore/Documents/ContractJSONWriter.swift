@@ -1,6 +1,7 @@
 import AppStore
 import CivilDate
 import Foundation
+import JSON
 
 /// A read document (subscription, subscriber, eligibility): it writes its contract JSON
 /// straight into bytes, the one way it is ever written.

@@ -1,6 +1,7 @@
 import AppStore
 import AppStoreSignature
 import Foundation
+import JSON
 import Logging
 import Store
 import SubscriptiondCore

@@ -1,6 +1,7 @@
 import AppStore
 import ArgumentParser
 import Foundation
+import JSON
 import Store
 import SubscriptiondCore
 import Subscriptions

@@ -1,5 +1,6 @@
 import AppStore
 import Foundation
+import JSON
 import Store
 
 /// One inbox row in `--json` output; every field present, absent values null.

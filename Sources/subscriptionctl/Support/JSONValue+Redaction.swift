@@ -1,4 +1,5 @@
 import AppStore
+import JSON
 
 extension JSONValue {
     /// Parses JSON text with the strict parser; nil when it is not JSON.

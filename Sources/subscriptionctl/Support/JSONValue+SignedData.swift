@@ -1,5 +1,6 @@
 import AppStore
 import Foundation
+import JSON
 
 extension JSONValue {
     /// The value with every signed field (a compact JWS under `signedPayload`,

@@ -1,5 +1,6 @@
 import AppStore
 import Foundation
+import JSON
 import Testing
 
 /// The intake's stored copy and dedupe key: equal documents must give equal bytes.

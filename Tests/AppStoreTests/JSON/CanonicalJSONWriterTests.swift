@@ -1,4 +1,5 @@
 import AppStore
+import JSON
 import Testing
 
 @Suite("CanonicalJSONWriter matches the previous writer")

@@ -1,5 +1,6 @@
 import Foundation
 import AppStore
+import JSON
 import Testing
 
 @Suite("JSONValue and JSONNumber")

@@ -1,4 +1,5 @@
 import AppStore
+import JSON
 import Testing
 
 /// One row of the accept/reject table: a document and whether the strict parser takes it.

@@ -1,4 +1,5 @@
 import AppStore
+import JSON
 import Testing
 
 @Suite("StrictJSONParser round trips and typed decoding")

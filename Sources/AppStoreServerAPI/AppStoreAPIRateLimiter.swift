@@ -56,6 +56,20 @@ public actor AppStoreAPIRateLimiter {
     public func acquire() async throws {
         try Task.checkCancellation()
         let now = ContinuousClock.now
+        let due = try reserve(at: now)
+        guard due > now else { return }
+        do {
+            try await Task.sleep(until: due, clock: .continuous)
+        } catch {
+            tokens = min(capacity, tokens + 1)
+            throw error
+        }
+    }
+
+    /// Takes the next token as of `now` and says when it is due (`now` when one is free);
+    /// throws ``Overloaded``, taking nothing, when that is more than `maximumWait` away.
+    /// The schedule `acquire` sleeps to, apart from any sleeping: what the pacing tests check.
+    func reserve(at now: ContinuousClock.Instant) throws(Overloaded) -> ContinuousClock.Instant {
         refill(at: now)
         tokens -= 1
         var due = now
@@ -65,17 +79,11 @@ public actor AppStoreAPIRateLimiter {
         if let heldUntil, heldUntil > due {
             due = heldUntil
         }
-        guard due > now else { return }
         guard now.duration(to: due) <= maximumWait else {
             tokens = min(capacity, tokens + 1)
             throw Overloaded(due: due)
         }
-        do {
-            try await Task.sleep(until: due, clock: .continuous)
-        } catch {
-            tokens = min(capacity, tokens + 1)
-            throw error
-        }
+        return due
     }
 
     /// Stops handing out tokens until `instant` (Apple's Retry-After), for every waiter.

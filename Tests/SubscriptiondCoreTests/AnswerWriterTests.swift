@@ -69,12 +69,16 @@ struct AnswerWriterTests {
             try await ReadAnswersTests.storeFixture(client, now: now)
             let outcomes = Outcomes()
             let (answers, writer) = Self.answers(client, outcomes)
-            // Another transaction holds the table past the writer's 100 ms lock wait; reads
-            // of it go on.
+            // Another transaction holds the table past the writer's 100 ms lock wait, until the
+            // write has failed (however slow the machine); reads of it go on.
+            let released = Mutex(false)
             let holder = Task {
                 try await client.withTransaction { session in
                     try session.execute("LOCK TABLE subscription_answers IN EXCLUSIVE MODE")
-                    try session.execute("SELECT pg_sleep(1)")
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    while !released.withLock({ $0 }), ContinuousClock.now < deadline {
+                        try session.execute("SELECT pg_sleep(0.02)")
+                    }
                 }
             }
             while try await client.query("SELECT 1 FROM pg_locks WHERE relation = 'subscription_answers'::regclass AND mode = 'ExclusiveLock' AND granted").isEmpty {
@@ -83,6 +87,7 @@ struct AnswerWriterTests {
             let first = try #require(try await answers.subscriptionBody(originalTransactionID: "100", now: now))
             await writer.flush()
             #expect(first.origin == .computed && outcomes[.failed] == 1 && outcomes[.stored] == 0)
+            released.withLock { $0 = true }
             try await holder.value
 
             let second = try #require(try await answers.subscriptionBody(originalTransactionID: "100", now: now))

@@ -93,6 +93,13 @@ let package = Package(
             dependencies: ["AppStore"],
             swiftSettings: sharedSwiftSettings
         ),
+        // Reading product catalog files (JSON, CSV) into the domain's products, with a
+        // problem line per bad field: parsing kept out of the pure domain.
+        .target(
+            name: "CatalogFiles",
+            dependencies: ["Subscriptions", "JSON"],
+            swiftSettings: sharedSwiftSettings
+        ),
 
         // Apple's signed JWS (v2 notifications, StoreKit 2 transactions) and the App Store
         // Server API token: x5c chains to configured roots, built on swift-certificates.
@@ -276,6 +283,7 @@ let package = Package(
         .executableTarget(
             name: "subscriptionctl",
             dependencies: [
+                "CatalogFiles",
                 "JSON",
                 "Webhooks",
                 "Intake",
@@ -378,12 +386,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SubscriptionsTests",
-            dependencies: ["Subscriptions", "AppStore"],
+            dependencies: ["CatalogFiles", "Subscriptions", "AppStore"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
             name: "ServerTests",
             dependencies: [
+                "CatalogFiles",
                 "Intake",
                 "Webhooks",
                 "AppStoreServerAPI",

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Strict reading of catalog prices.
-enum CatalogPrice {
+public enum CatalogPrice {
     /// The outcome of reading a price.
-    enum Reading: Equatable {
+    public enum Reading: Equatable, Sendable {
         case price(Decimal)
         case negative
         case notDecimal
@@ -12,7 +12,7 @@ enum CatalogPrice {
     /// Reads `12`, `0.00`, `4.99`; a leading `-` makes it `negative`. Anything else (`4,99`,
     /// `abc`, `1e3`, `.5`, `+1`) is `notDecimal`: `Decimal(string:)` alone would accept
     /// `4,99` as 4 and silently change the price.
-    static func read(_ text: String) -> Reading {
+    public static func read(_ text: String) -> Reading {
         let isNegative = text.hasPrefix("-")
         let digits = isNegative ? String(text.dropFirst()) : text
         let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)

@@ -17,7 +17,7 @@ extension IntroOffer: Codable {
         if let text = try? container.decode(String.self, forKey: .price) {
             priceText = text
         } else {
-            priceText = CatalogJSONValue.text(of: try container.decode(Double.self, forKey: .price))
+            priceText = CatalogNumber.text(of: try container.decode(Double.self, forKey: .price))
         }
         guard case .price(let price) = CatalogPrice.read(priceText) else {
             throw DecodingError.dataCorruptedError(forKey: .price, in: container, debugDescription: "not a price: \(priceText)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CatalogFiles
 import Foundation
 import Store
 import Subscriptions

@@ -1,3 +1,4 @@
+import CatalogFiles
 import Foundation
 import Subscriptions
 import Testing
@@ -79,6 +80,13 @@ struct CatalogParserTests {
 
     @Test func emptyCatalogIsValid() throws {
         #expect(try CatalogParser.parse(json: Array(#"{"products": []}"#.utf8)).get().isEmpty)
+    }
+
+    /// Read by the strict parser every JSON input goes through: a key given twice is refused
+    /// instead of silently keeping one of the two values.
+    @Test func duplicateKeysAreRefused() throws {
+        let twice = Array(#"{"products": [{"product_id": "a", "product_id": "b", "bundle_id": "com.example.app", "type": "consumable"}]}"#.utf8)
+        #expect(CatalogParser.parse(json: twice).problemLines == ["catalog: not valid JSON"])
     }
 
     @Test func fileNameChoosesTheFormat() throws {

@@ -1,3 +1,4 @@
+import Subscriptions
 /// Reads a product catalog file (DESIGN.md, "Product catalog file") and checks Apple's rules.
 ///
 /// Pure: bytes in, products or every problem out. A file with any problem yields no

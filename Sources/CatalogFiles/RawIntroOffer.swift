@@ -1,3 +1,4 @@
+import Subscriptions
 /// An intro offer as a file states it, before any rule is checked (see `CatalogEntry`).
 struct RawIntroOffer: Sendable {
     var paymentMode: String?

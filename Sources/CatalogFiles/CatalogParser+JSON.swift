@@ -1,9 +1,13 @@
 import Foundation
+import JSON
+import Subscriptions
 
 extension CatalogParser {
-    /// The entries of a JSON catalog, or the one problem that stops reading it at all.
+    /// The entries of a JSON catalog, or the one problem that stops reading it at all. Read
+    /// by the strict parser every other JSON input goes through (a duplicate key is refused),
+    /// field by field, so a wrong type is a problem line, not one error for the whole file.
     static func entries(json: [UInt8]) -> Result<[CatalogEntry], CatalogProblems> {
-        guard let root = try? JSONDecoder().decode(CatalogJSONValue.self, from: Data(json)) else {
+        guard let root = try? StrictJSONParser.parse(json) else {
             return .failure(CatalogProblems(lines: ["catalog: not valid JSON"]))
         }
         guard case .object(let top) = root, case .array(let items)? = top["products"] else {
@@ -12,7 +16,7 @@ extension CatalogParser {
         return .success(items.enumerated().map { index, item in entry(item, position: "products[\(index)]") })
     }
 
-    private static func entry(_ item: CatalogJSONValue, position: String) -> CatalogEntry {
+    private static func entry(_ item: JSONValue, position: String) -> CatalogEntry {
         var entry = CatalogEntry(position: position)
         guard case .object(let fields) = item else {
             entry.readProblems.append("expected an object")
@@ -44,7 +48,7 @@ extension CatalogParser {
         return entry
     }
 
-    private static func introOffer(_ fields: [String: CatalogJSONValue], field: String, into entry: inout CatalogEntry) -> RawIntroOffer {
+    private static func introOffer(_ fields: [String: JSONValue], field: String, into entry: inout CatalogEntry) -> RawIntroOffer {
         var reader = FieldReader(fields: fields, prefix: field + ".")
         let offer = RawIntroOffer(
             paymentMode: reader.text("payment_mode"),
@@ -59,7 +63,7 @@ extension CatalogParser {
 
 /// Reads text fields of one JSON object, noting fields of the wrong type.
 private struct FieldReader {
-    let fields: [String: CatalogJSONValue]
+    let fields: [String: JSONValue]
     var prefix = ""
     var problems: [String] = []
 
@@ -70,7 +74,10 @@ private struct FieldReader {
         case .string(let value)?:
             let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
             return trimmed.isEmpty ? nil : trimmed
-        case .number(let value)? where allowNumber: return CatalogJSONValue.text(of: value)
+        case .number(let value)? where allowNumber:
+            // What Foundation read the number as, written the way the catalog keeps numbers.
+            guard let double = value.double, double.isFinite else { fallthrough }
+            return CatalogNumber.text(of: double)
         default:
             problems.append("\(prefix)\(key) must be a \(allowNumber ? "string or number" : "string")")
             return nil

@@ -1,4 +1,5 @@
 import Foundation
+import Subscriptions
 
 extension CatalogValidator {
     /// Apple's free-trial bounds: 3 days up to 1 year.

@@ -1,3 +1,4 @@
+import Subscriptions
 /// A minimal RFC 4180 reader: comma-separated fields, `"` quoting with `""` for a quote,
 /// quoted fields may hold commas and line breaks; LF or CRLF line ends.
 struct CSVTable: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Subscriptions
 
 extension CatalogParser {
     /// The CSV columns, in the documented order.

@@ -142,13 +142,37 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
-        // The infrastructure both executables share: configuration, the verifyReceipt and
-        // OCSP clients, the intake batcher, the contract's JSON documents, the read answers
-        // and the CLI's failure mapping.
+        // Configuration: every setting read and checked once, from the environment, flags
+        // and SUBSCRIPTIOND_CONFIG (apps, secrets, keys, roots, limits).
+        .target(
+            name: "Settings",
+            dependencies: [
+                "Store",
+                "Postgres",
+                "AppStoreServerAPI",
+                "AppStoreSignature",
+                "HTTPClient",
+                "Subscriptions",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // The contract's read documents (subscription, subscriber, eligibility), written one
+        // way, byte for byte.
+        .target(
+            name: "ContractDocuments",
+            dependencies: ["Store", "Postgres", "Subscriptions", "AppStore", "JSON", "CivilDate"],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // Shared support: the verifyReceipt and OCSP clients, the worker's retry policy,
+        // deadlines, the batch queue, log keys and the CLI's failure report.
         .target(
             name: "SubscriptiondCore",
             dependencies: [
-                "JSON",
+                "Settings",
                 "AppStoreServerAPI",
                 "CivilDate",
                 "Store",
@@ -156,8 +180,22 @@ let package = Package(
                 "HTTPClient",
                 "AppStore",
                 "AppStoreSignature",
-                "Subscriptions",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // The read endpoints' stored answers: served while current, computed and stored
+        // (off the request) when not.
+        .target(
+            name: "StoredAnswers",
+            dependencies: [
+                "Postgres",
+                "SubscriptiondCore",
+                "ContractDocuments",
+                "Store",
+                "Subscriptions",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -168,6 +206,7 @@ let package = Package(
         .target(
             name: "Intake",
             dependencies: [
+                "Settings",
                 "JSON",
                 "SubscriptiondCore",
                 "Store",
@@ -184,6 +223,8 @@ let package = Package(
         .target(
             name: "Webhooks",
             dependencies: [
+                "ContractDocuments",
+                "Settings",
                 "SubscriptiondCore",
                 "Store",
                 "HTTPClient",
@@ -200,6 +241,8 @@ let package = Package(
         .target(
             name: "UseCases",
             dependencies: [
+                "Settings",
+                "StoredAnswers",
                 "JSON",
                 "Webhooks",
                 "AppStoreServerAPI",
@@ -219,6 +262,9 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
+                "ContractDocuments",
+                "Settings",
+                "StoredAnswers",
                 "JSON",
                 "Intake",
                 "Webhooks",
@@ -270,6 +316,7 @@ let package = Package(
         .executableTarget(
             name: "subscriptiond",
             dependencies: [
+                "Settings",
                 "Server",
                 "SubscriptiondCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -283,6 +330,9 @@ let package = Package(
         .executableTarget(
             name: "subscriptionctl",
             dependencies: [
+                "ContractDocuments",
+                "Settings",
+                "StoredAnswers",
                 "CatalogFiles",
                 "JSON",
                 "Webhooks",
@@ -392,6 +442,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
+                "Settings",
                 "CatalogFiles",
                 "Intake",
                 "Webhooks",
@@ -429,6 +480,8 @@ let package = Package(
         .testTarget(
             name: "SubscriptiondCoreTests",
             dependencies: [
+                "ContractDocuments",
+                "StoredAnswers",
                 "AppStoreServerAPI",
                 "SubscriptiondCore",
                 "UseCases",

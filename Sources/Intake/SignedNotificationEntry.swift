@@ -1,6 +1,7 @@
 import AppStore
 import AppStoreSignature
 import JSON
+import Settings
 import Store
 import SubscriptiondCore
 

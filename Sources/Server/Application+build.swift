@@ -6,6 +6,8 @@ import Intake
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Settings
+import StoredAnswers
 import SubscriptiondCore
 import UseCases
 

@@ -1,6 +1,7 @@
 import Hummingbird
 import Intake
 import Logging
+import Settings
 import SubscriptiondCore
 import UseCases
 

@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import HTTPClient
 import Postgres
+import Settings
 import Store
 
 /// Turns an error that ends a command into one line and the contract's exit code:

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import Logging
+import Settings
 import Store
 import SubscriptiondCore
 

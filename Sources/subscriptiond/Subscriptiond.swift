@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import Prometheus
 import Server
+import Settings
 import SubscriptiondCore
 
 /// The long-running worker: notification intake, query API and background processing.

@@ -4,6 +4,7 @@ import Foundation
 import HTTPClient
 import Postgres
 import Server
+import Settings
 import SubscriptiondCore
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import Postgres
+import Settings
 import SubscriptiondCore
 import Testing
 import TestSupport

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import HTTPClient
 import Postgres
+import Settings
 import Store
 import Subscriptions
 import SubscriptiondCore

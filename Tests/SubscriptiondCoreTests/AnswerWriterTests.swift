@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Postgres
 @testable import Store
+@testable import StoredAnswers
 @testable import SubscriptiondCore
 import Subscriptions
 import Synchronization

@@ -1,4 +1,5 @@
 import AppStore
+@testable import ContractDocuments
 import Foundation
 @testable import Store
 import Subscriptions

@@ -1,8 +1,10 @@
+import ContractDocuments
 import Crypto
 import Foundation
 import Logging
 import Postgres
 import Store
+import StoredAnswers
 import SubscriptiondCore
 import Subscriptions
 import Testing

@@ -1,3 +1,4 @@
+import ContractDocuments
 import Foundation
 import HTTPTypes
 import Hummingbird

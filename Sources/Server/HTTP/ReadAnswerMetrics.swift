@@ -1,4 +1,5 @@
 import Metrics
+import StoredAnswers
 import SubscriptiondCore
 
 /// `subscriptiond_read_answers_total{endpoint, answer}`: reads answered from a stored answer

@@ -1,4 +1,5 @@
 import Hummingbird
+import Settings
 import SubscriptiondCore
 import UseCases
 

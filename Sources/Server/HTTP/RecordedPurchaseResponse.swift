@@ -1,3 +1,4 @@
+import ContractDocuments
 import Hummingbird
 import SubscriptiondCore
 import UseCases

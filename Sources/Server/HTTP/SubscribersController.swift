@@ -1,6 +1,9 @@
+import ContractDocuments
 import Hummingbird
 import JSON
+import Settings
 import Store
+import StoredAnswers
 import SubscriptiondCore
 import Subscriptions
 import UseCases

@@ -3,6 +3,7 @@ import AppStoreSignature
 import Foundation
 import Intake
 import Logging
+import Settings
 import Store
 import SubscriptiondCore
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import ServiceLifecycle
+import Settings
 import Store
 import SubscriptiondCore
 import Webhooks

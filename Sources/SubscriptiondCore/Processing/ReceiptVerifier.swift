@@ -2,6 +2,7 @@ import AppStore
 import Foundation
 import HTTPClient
 import Logging
+import Settings
 
 /// What verifying a receipt upstream came to.
 public enum VerificationResult: Sendable {

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
 import Postgres
+import Settings
 import Store
+import StoredAnswers
 import SubscriptiondCore
 import Subscriptions
 

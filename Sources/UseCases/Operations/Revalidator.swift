@@ -2,6 +2,7 @@ import AppStore
 import Foundation
 import Logging
 import Postgres
+import Settings
 import Store
 import SubscriptiondCore
 import Subscriptions

@@ -4,6 +4,7 @@ import Foundation
 import JSON
 import Logging
 import Postgres
+import Settings
 import Store
 import SubscriptiondCore
 import Subscriptions

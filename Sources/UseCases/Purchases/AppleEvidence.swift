@@ -2,6 +2,7 @@ import AppStore
 import AppStoreServerAPI
 import Foundation
 import Logging
+import Settings
 import SubscriptiondCore
 import Subscriptions
 

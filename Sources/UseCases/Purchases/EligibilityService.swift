@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import Store
+import StoredAnswers
 import SubscriptiondCore
 import Subscriptions
 

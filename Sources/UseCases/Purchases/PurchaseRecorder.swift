@@ -3,6 +3,7 @@ import AppStoreSignature
 import Foundation
 import Logging
 import Postgres
+import Settings
 import Store
 import SubscriptiondCore
 import Subscriptions

@@ -1,4 +1,5 @@
 import AppStore
+import Settings
 import SubscriptiondCore
 
 /// A receipt sent for a user, resolved to its app.

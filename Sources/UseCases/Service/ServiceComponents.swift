@@ -4,7 +4,9 @@ import Foundation
 import HTTPClient
 import Logging
 import Postgres
+import Settings
 import Store
+import StoredAnswers
 import SubscriptiondCore
 import Webhooks
 

@@ -1,5 +1,6 @@
 import HTTPClient
 import Logging
+import Settings
 import SubscriptiondCore
 
 /// The process's libcurl clients, one per kind of caller, so no caller's backlog queues

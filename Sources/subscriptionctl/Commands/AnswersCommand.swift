@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import StoredAnswers
 import SubscriptiondCore
 import UseCases
 

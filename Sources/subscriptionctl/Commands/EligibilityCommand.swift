@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContractDocuments
 import Foundation
 import SubscriptiondCore
 import Subscriptions

@@ -3,6 +3,7 @@ import AppStoreServerAPI
 import ArgumentParser
 import Foundation
 import Intake
+import Settings
 import Store
 import SubscriptiondCore
 import UseCases

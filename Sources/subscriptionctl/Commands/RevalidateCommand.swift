@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HTTPClient
 import Logging
+import Settings
 import Store
 import SubscriptiondCore
 import Subscriptions

@@ -1,5 +1,6 @@
 import AppStore
 import ArgumentParser
+import ContractDocuments
 import Foundation
 import Store
 import SubscriptiondCore

@@ -4,6 +4,7 @@ import AppStoreSignature
 import Foundation
 import HTTPClient
 import Logging
+import Settings
 import SubscriptiondCore
 import UseCases
 

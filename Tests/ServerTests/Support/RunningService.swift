@@ -5,6 +5,7 @@ import Logging
 import Postgres
 import Server
 import ServiceLifecycle
+import Settings
 import SubscriptiondCore
 import Testing
 import TestSupport

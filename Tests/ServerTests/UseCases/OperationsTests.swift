@@ -5,6 +5,7 @@ import Foundation
 import HTTPClient
 import Logging
 import Postgres
+import Settings
 import Store
 import SubscriptiondCore
 import Subscriptions

@@ -3,6 +3,7 @@ import Foundation
 import HTTPClient
 import Logging
 import Postgres
+import Settings
 import SigningTestSupport
 import SubscriptiondCore
 import TestSupport

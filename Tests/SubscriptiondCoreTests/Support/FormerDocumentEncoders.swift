@@ -1,4 +1,5 @@
 import AppStore
+import ContractDocuments
 import Foundation
 import Store
 import Subscriptions

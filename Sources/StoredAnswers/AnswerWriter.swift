@@ -1,5 +1,6 @@
 import Logging
 import Store
+import SubscriptiondCore
 import Synchronization
 
 /// Stores the answers that reads computed, off the request: a read hands its answer over

@@ -1,7 +1,9 @@
+import ContractDocuments
 import Foundation
 import Logging
 import Postgres
 import Store
+import SubscriptiondCore
 import Subscriptions
 
 /// The read endpoints' answers: the stored answer while it is current, else computed from

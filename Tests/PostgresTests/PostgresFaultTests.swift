@@ -61,8 +61,13 @@ struct PostgresFaultTests {
 
     @Test("a cancelled waiter leaves the queue; the one behind it and later callers are served")
     func cancelledWaiter() async throws {
-        try await ProxiedDatabase.withClient(maximumConnections: 1) { client, _ in
-            let holder = Task { try await client.query("SELECT pg_sleep(0.8)") }
+        // The holder keeps the only connection for 3 s (statement limits raised for it), far
+        // longer than the 0.3 s the test needs to queue and cancel, however loaded the machine.
+        try await ProxiedDatabase.withClient(maximumConnections: 1, adjust: { configuration in
+            configuration.statementTimeout = .seconds(10)
+            configuration.statementDeadline = .seconds(15)
+        }) { client, _ in
+            let holder = Task { try await client.query("SELECT pg_sleep(3)") }
             try await Task.sleep(for: .milliseconds(200))
             let cancelled = Task { try await client.query("SELECT 1", leaseTimeout: .seconds(30)) }
             try await Task.sleep(for: .milliseconds(50))

@@ -142,13 +142,14 @@ struct UpstreamHardeningTests {
         defer { Task { await verify.stop() } }
         verify.answerOneActivePeriodPerReceipt()
         // Apple hangs for 20 s and the upstream timeout is 15 s: only RECEIPT_WAIT_MS (0.5 s)
-        // can make the answer come back well before that, however loaded the machine.
+        // can make the answer come back before that, however loaded the machine (the bound
+        // is the upstream timeout less a second, not a speed).
         verify.inject([.hang(.seconds(20))])
         try await RunningService.with(verifyServer: verify, settings: ["RECEIPT_WAIT_MS": "500", "VERIFY_TIMEOUT_MS": "15000"]) { service in
             let started = ContinuousClock.now
             let response = try await postReceipt(service)
             #expect(response.status == 202)
-            #expect(ContinuousClock.now - started < .seconds(8), "waited \(ContinuousClock.now - started) for Apple")
+            #expect(ContinuousClock.now - started < .seconds(14), "waited \(ContinuousClock.now - started) for Apple")
             try await service.waitUntilSettled()
             #expect(try await service.stateCounts() == ["processed": 1])
             #expect(try await service.get("/v1/subscribers/alice").status == 200)

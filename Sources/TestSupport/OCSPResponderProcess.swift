@@ -49,7 +49,7 @@ public final class OCSPResponderProcess: Sendable {
         // Ready once it says so on stderr (unbuffered). Probing the port instead would hang
         // it: the responder serves one connection at a time and blocks on one that sends nothing.
         let log = directory.appendingPathComponent("stderr.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try Data().write(to: log)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: log)
         try ChildProcesses.launch(process)

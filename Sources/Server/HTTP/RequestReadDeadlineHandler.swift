@@ -42,9 +42,12 @@ final class RequestReadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHa
         if case .end = unwrapOutboundIn(data) {
             // The next request's clock starts once this response is out.
             let written = promise ?? context.eventLoop.makePromise()
-            written.futureResult.whenSuccess { [weak self] in
-                guard let self, context.channel.isActive else { return }
-                self.arm(context)
+            // Completed on this channel's event loop, where the handler and its context live.
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            written.futureResult.whenSuccess {
+                guard bound.value.channel.isActive else { return }
+                handler.value.arm(bound.value)
             }
             context.write(data, promise: written)
         } else {

@@ -110,8 +110,17 @@ public struct ServiceComponents: Sendable {
         try await database.shutdown()
     }
 
-    /// Stops every upstream client; transfers still running fail.
+    /// Stops every upstream client, each even when one before it failed to stop (that
+    /// failure is thrown after); transfers still running fail.
     public func shutdownUpstreams() async throws {
-        for client in upstreams { try await client.shutdown() }
+        var firstFailure: (any Error)?
+        for client in upstreams {
+            do {
+                try await client.shutdown()
+            } catch {
+                firstFailure = firstFailure ?? error
+            }
+        }
+        if let firstFailure { throw firstFailure }
     }
 }

@@ -396,6 +396,11 @@ let package = Package(
 
         // Tests.
         .testTarget(
+            name: "JSONTests",
+            dependencies: ["JSON"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
             name: "CivilDateTests",
             dependencies: ["CivilDate"],
             swiftSettings: sharedSwiftSettings

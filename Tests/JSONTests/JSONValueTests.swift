@@ -1,5 +1,4 @@
 import Foundation
-import AppStore
 import JSON
 import Testing
 

@@ -1,4 +1,3 @@
-import AppStore
 import JSON
 import Testing
 

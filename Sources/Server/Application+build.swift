@@ -20,11 +20,11 @@ public func buildApplication(
     environment: ApplicationEnvironment
 ) async throws -> some ApplicationProtocol {
     let logger = environment.logger
-    warnAboutTrust(configuration, logger: logger)
     let workerSignal = WorkerSignal()
     let components = try await ServiceComponents.open(
         configuration: configuration, logger: logger, retryPolicy: environment.retryPolicy,
         onQueued: { await workerSignal.signal() }, onAnswerWrite: ReadAnswerMetrics.recordWrites)
+    warnAboutTrust(configuration, roots: components.roots, logger: logger)
 
     let worker = NotificationWorker(
         inbox: components.inbox, processor: components.processor, signal: workerSignal,
@@ -105,13 +105,11 @@ public func buildApplication(
 }
 
 /// Startup warnings about whom signed payloads are trusted from.
-private func warnAboutTrust(_ configuration: ServiceConfiguration, logger: Logger) {
-    if let roots = try? TrustAnchors.load(configuration.appleRootCertificates) {
-        let foreignRoots = roots.rootsOtherThanAppleRootCAG3
-        if !foreignRoots.isEmpty && !configuration.appleEndpointsAreLoopback {
-            logger.warning("APPSTORE_ROOT_CERTIFICATES trusts roots other than Apple Root CA - G3: whoever holds their keys can sign notifications this server believes",
-                           metadata: ["roots": "\(foreignRoots.joined(separator: "; "))"])
-        }
+private func warnAboutTrust(_ configuration: ServiceConfiguration, roots: AppleRootCertificates, logger: Logger) {
+    let foreignRoots = roots.rootsOtherThanAppleRootCAG3
+    if !foreignRoots.isEmpty && !configuration.appleEndpointsAreLoopback {
+        logger.warning("APPSTORE_ROOT_CERTIFICATES trusts roots other than Apple Root CA - G3: whoever holds their keys can sign notifications this server believes",
+                       metadata: ["roots": "\(foreignRoots.joined(separator: "; "))"])
     }
     for bundleID in configuration.apps.bundleIDs {
         if let app = configuration.apps.app(bundleID: bundleID), app.sharedSecret == nil, app.appAppleID == nil {

@@ -19,6 +19,8 @@ public struct ServiceComponents: Sendable {
     public let migrations: MigrationRunner
     /// Where intake stores notifications and the worker claims them.
     public let inbox: NotificationInbox
+    /// The roots signed payloads must chain to (`APPSTORE_ROOT_CERTIFICATES`), read once.
+    public let roots: AppleRootCertificates
     /// Verifies signed payloads at intake (and in API answers).
     public let signatures: SignedPayloadVerifier
     /// Processes one claimed notification.
@@ -97,7 +99,7 @@ public struct ServiceComponents: Sendable {
         // Reads store the answers they computed through this writer, off the request.
         let (readAnswers, answerWriter) = ReadAnswers(database: database, logger: logger).writingInBackground(onOutcome: onAnswerWrite)
         return ServiceComponents(
-            migrations: migrations, inbox: NotificationInbox(client: database), signatures: signatures, processor: processor,
+            migrations: migrations, inbox: NotificationInbox(client: database), roots: roots, signatures: signatures, processor: processor,
             workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
             eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
             webhookOutbox: WebhookOutbox(client: database),

@@ -192,6 +192,7 @@ let package = Package(
             name: "StoredAnswers",
             dependencies: [
                 "Postgres",
+                .product(name: "Crypto", package: "swift-crypto"),
                 "SubscriptiondCore",
                 "ContractDocuments",
                 "Store",

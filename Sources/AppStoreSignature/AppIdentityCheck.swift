@@ -30,6 +30,14 @@ public enum AppIdentityCheck {
         if let environment, actual != environment { throw .environment }
     }
 
+    /// Checks a verified AppTransaction against one configured app: its bundle id, a known
+    /// environment, and in Production the app's Apple ID (when configured: the app sent it).
+    public static func check(_ appTransaction: AppTransactionPayload, bundleID: String, appAppleID: String?) throws(SignedPayloadError) {
+        guard appTransaction.bundleID == bundleID else { throw .app }
+        guard let environment = appTransaction.environment else { throw .environment }
+        if environment == .production, let appAppleID, appTransaction.appAppleID != appAppleID { throw .app }
+    }
+
     /// The environment of a payload; external purchase tokens carry it in their id prefix.
     public static func resolvedEnvironment(of payload: NotificationV2Payload) throws(SignedPayloadError) -> AppStoreEnvironment {
         if let environment = payload.environment { return environment }

@@ -10,3 +10,4 @@ public protocol SignedDatePayload: Decodable, Sendable {
 extension NotificationV2Payload: SignedDatePayload {}
 extension JWSTransactionPayload: SignedDatePayload {}
 extension JWSRenewalInfoPayload: SignedDatePayload {}
+extension AppTransactionPayload: SignedDatePayload {}

@@ -11,6 +11,9 @@ struct CatalogEntry: Sendable {
     var type: String?
     var subscriptionGroupID: String?
     var period: String?
+    /// `trial_of` and `trial_period` (JSON only).
+    var trialOf: String?
+    var trialPeriod: String?
     /// Every intro offer stated; the rules allow at most one.
     var introOffers: [RawIntroOffer] = []
     /// Shape problems met while reading (a field of the wrong JSON type), without the prefix.

@@ -6,14 +6,46 @@ extension CatalogParser {
     /// The entries of a JSON catalog, or the one problem that stops reading it at all. Read
     /// by the strict parser every other JSON input goes through (a duplicate key is refused),
     /// field by field, so a wrong type is a problem line, not one error for the whole file.
-    static func entries(json: [UInt8]) -> Result<[CatalogEntry], CatalogProblems> {
+    static func entries(json: [UInt8]) -> Result<(products: [CatalogEntry], entitlements: [EntitlementEntry]?), CatalogProblems> {
         guard let root = try? StrictJSONParser.parse(json) else {
             return .failure(CatalogProblems(lines: ["catalog: not valid JSON"]))
         }
         guard case .object(let top) = root, case .array(let items)? = top["products"] else {
             return .failure(CatalogProblems(lines: ["catalog: expected an object with a \"products\" array"]))
         }
-        return .success(items.enumerated().map { index, item in entry(item, position: "products[\(index)]") })
+        let products = items.enumerated().map { index, item in entry(item, position: "products[\(index)]") }
+        switch top["entitlements"] {
+        case nil, .null?:
+            return .success((products, nil))
+        case .array(let items)?:
+            return .success((products, items.enumerated().map { index, item in entitlement(item, position: "entitlements[\(index)]") }))
+        default:
+            return .failure(CatalogProblems(lines: ["catalog: \"entitlements\" must be an array"]))
+        }
+    }
+
+    private static func entitlement(_ item: JSONValue, position: String) -> EntitlementEntry {
+        var entry = EntitlementEntry(position: position)
+        guard case .object(let fields) = item else {
+            entry.readProblems.append("expected an object with \"id\" and \"product_ids\"")
+            return entry
+        }
+        var reader = FieldReader(fields: fields)
+        entry.id = reader.text("id")
+        entry.readProblems = reader.problems
+        switch fields["product_ids"] {
+        case nil, .null?: entry.readProblems.append("missing product_ids")
+        case .array(let ids)?:
+            for (index, id) in ids.enumerated() {
+                if case .string(let text) = id, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    entry.productIDs.append(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                } else {
+                    entry.readProblems.append("product_ids[\(index)] must be a product id (a non-empty string)")
+                }
+            }
+        default: entry.readProblems.append("product_ids must be an array of product ids")
+        }
+        return entry
     }
 
     private static func entry(_ item: JSONValue, position: String) -> CatalogEntry {
@@ -30,6 +62,8 @@ extension CatalogParser {
         // Apple's group ids are numeric strings; people write them as numbers too.
         entry.subscriptionGroupID = reader.text("subscription_group_id", allowNumber: true)
         entry.period = reader.text("period")
+        entry.trialOf = reader.text("trial_of")
+        entry.trialPeriod = reader.text("trial_period")
         entry.readProblems = reader.problems
 
         switch fields["intro_offer"] {

@@ -1,13 +1,15 @@
 import Subscriptions
-/// Reads a product catalog file (DESIGN.md, "Product catalog file") and checks Apple's rules.
+/// Reads a product catalog file (DESIGN.md, "Product catalog file" and "Entitlements,
+/// purchases and ownership") and checks Apple's rules and the entitlements'.
 ///
-/// Pure: bytes in, products or every problem out. A file with any problem yields no
-/// products, so an import can change nothing.
+/// Pure: bytes in, a catalog or every problem out. A file with any problem yields nothing,
+/// so an import can change nothing.
 public enum CatalogParser {
-    /// Parses the JSON format `{"products":[{...}]}`; unknown keys are ignored.
-    public static func parse(json: [UInt8]) -> Result<[Product], CatalogProblems> {
+    /// Parses the JSON format `{"products":[{...}], "entitlements":[{...}]}`; unknown keys
+    /// are ignored.
+    public static func parse(json: [UInt8]) -> Result<CatalogFile, CatalogProblems> {
         switch entries(json: json) {
-        case .success(let entries): validate(entries)
+        case .success(let entries): validate(entries.products, entitlements: entries.entitlements)
         case .failure(let problems): .failure(problems)
         }
     }
@@ -15,20 +17,22 @@ public enum CatalogParser {
     /// Parses CSV with a header row naming the columns `product_id,bundle_id,type,
     /// subscription_group_id,period,intro_payment_mode,intro_period,intro_periods,intro_price`
     /// (any order; unknown columns ignored; the first three are required).
-    public static func parse(csv: [UInt8]) -> Result<[Product], CatalogProblems> {
+    /// A CSV file has no entitlements: importing it leaves the stored ones alone.
+    public static func parse(csv: [UInt8]) -> Result<CatalogFile, CatalogProblems> {
         switch entries(csv: csv) {
-        case .success(let entries): validate(entries)
+        case .success(let entries): validate(entries, entitlements: nil)
         case .failure(let problems): .failure(problems)
         }
     }
 
     /// Parses CSV when `fileName` ends in `.csv` (any case), JSON otherwise.
-    public static func parse(_ bytes: [UInt8], fileName: String) -> Result<[Product], CatalogProblems> {
+    public static func parse(_ bytes: [UInt8], fileName: String) -> Result<CatalogFile, CatalogProblems> {
         fileName.lowercased().hasSuffix(".csv") ? parse(csv: bytes) : parse(json: bytes)
     }
 
-    /// Checks every entry and the ids across entries; products only when nothing is wrong.
-    static func validate(_ entries: [CatalogEntry]) -> Result<[Product], CatalogProblems> {
+    /// Checks every entry, the ids across entries and the entitlements; a catalog only when
+    /// nothing is wrong.
+    static func validate(_ entries: [CatalogEntry], entitlements: [EntitlementEntry]?) -> Result<CatalogFile, CatalogProblems> {
         var products: [Product] = []
         var lines: [String] = []
         var firstPosition: [String: String] = [:]
@@ -44,6 +48,9 @@ public enum CatalogParser {
             lines += problems.map { "\(entry.name): \($0)" }
             if let product, problems.isEmpty { products.append(product) }
         }
-        return lines.isEmpty ? .success(products) : .failure(CatalogProblems(lines: lines))
+        let checked = EntitlementValidator.check(entitlements ?? [], products: entries)
+        lines += checked.problems
+        guard lines.isEmpty else { return .failure(CatalogProblems(lines: lines)) }
+        return .success(CatalogFile(products: products, entitlements: entitlements == nil ? nil : checked.entitlements))
     }
 }

@@ -32,6 +32,22 @@ enum CatalogValidator {
             problems.append("bad ISO 8601 duration \"\(text)\" for period")
         } else if type == .autoRenewable, entry.period == nil {
             problems.append("auto_renewable product has no period")
+        } else if let type, type == .consumable || type == .nonConsumable, entry.period != nil {
+            problems.append("period given for a \(type.rawValue) product (only auto_renewable and non_renewing products have one)")
+        }
+
+        let trialPeriod = entry.trialPeriod.flatMap(ISO8601Duration.init)
+        if let text = entry.trialPeriod, trialPeriod == nil {
+            problems.append("bad ISO 8601 duration \"\(text)\" for trial_period")
+        }
+        switch (entry.trialOf, entry.trialPeriod) {
+        case (_?, nil): problems.append("trial_of given without trial_period")
+        case (nil, _?): problems.append("trial_period given without trial_of")
+        case (_?, _?):
+            if let type, type != .nonConsumable {
+                problems.append("trial_of given for a \(type.rawValue) product (a trial is a free non_consumable)")
+            }
+        case (nil, nil): break
         }
 
         var offer: IntroOffer?
@@ -55,7 +71,9 @@ enum CatalogValidator {
             type: type,
             subscriptionGroupID: entry.subscriptionGroupID,
             period: period,
-            introOffer: offer
+            introOffer: offer,
+            trialOf: entry.trialOf,
+            trialPeriod: trialPeriod
         )
         return (product, [])
     }

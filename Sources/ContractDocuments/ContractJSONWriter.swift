@@ -87,6 +87,13 @@ public struct ContractJSONWriter: Sendable {
         needsComma = true
     }
 
+    /// Writes an integer, or `null`.
+    public mutating func value(_ number: Int?) {
+        separate()
+        if let number { bytes.append(contentsOf: String(number).utf8) } else { appendNull() }
+        needsComma = true
+    }
+
     /// Writes a timestamp as `JSONEncoder`'s `.iso8601` strategy does (whole seconds, UTC), or `null`.
     public mutating func value(_ date: Date?) {
         separate()

@@ -55,6 +55,7 @@ extension TransactionDocument: ContractJSONWritable {
             json.key("ownership_type"); json.value(fact.ownershipType)
             json.key("product_id"); json.value(fact.productID)
             json.key("purchase_date"); json.value(fact.purchaseDate)
+            json.key("revocation_type"); json.value(fact.cancellationDate == nil ? nil : fact.revocationType)
             json.key("subscription_group_id"); json.value(fact.subscriptionGroupID)
             json.key("transaction_id"); json.value(fact.transactionID)
             json.key("web_order_line_item_id"); json.value(fact.webOrderLineItemID)
@@ -70,10 +71,68 @@ extension SubscriberDocument: ContractJSONWritable {
             json.array { json in
                 for group in entitledGroups { json.value(group) }
             }
+            json.key("entitlements")
+            EntitlementsDocument.write(entitlements, to: &json)
+            json.key("purchases")
+            json.array { json in
+                for purchase in purchases { PurchaseDocument(purchase: purchase).write(to: &json) }
+            }
             json.key("subscriptions")
             json.array { json in
                 for view in views { SubscriptionDocument(view, includeTransactions: false).write(to: &json) }
             }
+        }
+    }
+}
+
+extension EntitlementsDocument: ContractJSONWritable {
+    public func write(to writer: inout ContractJSONWriter) {
+        writer.object { json in
+            json.key("app_user_id"); json.value(appUserID)
+            json.key("entitlements")
+            Self.write(entitlements, to: &json)
+        }
+    }
+
+    /// `{"<id>": {"active", "environment", "expires_at", "product_id", "source"}, ...}`, by id.
+    static func write(_ entitlements: [String: EntitlementState], to writer: inout ContractJSONWriter) {
+        writer.object { json in
+            for id in entitlements.keys.sorted() {
+                guard let state = entitlements[id] else { continue }
+                json.key(id)
+                json.object { json in
+                    json.key("active"); json.value(state.active)
+                    json.key("environment"); json.value(state.environment?.rawValue)
+                    json.key("expires_at"); json.value(state.expiresAt)
+                    json.key("product_id"); json.value(state.productID)
+                    json.key("source"); json.value(state.source?.rawValue)
+                }
+            }
+        }
+    }
+}
+
+/// One entry of the subscriber JSON's `purchases`.
+struct PurchaseDocument: ContractJSONWritable {
+    let purchase: PurchaseSummary
+
+    func write(to writer: inout ContractJSONWriter) {
+        let fact = purchase.fact
+        writer.object { json in
+            json.key("currency"); json.value(fact.currency)
+            json.key("environment"); json.value(fact.environment.rawValue)
+            json.key("expires_at"); json.value(purchase.expiresAt)
+            json.key("original_transaction_id"); json.value(fact.originalTransactionID)
+            json.key("price"); json.value(purchase.price)
+            json.key("product_id"); json.value(fact.productID)
+            json.key("purchase_date"); json.value(fact.purchaseDate)
+            json.key("quantity"); json.value(fact.quantity ?? 1)
+            json.key("revocation_reason"); json.value(fact.isRevoked ? fact.cancellationReason : nil)
+            json.key("revocation_type"); json.value(fact.isRevoked ? fact.revocationType : nil)
+            json.key("revoked_at"); json.value(fact.isRevoked ? fact.cancellationDate : nil)
+            json.key("storefront"); json.value(fact.storefront)
+            json.key("transaction_id"); json.value(fact.transactionID)
+            json.key("type"); json.value(purchase.type?.rawValue)
         }
     }
 }

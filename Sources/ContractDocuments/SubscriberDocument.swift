@@ -1,21 +1,42 @@
+import Foundation
 import Store
 import Subscriptions
 
-/// The contract's subscriber JSON: `{"app_user_id", "subscriptions": [...], "entitled_groups": [...]}`.
+/// The contract's subscriber JSON: `{"app_user_id", "subscriptions": [...],
+/// "entitled_groups": [...], "entitlements": {...}, "purchases": [...]}`.
 public struct SubscriberDocument: Sendable {
     let appUserID: String
-    let views: [SubscriptionView]
+    /// The user's subscriptions.
+    public let views: [SubscriptionView]
+    /// Every entitlement of the catalog, by id.
+    public let entitlements: [String: EntitlementState]
+    /// The user's one-time purchases, oldest first.
+    public let purchases: [PurchaseSummary]
+    /// The subscription groups in which the user is entitled now (counted as entitlements
+    /// are: a Sandbox subscription of an app that ignores Sandbox does not count), sorted.
+    public let entitledGroups: [String]
 
-    /// Wraps a user's subscriptions, as read.
-    public init(appUserID: String, views: [SubscriptionView]) {
+    /// The document of a user as read, under `catalog` and the apps' `policies`, at `now`.
+    public init(appUserID: String, read: SubscriberRead, catalog: ProductCatalog, policies: EntitlementPolicies, now: Date) {
         self.appUserID = appUserID
-        self.views = views
+        self.views = read.views
+        self.entitlements = EntitlementRule.entitlements(of: read.holdings, catalog: catalog, policy: policies.policy(for:), at: now)
+        self.purchases = PurchaseSummary.purchases(of: read.holdings, catalog: catalog)
+        self.entitledGroups = Array(Set(read.views.map(\.snapshot).filter { snapshot in
+            snapshot.entitled && policies.policy(for: snapshot.bundleID).counts(snapshot.environment)
+        }.compactMap(\.subscriptionGroupID))).sorted()
     }
 
-    /// The subscription groups in which the user is entitled now, sorted.
-    public var entitledGroups: [String] {
-        Array(Set(views.filter(\.snapshot.entitled).compactMap(\.snapshot.subscriptionGroupID))).sorted()
+    /// The entitlements read of the same user: `{"app_user_id", "entitlements"}`.
+    public var entitlementsDocument: EntitlementsDocument {
+        EntitlementsDocument(appUserID: appUserID, entitlements: entitlements)
     }
+}
+
+/// `GET /v1/subscribers/{app_user_id}/entitlements`: `{"app_user_id", "entitlements": {...}}`.
+public struct EntitlementsDocument: Sendable {
+    let appUserID: String
+    let entitlements: [String: EntitlementState]
 }
 
 /// `{"eligibility": {"<product_id>": "eligible", ...}}`.

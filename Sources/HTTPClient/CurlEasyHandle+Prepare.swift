@@ -52,6 +52,10 @@ extension CurlEasyHandle {
         switch request.method {
         case .get:
             try set(CURLOPT_HTTPGET, 1)
+        case .delete:
+            // A GET without a body, named DELETE on the request line (reset with the handle).
+            try set(CURLOPT_HTTPGET, 1)
+            try set(CURLOPT_CUSTOMREQUEST, "DELETE")
         case .post:
             try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(request.body.count))
             guard !request.body.isEmpty else {

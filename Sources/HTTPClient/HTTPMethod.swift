@@ -4,4 +4,6 @@ public enum HTTPMethod: String, Sendable, Hashable {
     case get = "GET"
     /// `POST`: the request body is sent as-is.
     case post = "POST"
+    /// `DELETE`: no request body is sent.
+    case delete = "DELETE"
 }

@@ -37,5 +37,9 @@ func buildRouter(
         answers: components.readAnswers, purchases: components.purchases, apps: configuration.apps,
         eligibility: components.eligibility, maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: api)
+    EntitlementsController(
+        answers: components.readAnswers, grants: components.grants, appTransactions: components.appTransactions,
+        maxBodyBytes: configuration.maxBodyBytes
+    ).addRoutes(to: api)
     return router
 }

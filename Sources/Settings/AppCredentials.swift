@@ -1,4 +1,5 @@
 import Foundation
+import Subscriptions
 
 /// One app whose notifications we accept: its bundle id, and what authenticates it — a
 /// shared secret (version 1), its numeric Apple ID (version 2 in Production), or both.
@@ -14,21 +15,27 @@ public struct AppCredentials: Sendable {
     public let webhook: WebhookTarget?
     /// Its App Store Server API key (nil: v2 works from signed payloads alone).
     public let apiKey: AppStoreAPIKey?
+    /// Its `grandfather` rule and `sandbox_entitlement`.
+    public let entitlementPolicy: EntitlementPolicy
 
     /// Creates credentials for one app.
     public init(
-        bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil, apiKey: AppStoreAPIKey? = nil
+        bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil, apiKey: AppStoreAPIKey? = nil,
+        entitlementPolicy: EntitlementPolicy = .standard
     ) {
         self.bundleID = bundleID
         self.sharedSecret = sharedSecret
         self.appAppleID = appAppleID
         self.webhook = webhook
         self.apiKey = apiKey
+        self.entitlementPolicy = entitlementPolicy
     }
 
     /// The same app with another webhook target.
     func with(webhook: WebhookTarget?) -> AppCredentials {
-        AppCredentials(bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook, apiKey: apiKey)
+        AppCredentials(
+            bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook, apiKey: apiKey,
+            entitlementPolicy: entitlementPolicy)
     }
 }
 
@@ -46,6 +53,11 @@ public struct AppRegistry: Sendable {
 
     /// Every configured bundle id, sorted.
     public var bundleIDs: [String] { appsByBundleID.keys.sorted() }
+
+    /// Every app's entitlement policy.
+    public var entitlementPolicies: EntitlementPolicies {
+        EntitlementPolicies(appsByBundleID.mapValues(\.entitlementPolicy))
+    }
 
     /// True when no app is configured.
     public var isEmpty: Bool { appsByBundleID.isEmpty }

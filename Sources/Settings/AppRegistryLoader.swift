@@ -1,4 +1,5 @@
 import Foundation
+import Subscriptions
 
 /// Builds the app registry from `SUBSCRIPTIOND_CONFIG` and/or the single-app shortcut
 /// (`APPSTORE_BUNDLE_ID` with `APPSTORE_SHARED_SECRET` and/or `APPSTORE_APP_APPLE_ID`).
@@ -53,10 +54,23 @@ enum AppRegistryLoader {
             if let a = earlier.apiKey, let b = app.apiKey, a.keyID != b.keyID || a.issuerID != b.issuerID {
                 throw ConfigurationError("APPSTORE_KEY_ID", "and SUBSCRIPTIOND_CONFIG give two different App Store Server API keys for \(app.bundleID)")
             }
+            // Only the configuration file sets a policy; the single-app variables have the standard one.
             byBundleID[app.bundleID] = AppCredentials(
                 bundleID: app.bundleID, sharedSecret: earlier.sharedSecret ?? app.sharedSecret, appAppleID: earlier.appAppleID ?? app.appAppleID,
-                webhook: earlier.webhook ?? app.webhook, apiKey: earlier.apiKey ?? app.apiKey)
+                webhook: earlier.webhook ?? app.webhook, apiKey: earlier.apiKey ?? app.apiKey,
+                entitlementPolicy: earlier.entitlementPolicy != .standard ? earlier.entitlementPolicy : app.entitlementPolicy)
         }
         return order.compactMap { byBundleID[$0] }
+    }
+}
+
+extension EntitlementPolicies {
+    /// The apps' entitlement policies from `SUBSCRIPTIOND_CONFIG` alone (the single-app
+    /// variables cannot set one), for tools that need no other setting: the standard policies
+    /// when it is unset.
+    public static func load(environment: [String: String]) throws -> EntitlementPolicies {
+        guard let path = environment["SUBSCRIPTIOND_CONFIG"], !path.isEmpty else { return EntitlementPolicies() }
+        let apps = try ConfigurationFile.load(path: path)
+        return EntitlementPolicies(Dictionary(apps.map { ($0.bundleID, $0.entitlementPolicy) }, uniquingKeysWith: { first, _ in first }))
     }
 }

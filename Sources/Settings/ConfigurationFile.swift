@@ -1,8 +1,10 @@
 import Foundation
+import Subscriptions
 
 /// The `SUBSCRIPTIOND_CONFIG` file:
 /// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id", "webhook_url", "webhook_secret",
-/// "issuer_id", "key_id", "private_key_file"}]}`.
+/// "issuer_id", "key_id", "private_key_file", "grandfather": {"before_version", "entitlement"},
+/// "sandbox_entitlement": "grant" or "ignore"}]}`.
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
         let bundleID: String
@@ -14,11 +16,24 @@ struct ConfigurationFile: Decodable {
         let issuerID: String?
         let keyID: String?
         let privateKeyFile: String?
+        let grandfather: Grandfather?
+        let sandboxEntitlement: String?
+
+        /// `{"before_version": "2.0", "entitlement": "pro"}`.
+        struct Grandfather: Decodable {
+            let beforeVersion: String
+            let entitlement: String
+
+            enum CodingKeys: String, CodingKey {
+                case beforeVersion = "before_version", entitlement
+            }
+        }
 
         enum CodingKeys: String, CodingKey {
             case bundleID = "bundle_id", sharedSecret = "shared_secret", sharedSecretFile = "shared_secret_file"
             case appAppleID = "app_apple_id", webhookURL = "webhook_url", webhookSecret = "webhook_secret"
             case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
+            case grandfather, sandboxEntitlement = "sandbox_entitlement"
         }
 
         init(from decoder: any Decoder) throws {
@@ -31,6 +46,8 @@ struct ConfigurationFile: Decodable {
             issuerID = try container.decodeIfPresent(String.self, forKey: .issuerID)
             keyID = try container.decodeIfPresent(String.self, forKey: .keyID)
             privateKeyFile = try container.decodeIfPresent(String.self, forKey: .privateKeyFile)
+            grandfather = try container.decodeIfPresent(Grandfather.self, forKey: .grandfather)
+            sandboxEntitlement = try container.decodeIfPresent(String.self, forKey: .sandboxEntitlement)
             // App Store Connect shows the Apple ID as a number; accept it as one or as text.
             if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
                 appAppleID = String(number)
@@ -64,8 +81,29 @@ struct ConfigurationFile: Decodable {
                 issuerID: app.issuerID, keyID: app.keyID, privateKeyFile: app.privateKeyFile, bundleID: app.bundleID,
                 names: ("\(setting) issuer_id of \(app.bundleID)", "\(setting) key_id of \(app.bundleID)", "\(setting) private_key_file of \(app.bundleID)"))
             let base = try credentials(app, appleID: appleID, setting: setting)
-            return AppCredentials(bundleID: base.bundleID, sharedSecret: base.sharedSecret, appAppleID: base.appAppleID, webhook: webhook, apiKey: apiKey)
+            return AppCredentials(
+                bundleID: base.bundleID, sharedSecret: base.sharedSecret, appAppleID: base.appAppleID, webhook: webhook, apiKey: apiKey,
+                entitlementPolicy: try entitlementPolicy(app, setting: setting))
         }
+    }
+
+    /// The app's `grandfather` and `sandbox_entitlement`, checked.
+    private static func entitlementPolicy(_ app: App, setting: String) throws -> EntitlementPolicy {
+        var grandfather: EntitlementPolicy.Grandfather?
+        if let rule = app.grandfather {
+            guard let line = DottedVersion(rule.beforeVersion) else {
+                throw ConfigurationError(setting, "app \(app.bundleID): grandfather.before_version must be a dotted version such as \"2.0\", got '\(rule.beforeVersion)'")
+            }
+            guard !rule.entitlement.isEmpty else { throw ConfigurationError(setting, "app \(app.bundleID): grandfather.entitlement is empty") }
+            grandfather = EntitlementPolicy.Grandfather(beforeVersion: line, entitlement: rule.entitlement)
+        }
+        let sandbox = try app.sandboxEntitlement.map { text in
+            guard let value = EntitlementPolicy.SandboxEntitlement(rawValue: text) else {
+                throw ConfigurationError(setting, "app \(app.bundleID): sandbox_entitlement must be \"grant\" or \"ignore\", got '\(text)'")
+            }
+            return value
+        } ?? .grant
+        return EntitlementPolicy(grandfather: grandfather, sandboxEntitlement: sandbox)
     }
 
     private static func credentials(_ app: App, appleID: String?, setting: String) throws -> AppCredentials {

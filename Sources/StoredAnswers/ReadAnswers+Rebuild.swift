@@ -37,9 +37,13 @@ extension ReadAnswers {
         }
         count.subscribers = try await forEachBatch(batchSize: batchSize, concurrency: concurrency, keys: store.subscriberKeys) { users in
             let stamps = try await store.subscriberStamps(users)
-            let answers = try await reader.subscriberReads(appUserIDs: users, now: now())
-                .filter(\.value.isStorable)
-                .compactMap { read in stamps[read.key].map { Self.answer(appUserID: read.key, read.value, stamp: $0) } }
+            let at = now()
+            var answers: [SubscriberAnswer] = []
+            for (user, read) in try await reader.subscriberReads(appUserIDs: users, now: at) where read.isStorable {
+                guard let stamp = stamps[user] else { continue }
+                let catalog = try await store.catalog(generation: stamp.catalogGeneration)
+                answers.append(Self.answer(appUserID: user, read, catalog: catalog, policies: policies, stamp: stamp, now: at))
+            }
             try await store.store(answers, lockWait: .configured)
             progress(users.count)
             return answers.count

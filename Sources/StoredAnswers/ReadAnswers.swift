@@ -1,5 +1,6 @@
 import ContractDocuments
 import Foundation
+import Crypto
 import Logging
 import Postgres
 import Store
@@ -22,26 +23,42 @@ public struct ReadAnswers: Sendable {
     }
 
     /// What the stored answers of this release hold. Raise it with any change to the
-    /// subscription or subscriber documents or to `GroupUsage` (the test
+    /// subscription, subscriber or entitlements documents or to `GroupUsage` (the test
     /// `storedFormatIsPinned` fails until you do): answers stored by a release with another
     /// format are then computed again rather than served.
-    public static let format: Int32 = 1
+    public static let format: Int32 = 2
+
+    /// The number stored answers carry as their format: `format` and the apps' entitlement
+    /// policies folded together, so that neither a release that changes the documents nor a
+    /// configuration that changes who is entitled (`grandfather`, `sandbox_entitlement`)
+    /// serves the answers of the one before.
+    public static func storedFormat(policies: EntitlementPolicies) -> Int32 {
+        guard !policies.fingerprint.isEmpty else { return format }
+        let digest = SHA256.hash(data: Array(policies.fingerprint.utf8))
+        let folded = digest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        // Never `format` itself, which names the standard policies.
+        return Int32(bitPattern: folded & 0x7FFF_FFFF) | 0x4000_0000
+    }
 
     let reader: SubscriptionReader
     let store: AnswerStore
+    let policies: EntitlementPolicies
     private let writer: AnswerWriter?
     private let logger: Logger
 
-    /// Creates the service. Each read stores the answer it computed before it returns (for
-    /// `subscriptionctl` and tests); `writingInBackground(configuration:onOutcome:)` gives one that
-    /// hands them to a writer instead.
-    public init(database: PostgresClient, logger: Logger) {
-        self.init(store: AnswerStore(client: database, format: Self.format), reader: SubscriptionReader(client: database), writer: nil, logger: logger)
+    /// Creates the service, entitlements judged under the apps' `policies`. Each read stores
+    /// the answer it computed before it returns (for `subscriptionctl` and tests);
+    /// `writingInBackground(configuration:onOutcome:)` gives one that hands them to a writer instead.
+    public init(database: PostgresClient, policies: EntitlementPolicies = EntitlementPolicies(), logger: Logger) {
+        self.init(
+            store: AnswerStore(client: database, format: Self.storedFormat(policies: policies)), reader: SubscriptionReader(client: database),
+            policies: policies, writer: nil, logger: logger)
     }
 
-    private init(store: AnswerStore, reader: SubscriptionReader, writer: AnswerWriter?, logger: Logger) {
+    private init(store: AnswerStore, reader: SubscriptionReader, policies: EntitlementPolicies, writer: AnswerWriter?, logger: Logger) {
         self.reader = reader
         self.store = store
+        self.policies = policies
         self.writer = writer
         self.logger = logger
     }
@@ -52,7 +69,7 @@ public struct ReadAnswers: Sendable {
         configuration: AnswerWriter.Configuration = .init(), onOutcome: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void = { _, _ in }
     ) -> (answers: ReadAnswers, writer: AnswerWriter) {
         let writer = AnswerWriter(store: store, configuration: configuration, logger: logger, onOutcome: onOutcome)
-        return (ReadAnswers(store: store, reader: reader, writer: writer, logger: logger), writer)
+        return (ReadAnswers(store: store, reader: reader, policies: policies, writer: writer, logger: logger), writer)
     }
 
     /// The `GET /v1/subscriptions/{id}` body, or nil when there is no such subscription.
@@ -70,15 +87,48 @@ public struct ReadAnswers: Sendable {
 
     /// The `GET /v1/subscribers/{id}` body, or nil when the user is unknown.
     public func subscriberBody(appUserID: String, now: Date = Date()) async throws -> (body: String, origin: Origin)? {
-        let stamp: AnswerStamp
         switch try await store.subscriberLookup(appUserID: appUserID, now: now) {
         case .current(let body): return (body, .stored)
-        case .stale(let found): stamp = found
+        case .stale(let stamp): return try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now).map { ($0.body, .computed) }
         }
+    }
+
+    /// The subscriber document computed from the facts now, stored nowhere (`subscriptionctl
+    /// subscriber show`), or nil when the user is unknown.
+    public func subscriberDocument(appUserID: String, now: Date = Date()) async throws -> SubscriberDocument? {
         guard let read = try await reader.subscriberRead(appUserID: appUserID, now: now) else { return nil }
-        let answer = Self.answer(appUserID: appUserID, read, stamp: stamp)
+        let catalog = try await store.catalog(generation: try await store.currentCatalogGeneration())
+        return SubscriberDocument(appUserID: appUserID, read: read, catalog: catalog, policies: policies, now: now)
+    }
+
+    /// The `GET /v1/subscribers/{id}` body, also for a user nothing is known of (no
+    /// subscription, purchase or grant; every entitlement inactive): what recording a
+    /// purchase answers, even when Apple's answer held nothing to link.
+    public func subscriberBodyEvenIfUnknown(appUserID: String, now: Date = Date()) async throws -> String {
+        if let known = try await subscriberBody(appUserID: appUserID, now: now) { return known.body }
+        let catalog = try await store.catalog(generation: try await store.currentCatalogGeneration())
+        let document = SubscriberDocument(appUserID: appUserID, read: .unknown, catalog: catalog, policies: policies, now: now)
+        return String(decoding: ContractJSONWriter.bytes(of: document), as: UTF8.self)
+    }
+
+    /// The `GET /v1/subscribers/{id}/entitlements` body, or nil when the user is unknown: kept
+    /// beside the subscriber body, current under the same rule.
+    public func entitlementsBody(appUserID: String, now: Date = Date()) async throws -> (body: String, origin: Origin)? {
+        switch try await store.entitlementsLookup(appUserID: appUserID, now: now) {
+        case .current(let body): return (body, .stored)
+        case .stale(let stamp):
+            return try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now).map { ($0.entitlementsBody, .computed) }
+        }
+    }
+
+    /// The subscriber answer computed from the facts, kept for the next read when storable;
+    /// nil when the user is unknown.
+    private func computedSubscriber(appUserID: String, stamp: AnswerStamp, now: Date) async throws -> SubscriberAnswer? {
+        guard let read = try await reader.subscriberRead(appUserID: appUserID, now: now) else { return nil }
+        let catalog = try await store.catalog(generation: stamp.catalogGeneration)
+        let answer = Self.answer(appUserID: appUserID, read, catalog: catalog, policies: policies, stamp: stamp, now: now)
         if read.isStorable { await keep(answer) }
-        return (answer.body, .computed)
+        return answer
     }
 
     /// The user's history summarised per subscription group and the product catalog, for an
@@ -94,7 +144,7 @@ public struct ReadAnswers: Sendable {
                 return (GroupUsage.none, catalog, .computed)
             }
             if read.isStorable {
-                let answer = Self.answer(appUserID: appUserID, read, stamp: stamp)
+                let answer = Self.answer(appUserID: appUserID, read, catalog: catalog, policies: policies, stamp: stamp, now: now)
                 await keep(answer)
             }
             return (read.usage, catalog, .computed)
@@ -106,10 +156,19 @@ public struct ReadAnswers: Sendable {
         return SubscriptionAnswer(originalTransactionID: id, body: String(decoding: body, as: UTF8.self), stamp: stamp, validUntil: read.validUntil)
     }
 
-    static func answer(appUserID: String, _ read: SubscriberRead, stamp: AnswerStamp) -> SubscriberAnswer {
-        let body = ContractJSONWriter.bytes(of: SubscriberDocument(appUserID: appUserID, views: read.views))
+    /// The subscriber and entitlements bodies of a read, valid until the first status change
+    /// or end of an entitlement's source after `now`.
+    static func answer(
+        appUserID: String, _ read: SubscriberRead, catalog: ProductCatalog, policies: EntitlementPolicies, stamp: AnswerStamp, now: Date
+    ) -> SubscriberAnswer {
+        let document = SubscriberDocument(appUserID: appUserID, read: read, catalog: catalog, policies: policies, now: now)
+        let body = ContractJSONWriter.bytes(of: document)
+        let entitlements = ContractJSONWriter.bytes(of: document.entitlementsDocument)
+        let sourceEnd = EntitlementRule.nextChange(after: now, of: read.holdings, catalog: catalog, policy: policies.policy(for:))
+        let validUntil = [read.validUntil, sourceEnd].compactMap { $0 }.min()
         return SubscriberAnswer(
-            appUserID: appUserID, body: String(decoding: body, as: UTF8.self), usage: read.usage, stamp: stamp, validUntil: read.validUntil)
+            appUserID: appUserID, body: String(decoding: body, as: UTF8.self), entitlementsBody: String(decoding: entitlements, as: UTF8.self),
+            usage: read.usage, stamp: stamp, validUntil: validUntil)
     }
 
     /// Stores an answer for the next read, or hands it to the writer; a failure (a lock held

@@ -37,7 +37,13 @@ extension TransactionFact {
             source: .v2,
             statedAt: t.signedDate,
             offerType: t.offerTypeRaw,
-            appAccountToken: t.appAccountToken?.lowercased()
+            appAccountToken: t.appAccountToken?.lowercased(),
+            productType: t.type.map(ProductType.init),
+            quantity: t.quantity,
+            priceMilliunits: t.price.map(Int64.init),
+            currency: t.currency,
+            storefront: t.storefront,
+            revocationType: t.revocationDate == nil ? nil : t.revocationTypeRaw
         )
     }
 }

@@ -4,10 +4,13 @@ import Foundation
 extension ReceiptFacts {
     /// The facts of a verifyReceipt response (call it for `.apply` outcomes only).
     ///
-    /// Transactions come from `latest_receipt_info`, plus `receipt.in_app` entries with an
-    /// expiry date (auto-renewables the latest info may have left out), plus the legacy
-    /// `latest_expired_receipt_info` and iOS 6 style receipt. Renewals come from
-    /// `pending_renewal_info`, or from legacy top-level auto-renew fields.
+    /// Transactions come from `latest_receipt_info`, plus every `receipt.in_app` entry
+    /// (auto-renewables the latest info may have left out, and the one-time purchases —
+    /// consumables, non-consumables, non-renewing subscriptions — which an app without
+    /// auto-renewables finds only there), plus the legacy `latest_expired_receipt_info` and
+    /// iOS 6 style receipt. Renewals come from `pending_renewal_info`, or from legacy
+    /// top-level auto-renew fields. The receipt's `original_application_version` comes along
+    /// for grandfathering.
     ///
     /// The answer speaks for the moment Apple received the request (`receipt.request_date_ms`,
     /// Apple's clock, the same clock as a signed payload's `signedDate`): transactions carry
@@ -32,7 +35,7 @@ extension ReceiptFacts {
         let receipt = response.receipt
         let statedAt = receipt?.requestDate.flatMap { $0 <= observedAt.addingTimeInterval(Self.futureTolerance) ? $0 : nil }
         let stated = response.latestReceiptInfo + [response.latestExpiredReceiptInfo, receipt?.legacyTransaction].compactMap { $0 }
-        let snapshot = (receipt?.inApp ?? []).filter { $0.expiresDate != nil }
+        let snapshot = receipt?.inApp ?? []
         func facts(_ entries: [ReceiptTransaction], statedAt: Date?) -> [TransactionFact] {
             entries.compactMap { TransactionFact(receiptTransaction: $0, bundleID: bundleID, environment: environment) }.map { fact in
                 var fact = fact
@@ -62,7 +65,8 @@ extension ReceiptFacts {
             bundleID: bundleID,
             transactions: transactions,
             renewals: renewals,
-            latestReceipt: response.latestReceipt
+            latestReceipt: response.latestReceipt,
+            originalApplicationVersion: receipt?.originalApplicationVersion
         )
     }
 }

@@ -17,6 +17,9 @@ public struct ReceiptFacts: Sendable {
     public var renewals: [RenewalFact]
     /// The base64 receipt to store for re-verification.
     public var latestReceipt: String?
+    /// The version of the app the customer first bought (a receipt's
+    /// `original_application_version`), recorded for the user who proves the receipt.
+    public var originalApplicationVersion: String?
 
     /// Builds facts in code; transactions are coalesced and renewals reduced as documented.
     public init(
@@ -24,7 +27,8 @@ public struct ReceiptFacts: Sendable {
         bundleID: String,
         transactions: [TransactionFact],
         renewals: [RenewalFact],
-        latestReceipt: String?
+        latestReceipt: String?,
+        originalApplicationVersion: String? = nil
     ) {
         self.environment = environment
         self.bundleID = bundleID
@@ -33,6 +37,7 @@ public struct ReceiptFacts: Sendable {
             .values.compactMap(RenewalFact.newest)
             .sorted { $0.originalTransactionID < $1.originalTransactionID }
         self.latestReceipt = latestReceipt
+        self.originalApplicationVersion = originalApplicationVersion
     }
 
     /// The original transactions that are auto-renewable subscriptions here (some transaction
@@ -40,6 +45,13 @@ public struct ReceiptFacts: Sendable {
     public var subscriptionIDs: [String] {
         let fromTransactions = transactions.filter { $0.expiresDate != nil }.map(\.originalTransactionID)
         return Set(fromTransactions + renewals.map(\.originalTransactionID)).sorted()
+    }
+
+    /// The original transactions of one-time purchases here (consumables, non-consumables,
+    /// non-renewing subscriptions), sorted: linked to the user who proves them like
+    /// subscriptions, never given a subscription row.
+    public var oneTimePurchaseIDs: [String] {
+        Set(transactions.filter(\.isOneTimePurchase).map(\.originalTransactionID)).subtracting(subscriptionIDs).sorted()
     }
 
     /// The transactions of one subscription.

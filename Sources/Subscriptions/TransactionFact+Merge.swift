@@ -40,17 +40,23 @@ extension TransactionFact {
         result.source = max(source, other.source)
         result.offerType = Self.pick(offerType, other.offerType)
         result.appAccountToken = Self.pick(appAccountToken, other.appAccountToken)
-        // The reason travels with the date it explains.
-        let cancellation: (date: Date?, reason: String?)
+        result.productType = Self.pick(productType?.rawValue, other.productType?.rawValue).flatMap(ProductType.init(rawValue:))
+        result.quantity = Self.pick(quantity, other.quantity, by: max)
+        result.priceMilliunits = Self.pick(priceMilliunits, other.priceMilliunits)
+        result.currency = Self.pick(currency, other.currency)
+        result.storefront = Self.pick(storefront, other.storefront)
+        // The reason and the revocation type travel with the date they explain.
+        let cancellation: Cancellation
         if statedAt != other.statedAt {
             let mineIsNewer = (statedAt ?? .distantPast) > (other.statedAt ?? .distantPast)
-            cancellation = mineIsNewer ? (cancellationDate, cancellationReason) : (other.cancellationDate, other.cancellationReason)
+            cancellation = mineIsNewer ? self.cancellation : other.cancellation
         } else {
-            cancellation = Self.pickCancellation((cancellationDate, cancellationReason), (other.cancellationDate, other.cancellationReason))
+            cancellation = Self.pickCancellation(self.cancellation, other.cancellation)
         }
         result.statedAt = Self.pick(statedAt, other.statedAt, by: max)
         result.cancellationDate = cancellation.date
         result.cancellationReason = cancellation.reason
+        result.revocationType = cancellation.type
         return result
     }
 
@@ -68,14 +74,17 @@ extension TransactionFact {
         }
     }
 
-    /// The smaller of two (date, reason) pairs: a date beats none, the earlier date wins, then
-    /// a reason beats none. Taking a minimum keeps the merge associative and commutative.
-    private static func pickCancellation(
-        _ a: (date: Date?, reason: String?),
-        _ b: (date: Date?, reason: String?)
-    ) -> (date: Date?, reason: String?) {
-        func key(_ pair: (date: Date?, reason: String?)) -> (Date, Int, String) {
-            (pair.date ?? .distantFuture, pair.reason == nil ? 1 : 0, pair.reason ?? "")
+    /// A cancellation as one value: the date, Apple's reason code and revocation type.
+    private typealias Cancellation = (date: Date?, reason: String?, type: String?)
+
+    private var cancellation: Cancellation { (cancellationDate, cancellationReason, revocationType) }
+
+    /// The smaller of two cancellations: a date beats none, the earlier date wins, then a
+    /// reason beats none, then a type beats none. Taking a minimum keeps the merge associative
+    /// and commutative.
+    private static func pickCancellation(_ a: Cancellation, _ b: Cancellation) -> Cancellation {
+        func key(_ c: Cancellation) -> (Date, Int, String, Int, String) {
+            (c.date ?? .distantFuture, c.reason == nil ? 1 : 0, c.reason ?? "", c.type == nil ? 1 : 0, c.type ?? "")
         }
         return key(b) < key(a) ? b : a
     }

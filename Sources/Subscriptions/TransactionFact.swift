@@ -50,6 +50,19 @@ public struct TransactionFact: Sendable, Hashable, Codable {
     public var offerType: Int?
     /// The UUID the app set at purchase (`appAccountToken`), lower-case.
     public var appAccountToken: String?
+    /// Apple's product type (`ProductTypeV2`) when a signed transaction stated it; v1
+    /// receipts do not (the catalog's type is used then).
+    public var productType: ProductType?
+    /// How many were bought (`quantity`).
+    public var quantity: Int?
+    /// What the customer paid, in milliunits of `currency` (v2 `price`; receipts do not say).
+    public var priceMilliunits: Int64?
+    /// ISO 4217 currency of `priceMilliunits`.
+    public var currency: String?
+    /// The storefront's three-letter country code.
+    public var storefront: String?
+    /// Apple's `revocationType` (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`), with the cancellation.
+    public var revocationType: String?
 
     /// Builds a fact field by field.
     public init(
@@ -74,7 +87,13 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         source: FactSource = .v1,
         statedAt: Date? = nil,
         offerType: Int? = nil,
-        appAccountToken: String? = nil
+        appAccountToken: String? = nil,
+        productType: ProductType? = nil,
+        quantity: Int? = nil,
+        priceMilliunits: Int64? = nil,
+        currency: String? = nil,
+        storefront: String? = nil,
+        revocationType: String? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -98,6 +117,12 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         self.statedAt = statedAt
         self.offerType = offerType
         self.appAccountToken = appAccountToken
+        self.productType = productType
+        self.quantity = quantity
+        self.priceMilliunits = priceMilliunits
+        self.currency = currency
+        self.storefront = storefront
+        self.revocationType = revocationType
     }
 
     /// The fact a receipt entry states; `nil` without a purchase date (it cannot be placed in time).
@@ -121,7 +146,8 @@ public struct TransactionFact: Sendable, Hashable, Codable {
             cancellationReason: t.cancellationReason,
             ownershipType: t.inAppOwnershipType,
             offerCodeRefName: t.offerCodeRefName,
-            promotionalOfferID: t.promotionalOfferID
+            promotionalOfferID: t.promotionalOfferID,
+            quantity: t.quantity
         )
     }
 
@@ -129,5 +155,11 @@ public struct TransactionFact: Sendable, Hashable, Codable {
     /// it ends the period for the new product rather than taking the content away.
     public var isRevoked: Bool {
         cancellationDate != nil && !isUpgraded
+    }
+
+    /// A purchase that is not a period of an auto-renewable subscription: Apple gives no
+    /// expiry date (consumables, non-consumables, non-renewing subscriptions).
+    public var isOneTimePurchase: Bool {
+        expiresDate == nil && productType != .autoRenewable
     }
 }

@@ -9,10 +9,15 @@ public enum UseCaseError: Error, Sendable, Equatable, CustomStringConvertible {
     case signatureRejected(String)
     /// Apple, or something on the way, cannot answer now; the same request can succeed later.
     case unavailable(String)
+    /// The catalog has no such entitlement.
+    case unknownEntitlement(String)
+    /// What the request names does not exist (a grant).
+    case notFound(String)
 
     public var description: String {
         switch self {
-        case .malformed(let message), .receiptRejected(let message), .signatureRejected(let message), .unavailable(let message):
+        case .malformed(let message), .receiptRejected(let message), .signatureRejected(let message), .unavailable(let message),
+             .unknownEntitlement(let message), .notFound(let message):
             message
         }
     }

@@ -14,8 +14,8 @@ struct ReceiptsAndEligibilityTests {
     /// The demo catalog (the one `make run` and appstore-sim use).
     static func importDemoCatalog(_ database: PostgresClient) async throws {
         let url = TestEnvironment.repositoryRoot().appendingPathComponent("Deploy/local/demo-catalog.json")
-        let products = try CatalogParser.parse(json: Array(try Data(contentsOf: url))).get()
-        try await ProductStore(client: database).replace(with: products)
+        let catalog = try CatalogParser.parse(json: Array(try Data(contentsOf: url))).get()
+        try await ProductStore(client: database).replace(with: catalog.products, entitlements: catalog.entitlements)
     }
 
     private func post(_ service: RunningService, _ path: String, _ object: [String: Any]) async throws -> HTTPClient.HTTPResponse {

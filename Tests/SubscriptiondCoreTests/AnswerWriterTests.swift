@@ -121,7 +121,7 @@ struct AnswerWriterTests {
         func subscription(_ id: Int) -> PendingAnswer {
             .subscription(SubscriptionAnswer(originalTransactionID: "\(id)", body: "{}", stamp: stamp, validUntil: nil))
         }
-        let subscriber = PendingAnswer.subscriber(SubscriberAnswer(appUserID: "user", body: "{}", usage: .none, stamp: stamp, validUntil: nil))
+        let subscriber = PendingAnswer.subscriber(SubscriberAnswer(appUserID: "user", body: "{}", entitlementsBody: "{}", usage: .none, stamp: stamp, validUntil: nil))
 
         #expect(queue.admit(subscription(1)) == .startDrain)
         #expect(queue.admit(subscription(2)) == .queued)

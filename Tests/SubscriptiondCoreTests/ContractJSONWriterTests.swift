@@ -81,10 +81,35 @@ struct ContractJSONWriterTests {
         }
     }
 
-    @Test("subscriber documents: none, one and several subscriptions")
+    @Test("subscriber documents: none, one and several subscriptions, entitlements and purchases")
     func subscribers() throws {
-        for (user, views) in [(Self.awkward, []), ("u", [view(0, full: true)]), ("u", (0..<6).map { view($0, full: $0 % 3 != 0) })] {
-            try expectSameBytes(SubscriberDocument(appUserID: user, views: views), as: FormerSubscriberDocument(appUserID: user, views: views))
+        let catalog = ProductCatalog(
+            products: [
+                Product(productID: "p", bundleID: "com.example.app", type: .autoRenewable, subscriptionGroupID: "2050", period: ISO8601Duration("P1M")),
+                Product(productID: "life", bundleID: "com.example.app", type: .nonConsumable),
+                Product(productID: "pass", bundleID: "com.example.app", type: .nonRenewing, period: ISO8601Duration("P30D")),
+            ],
+            entitlements: [Entitlement(id: Self.awkward, productIDs: ["life"]), Entitlement(id: "pro", productIDs: ["p", "pass"])])
+        func purchase(_ index: Int, _ product: String) -> TransactionFact {
+            var fact = transaction(index, full: index % 2 == 0)
+            fact.productID = product
+            fact.expiresDate = nil
+            fact.isUpgraded = false
+            fact.priceMilliunits = index % 2 == 0 ? 9_990 : nil
+            fact.currency = index % 2 == 0 ? "EUR" : nil
+            fact.revocationType = index % 2 == 0 ? "REFUND_PRORATED" : nil
+            return fact
+        }
+        let purchases = [purchase(1, "life"), purchase(2, "pass"), purchase(3, "pass"), purchase(4, "coins")]
+        let grant = ManualGrant(id: 7, appUserID: "u", entitlement: "pro", expiresAt: Self.dates[0], reason: "r", createdAt: Self.dates[1], revokedAt: nil)
+        for (user, views, held) in [(Self.awkward, [], []), ("u", [view(0, full: true)], purchases), ("u", (0..<6).map { view($0, full: $0 % 3 != 0) }, purchases)] {
+            let read = SubscriberRead(
+                views: views, holdings: CustomerHoldings(subscriptions: views.map(\.snapshot), oneTimePurchases: held, grants: [grant]),
+                usage: .none, validUntil: nil, isStorable: true)
+            for now in [Self.dates[1], Self.dates[3]] {
+                let document = SubscriberDocument(appUserID: user, read: read, catalog: catalog, policies: EntitlementPolicies(), now: now)
+                try expectSameBytes(document, as: FormerSubscriberDocument(appUserID: user, document: document))
+            }
         }
     }
 

@@ -65,10 +65,12 @@ struct ReadAnswersTests {
     private func computed(_ client: PostgresClient, now: Date) async throws -> (subscription: String, subscriber: String) {
         let reader = SubscriptionReader(client: client)
         let view = try #require(try await reader.subscription(originalTransactionID: "100", now: now))
-        let views = try #require(try await reader.subscriber(appUserID: Self.user, now: now))
+        let read = try #require(try await reader.subscriberRead(appUserID: Self.user, now: now))
+        let catalog = try await ProductStore(client: client).catalog()
+        let document = SubscriberDocument(appUserID: Self.user, read: read, catalog: catalog, policies: EntitlementPolicies(), now: now)
         return (
             String(decoding: ContractJSONWriter.bytes(of: SubscriptionDocument(view, includeTransactions: true)), as: UTF8.self),
-            String(decoding: ContractJSONWriter.bytes(of: SubscriberDocument(appUserID: Self.user, views: views)), as: UTF8.self)
+            String(decoding: ContractJSONWriter.bytes(of: document), as: UTF8.self)
         )
     }
 
@@ -113,7 +115,11 @@ struct ReadAnswersTests {
             let digest = SHA256.hash(data: Data(stored.utf8)).map { String(format: "%02x", $0) }.joined()
             // A release that changes the documents or the usage keys must not serve the answers
             // an older release stored: raise `ReadAnswers.format` and pin the new digest here.
-            let pinned: [Int32: String] = [1: "c20531458ddc24d44d0fb6ece24fb47a27f751100cb728b6adb670aa2d77457f"]
+            let pinned: [Int32: String] = [
+                1: "c20531458ddc24d44d0fb6ece24fb47a27f751100cb728b6adb670aa2d77457f",
+                // Entitlements and purchases in the subscriber document, revocation_type in transactions.
+                2: "ecb71b6f696fc5fab9b267cfe9e24447c10c8606ade7e3dcc54e0d12c6a82f06",
+            ]
             #expect(pinned[ReadAnswers.format] == digest, "stored answers changed: raise ReadAnswers.format and pin \(digest) for it")
         }
     }
@@ -197,7 +203,7 @@ struct ReadAnswersTests {
             // the write of the answer.
             try await client.execute("UPDATE transactions SET cancellation_date = \(now), cancellation_reason = '0' WHERE transaction_id = '1002'")
             try await store.store([SubscriptionAnswer(originalTransactionID: "100", body: "stale", stamp: before, validUntil: nil)])
-            try await store.store([SubscriberAnswer(appUserID: Self.user, body: "stale", usage: .none, stamp: usersBefore, validUntil: nil)])
+            try await store.store([SubscriberAnswer(appUserID: Self.user, body: "stale", entitlementsBody: "stale", usage: .none, stamp: usersBefore, validUntil: nil)])
             guard case .stale = try await store.subscriptionLookup(originalTransactionID: "100", now: now),
                   case .stale = try await store.subscriberLookup(appUserID: Self.user, now: now) else {
                 Issue.record("a stale answer was served")

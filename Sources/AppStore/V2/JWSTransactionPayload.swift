@@ -37,6 +37,10 @@ public struct JWSTransactionPayload: Sendable, Decodable, Hashable {
     public var revocationDate: Date?
     /// `revocationReason` code (0 other, 1 app issue).
     public var revocationReason: Int?
+    /// `revocationType` exactly as sent (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`).
+    public var revocationTypeRaw: String?
+    /// `revocationPercentage` in thousandths of a percent (a prorated refund's share).
+    public var revocationPercentage: Int?
     /// `isUpgraded`: the customer upgraded to another subscription; this one ended at once.
     public var isUpgraded: Bool?
     /// `offerType` code (1 introductory, 2 promotional, 3 offer code, 4 win-back).
@@ -102,6 +106,8 @@ public struct JWSTransactionPayload: Sendable, Decodable, Hashable {
         signedDate = try c.v2Date("signedDate")
         revocationDate = try c.v2Date("revocationDate")
         revocationReason = try c.v2Int("revocationReason")
+        revocationTypeRaw = try c.v2String("revocationType")
+        revocationPercentage = try c.v2Int("revocationPercentage")
         isUpgraded = try c.v2Bool("isUpgraded")
         offerTypeRaw = try c.v2Int("offerType")
         offerIdentifier = try c.v2String("offerIdentifier")

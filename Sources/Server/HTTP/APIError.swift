@@ -77,6 +77,8 @@ extension APIError {
         case .receiptRejected(let message): self = .receiptRejected(message)
         case .signatureRejected(let message): self = .signatureRejected(message)
         case .unavailable(let message): self = .unavailable(message)
+        case .unknownEntitlement(let message): self = .init(.notFound, code: "unknown_entitlement", message: message)
+        case .notFound(let message): self = .notFound(message)
         }
     }
 }

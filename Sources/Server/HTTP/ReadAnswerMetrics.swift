@@ -12,7 +12,7 @@ import SubscriptiondCore
 enum ReadAnswerMetrics {
     /// The read endpoints with stored answers.
     enum Endpoint: String, CaseIterable {
-        case subscription, subscriber, eligibility
+        case subscription, subscriber, entitlements, eligibility
     }
 
     /// Counts one answer.

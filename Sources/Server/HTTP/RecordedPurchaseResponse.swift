@@ -16,8 +16,8 @@ struct RecordedPurchaseResponse: ResponseGenerator {
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         switch recorded {
-        case .applied(let views):
-            try JSONResponse(document: SubscriberDocument(appUserID: appUserID, views: views)).response(from: request, context: context)
+        case .applied(let body):
+            try JSONBodyResponse(body: body).response(from: request, context: context)
         case .queued:
             try JSONResponse(status: .accepted, document: ["status": "pending"] as [String: String]).response(from: request, context: context)
         }

@@ -9,11 +9,17 @@ extension AnswerStore {
             """).prepared()).map { try $0.decode("original_transaction_id") }
     }
 
-    /// Up to `limit` app user ids with a linked subscription, in order, after `after`.
+    /// Up to `limit` known app user ids (a link, a grant or a recorded original application
+    /// version), in order, after `after`.
     public func subscriberKeys(after: String, limit: Int) async throws -> [String] {
         try await client.query(PostgresQuery("""
-            SELECT DISTINCT app_user_id FROM subscribers
-            WHERE app_user_id > \(after) ORDER BY app_user_id LIMIT \(limit)
+            SELECT app_user_id FROM (
+                (SELECT DISTINCT app_user_id FROM subscribers WHERE app_user_id > \(after) ORDER BY app_user_id LIMIT \(limit))
+                UNION
+                (SELECT DISTINCT app_user_id FROM entitlement_grants WHERE app_user_id > \(after) ORDER BY app_user_id LIMIT \(limit))
+                UNION
+                (SELECT DISTINCT app_user_id FROM original_application_versions WHERE app_user_id > \(after) ORDER BY app_user_id LIMIT \(limit))
+            ) known ORDER BY app_user_id LIMIT \(limit)
             """).prepared()).map { try $0.decode("app_user_id") }
     }
 

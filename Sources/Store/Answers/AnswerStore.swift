@@ -26,6 +26,20 @@ public struct AnswerStore: Sendable {
         self.format = format
     }
 
+    /// The product catalog of `generation` (a stamp's): kept in memory, read again only after
+    /// a catalog change.
+    public func catalog(generation: Int64) async throws -> ProductCatalog {
+        try await catalogs.catalog(generation: generation, client: client)
+    }
+
+    /// The catalog generation now.
+    public func currentCatalogGeneration() async throws -> Int64 {
+        guard let row = try await client.query(PostgresQuery("SELECT generation FROM answer_catalog_generation").prepared()).first else {
+            throw StoreError("answer_catalog_generation has no row")
+        }
+        return try row.decode("generation")
+    }
+
     /// The stored `GET /v1/subscriptions/{id}` body if it is current at `now`, else the stamp
     /// to store a newly computed one with.
     public func subscriptionLookup(originalTransactionID id: String, now: Date) async throws -> AnswerLookup {
@@ -38,15 +52,23 @@ public struct AnswerStore: Sendable {
         try await lookup(in: "subscriber_answers", keyColumn: "app_user_id", key: appUserID, now: now)
     }
 
+    /// The stored `GET /v1/subscribers/{id}/entitlements` body if it is current at `now`, else
+    /// the stamp to store a newly computed subscriber answer (which carries it) with.
+    public func entitlementsLookup(appUserID: String, now: Date) async throws -> AnswerLookup {
+        try await lookup(in: "subscriber_answers", keyColumn: "app_user_id", key: appUserID, bodyColumn: "entitlements_body", now: now)
+    }
+
     /// The row `keyColumn = key` of `table`: its body if it is current at `now` (computed from
     /// the row's current version, under the current catalog, in this format, and before its
     /// first period or grace end), else the row's version and the catalog generation.
-    private func lookup(in table: StaticString, keyColumn: StaticString, key: String, now: Date) async throws -> AnswerLookup {
+    private func lookup(
+        in table: StaticString, keyColumn: StaticString, key: String, bodyColumn: StaticString = "body", now: Date
+    ) async throws -> AnswerLookup {
         let rows = try await client.query(PostgresQuery("""
             SELECT a.version AS answer_version, g.generation AS answer_catalog_generation,
                    CASE WHEN a.answer_version = a.version AND a.catalog_generation = g.generation
                              AND a.format = \(format)::integer AND (a.valid_until IS NULL OR a.valid_until > \(now)::timestamptz)
-                        THEN a.body END AS body
+                        THEN a.\(unescaped: bodyColumn) END AS body
             FROM answer_catalog_generation g
             LEFT JOIN \(unescaped: table) a ON a.\(unescaped: keyColumn) = \(key)
             """).prepared())
@@ -108,7 +130,8 @@ public struct AnswerStore: Sendable {
             """).prepared(), lockWait: lockWait)
     }
 
-    /// Stores `GET /v1/subscribers/{id}` bodies and the users' group usage, in one statement.
+    /// Stores `GET /v1/subscribers/{id}` and `…/entitlements` bodies and the users' group
+    /// usage, in one statement.
     public func store(_ answers: [SubscriberAnswer], lockWait: LockWait = .brief) async throws {
         let answers = Self.lastPerKey(answers, key: \.appUserID)
         guard !answers.isEmpty else { return }
@@ -117,19 +140,21 @@ public struct AnswerStore: Sendable {
         }
         try await store(PostgresQuery("""
             INSERT INTO subscriber_answers AS a (app_user_id, answer_version, catalog_generation, format, valid_until, body,
-                offer_used_groups, purchased_groups, entitled_groups)
-            SELECT user_id, answer_version, catalog_generation, \(format)::integer, valid_until, body,
+                entitlements_body, offer_used_groups, purchased_groups, entitled_groups)
+            SELECT user_id, answer_version, catalog_generation, \(format)::integer, valid_until, body, entitlements_body,
                    offer_used::text[], purchased::text[], entitled::text[]
             FROM unnest(\(PostgresTextArray(answers.map(\.appUserID)))::text[],
                 \(PostgresTextArray(encoding: answers.map(\.stamp.version)))::bigint[],
                 \(PostgresTextArray(encoding: answers.map(\.stamp.catalogGeneration)))::bigint[],
                 \(PostgresTextArray(encoding: answers.map(\.validUntil)))::timestamptz[],
                 \(PostgresTextArray(answers.map(\.body)))::text[],
+                \(PostgresTextArray(answers.map(\.entitlementsBody)))::text[],
                 \(keys(\.offerUsed))::text[], \(keys(\.purchased))::text[], \(keys(\.entitled))::text[])
-                AS u(user_id, answer_version, catalog_generation, valid_until, body, offer_used, purchased, entitled)
+                AS u(user_id, answer_version, catalog_generation, valid_until, body, entitlements_body, offer_used, purchased, entitled)
             ON CONFLICT (app_user_id) DO UPDATE SET
                 answer_version = EXCLUDED.answer_version, catalog_generation = EXCLUDED.catalog_generation,
-                format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body, offer_used_groups = EXCLUDED.offer_used_groups,
+                format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body,
+                entitlements_body = EXCLUDED.entitlements_body, offer_used_groups = EXCLUDED.offer_used_groups,
                 purchased_groups = EXCLUDED.purchased_groups, entitled_groups = EXCLUDED.entitled_groups
             """).prepared(), lockWait: lockWait)
     }

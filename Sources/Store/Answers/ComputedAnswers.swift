@@ -21,12 +21,15 @@ public struct SubscriptionAnswer: Sendable {
     }
 }
 
-/// A `GET /v1/subscribers/{id}` body and the user's group usage, computed from facts read with `stamp`.
+/// A `GET /v1/subscribers/{id}` body, its `…/entitlements` body and the user's group usage,
+/// computed from facts read with `stamp`.
 public struct SubscriberAnswer: Sendable {
     /// The key.
     public let appUserID: String
     /// The response body.
     public let body: String
+    /// The `GET /v1/subscribers/{id}/entitlements` response body.
+    public let entitlementsBody: String
     /// What eligibility needs of the user's history.
     public let usage: GroupUsage
     /// What the facts were read with.
@@ -35,9 +38,10 @@ public struct SubscriberAnswer: Sendable {
     public let validUntil: Date?
 
     /// Creates the answer.
-    public init(appUserID: String, body: String, usage: GroupUsage, stamp: AnswerStamp, validUntil: Date?) {
+    public init(appUserID: String, body: String, entitlementsBody: String, usage: GroupUsage, stamp: AnswerStamp, validUntil: Date?) {
         self.appUserID = appUserID
         self.body = body
+        self.entitlementsBody = entitlementsBody
         self.usage = usage
         self.stamp = stamp
         self.validUntil = validUntil

@@ -12,10 +12,12 @@ public struct ProductStore: Sendable {
     }
 
     /// Replaces the catalog of every bundle id in `products` with exactly these products,
-    /// in one transaction; products of other apps are left alone. Returns how many were
-    /// written and how many of those apps' old products were removed.
+    /// in one transaction; products of other apps are left alone. `entitlements`, when given,
+    /// replace every stored entitlement (they are catalog-wide); nil leaves them, less the
+    /// links to removed products. Returns how many products were written and how many of
+    /// those apps' old products were removed.
     @discardableResult
-    public func replace(with products: [Product]) async throws -> (written: Int, removed: Int) {
+    public func replace(with products: [Product], entitlements: [Entitlement]? = nil) async throws -> (written: Int, removed: Int) {
         try await client.withTransaction { session in
             let bundles = Array(Set(products.map(\.bundleID))).sorted()
             let ids = products.map(\.productID)
@@ -26,16 +28,27 @@ public struct ProductStore: Sendable {
                 let offer = product.introOffer
                 try session.execute(PostgresQuery("""
                     INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period,
-                        intro_payment_mode, intro_period, intro_periods, intro_price)
+                        intro_payment_mode, intro_period, intro_periods, intro_price, trial_of, trial_period)
                     VALUES (\(product.productID), \(product.bundleID), \(product.type.rawValue), \(product.subscriptionGroupID),
                         \(product.period?.description), \(offer?.paymentMode.rawValue), \(offer?.period.description),
-                        \(offer?.periods), \(offer.map { "\($0.price)" })::numeric)
+                        \(offer?.periods), \(offer.map { "\($0.price)" })::numeric, \(product.trialOf), \(product.trialPeriod?.description))
                     ON CONFLICT (product_id) DO UPDATE SET
                         bundle_id = EXCLUDED.bundle_id, type = EXCLUDED.type, subscription_group_id = EXCLUDED.subscription_group_id,
                         period = EXCLUDED.period, intro_payment_mode = EXCLUDED.intro_payment_mode,
                         intro_period = EXCLUDED.intro_period, intro_periods = EXCLUDED.intro_periods,
-                        intro_price = EXCLUDED.intro_price, updated_at = now()
+                        intro_price = EXCLUDED.intro_price, trial_of = EXCLUDED.trial_of, trial_period = EXCLUDED.trial_period,
+                        updated_at = now()
                     """).prepared())
+            }
+            if let entitlements {
+                try session.execute("DELETE FROM entitlements")
+                for entitlement in entitlements {
+                    try session.execute(PostgresQuery("INSERT INTO entitlements (entitlement_id) VALUES (\(entitlement.id))").prepared())
+                    try session.execute(PostgresQuery("""
+                        INSERT INTO entitlement_products (entitlement_id, product_id)
+                        SELECT \(entitlement.id), unnest(\(entitlement.productIDs)::text[])
+                        """).prepared())
+                }
             }
             return (products.count, removed)
         }
@@ -50,10 +63,39 @@ public struct ProductStore: Sendable {
     public static func catalog(in session: PostgresSession) throws -> ProductCatalog {
         let rows = try session.query(PostgresQuery("""
             SELECT product_id, bundle_id, type, subscription_group_id, period, intro_payment_mode, intro_period,
-                   intro_periods, intro_price::text AS intro_price
-            FROM products ORDER BY bundle_id, subscription_group_id NULLS LAST, product_id
+                   intro_periods, intro_price::text AS intro_price, trial_of, trial_period,
+                   \(unescaped: Entitlement.catalogColumns)
+            FROM (SELECT 1) one LEFT JOIN products ON true
+            ORDER BY bundle_id, subscription_group_id NULLS LAST, product_id
             """).prepared())
-        return ProductCatalog(products: try rows.map { try Product(row: $0) })
+        guard let first = rows.first else { return .empty }
+        let products = try rows.filter { try $0.text("product_id") != nil }.map { try Product(row: $0) }
+        return ProductCatalog(products: products, entitlements: try Entitlement.catalog(row: first))
+    }
+}
+
+extension Entitlement {
+    /// Every entitlement as two arrays in one row, `catalog_entitlement_ids` and
+    /// `catalog_entitlement_products` (pairs in the same order, `''` for an entitlement
+    /// without products): a subquery any catalog read adds to its select list, so products
+    /// and entitlements come from one snapshot.
+    static let catalogColumns: StaticString = """
+        (SELECT coalesce(array_agg(e.entitlement_id ORDER BY e.entitlement_id, ep.product_id), '{}')
+         FROM entitlements e LEFT JOIN entitlement_products ep USING (entitlement_id)) AS catalog_entitlement_ids,
+        (SELECT coalesce(array_agg(coalesce(ep.product_id, '') ORDER BY e.entitlement_id, ep.product_id), '{}')
+         FROM entitlements e LEFT JOIN entitlement_products ep USING (entitlement_id)) AS catalog_entitlement_products
+        """
+
+    /// The entitlements of a row that selected `catalogColumns`.
+    static func catalog(row: PostgresRow) throws -> [Entitlement] {
+        let ids: [String] = try row.decode("catalog_entitlement_ids")
+        let products: [String] = try row.decode("catalog_entitlement_products")
+        guard ids.count == products.count else { throw StoreError("entitlement arrays of different lengths") }
+        var byID: [String: [String]] = [:]
+        for (id, product) in zip(ids, products) {
+            byID[id, default: []] += product.isEmpty ? [] : [product]
+        }
+        return byID.map { Entitlement(id: $0.key, productIDs: $0.value) }.sorted { $0.id < $1.id }
     }
 }
 
@@ -63,7 +105,8 @@ extension Product {
         p.product_id AS catalog_product_id, p.bundle_id AS catalog_bundle_id, p.type AS catalog_type,
         p.subscription_group_id AS catalog_subscription_group_id, p.period AS catalog_period,
         p.intro_payment_mode AS catalog_intro_payment_mode, p.intro_period AS catalog_intro_period,
-        p.intro_periods AS catalog_intro_periods, p.intro_price::text AS catalog_intro_price
+        p.intro_periods AS catalog_intro_periods, p.intro_price::text AS catalog_intro_price,
+        p.trial_of AS catalog_trial_of, p.trial_period AS catalog_trial_period
         """
 
     /// Reads one `products` row; `prefix` names the columns of a joined read
@@ -83,7 +126,9 @@ extension Product {
             productID: try row.decode(prefix + "product_id"), bundleID: try row.decode(prefix + "bundle_id"), type: type,
             subscriptionGroupID: try row.decode(prefix + "subscription_group_id"),
             period: (try row.decode(prefix + "period", as: String?.self)).flatMap(ISO8601Duration.init),
-            introOffer: offer
+            introOffer: offer,
+            trialOf: try row.decode(prefix + "trial_of"),
+            trialPeriod: (try row.decode(prefix + "trial_period", as: String?.self)).flatMap(ISO8601Duration.init)
         )
     }
 }

@@ -79,17 +79,36 @@ public enum FactStore {
             let tokens = Set(facts.transactions(of: id).compactMap(\.appAccountToken))
             var linked: [String] = []
             for user in Set([appUserID].compactMap { $0 }).union(tokens).sorted() {
-                let inserted = try session.execute(PostgresQuery("""
-                    INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
-                    VALUES (\(user), \(environment), \(id), \(facts.bundleID))
-                    ON CONFLICT DO NOTHING
-                    """).prepared())
-                if inserted == 1 { linked.append(user) }
+                if try link(user, environment: environment, originalTransactionID: id, bundleID: facts.bundleID, in: session) {
+                    linked.append(user)
+                }
             }
             try WebhookOutbox.record(
                 change: change, linkedUsers: linked, environment: facts.environment, originalTransactionID: id, now: now, in: session)
         }
+        // One-time purchases belong to users the same way, and have no subscription row.
+        for id in facts.oneTimePurchaseIDs {
+            let tokens = Set(facts.transactions(of: id).compactMap(\.appAccountToken))
+            for user in Set([appUserID].compactMap { $0 }).union(tokens).sorted() {
+                try link(user, environment: environment, originalTransactionID: id, bundleID: facts.bundleID, in: session)
+            }
+        }
+        if let appUserID, let version = facts.originalApplicationVersion {
+            try OriginalVersionStore.record(
+                OriginalApplicationVersion(bundleID: facts.bundleID, environment: facts.environment, version: version),
+                appUserID: appUserID, proof: .receipt, in: session)
+        }
         return changes
+    }
+
+    /// Links `user` to a purchase; true when the link is new.
+    @discardableResult
+    private static func link(_ user: String, environment: String, originalTransactionID id: String, bundleID: String, in session: PostgresSession) throws -> Bool {
+        try session.execute(PostgresQuery("""
+            INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
+            VALUES (\(user), \(environment), \(id), \(bundleID))
+            ON CONFLICT DO NOTHING
+            """).prepared()) == 1
     }
 
     private static func mergeTransactions(_ incoming: [TransactionFact], environment: String, in session: PostgresSession) throws {

@@ -23,16 +23,22 @@ public struct SubscriptionRead: Sendable {
     public let validUntil: Date?
 }
 
-/// A subscriber as read, with what eligibility and storing both as an answer need.
+/// A subscriber as read, with what eligibility, entitlements and storing them as an answer need.
 public struct SubscriberRead: Sendable {
     /// The user's subscriptions.
     public let views: [SubscriptionView]
+    /// Everything that can grant the user an entitlement: the subscriptions' snapshots,
+    /// one-time purchases, original application versions and manual grants.
+    public let holdings: CustomerHoldings
     /// The user's history summarised per subscription group, at the time of the read.
     public let usage: GroupUsage
     /// When a status may change with time alone; nil when none can.
     public let validUntil: Date?
     /// False when the views hold the time of the read itself, which a stored answer would freeze.
     public let isStorable: Bool
+
+    /// A user nothing is known of.
+    public static let unknown = SubscriberRead(views: [], holdings: CustomerHoldings(), usage: .none, validUntil: nil, isStorable: false)
 }
 
 /// Reads subscriptions and subscribers. Status is recomputed at `now` from stored facts,
@@ -97,11 +103,13 @@ public struct SubscriptionReader: Sendable {
         try await subscriberReads(appUserIDs: [appUserID], now: now)[appUserID]
     }
 
-    /// The reads of several app users, by user; unknown users are left out.
+    /// The reads of several app users, by user; unknown users (no link, grant or recorded
+    /// original application version) are left out.
     ///
-    /// One statement: the users' links, each with its transactions, renewal info,
+    /// Two statements: the users' links, each with its transactions, renewal info,
     /// `subscriptions.updated_at` and the catalog's group of the transactions' products,
-    /// ordered by user, environment and original transaction id.
+    /// ordered by user, environment and original transaction id; then their grants and
+    /// original application versions.
     public func subscriberReads(appUserIDs: [String], now: Date = Date()) async throws -> [String: SubscriberRead] {
         let rows = try await client.query(PostgresQuery("""
             SELECT \(unescaped: JoinedFacts.columns), l.app_user_id AS link_app_user_id,
@@ -115,20 +123,59 @@ public struct SubscriptionReader: Sendable {
             WHERE l.app_user_id \(equalsOneOf: appUserIDs)
             ORDER BY l.app_user_id, l.environment, l.original_transaction_id
             """).prepared())
+        let extras = try await userExtras(appUserIDs: appUserIDs)
         var reads: [String: SubscriberRead] = [:]
         for group in try Self.split(rows, by: "link_app_user_id") {
             let facts = try JoinedFacts(rows: group.rows)
             let history = facts.history
             let views = facts.views(at: now)
+            let extra = extras[group.key] ?? UserExtras()
             reads[group.key] = SubscriberRead(
                 views: views,
+                holdings: CustomerHoldings(
+                    subscriptions: views.map(\.snapshot), oneTimePurchases: history.transactions, versions: extra.versions, grants: extra.grants),
                 usage: GroupUsage(history: history, catalogGroup: { facts.catalogGroups[$0] }, now: now),
                 validUntil: SubscriptionStatusRule.nextChange(after: now, transactions: history.transactions, renewals: history.renewals),
                 // A link whose `subscriptions` row is missing reads `updated_at` as the time of the read.
                 isStorable: facts.haveStoredUpdatedAt(views)
             )
         }
+        for (user, extra) in extras where reads[user] == nil {
+            reads[user] = SubscriberRead(
+                views: [], holdings: CustomerHoldings(versions: extra.versions, grants: extra.grants),
+                usage: .none, validUntil: nil, isStorable: true)
+        }
         return reads
+    }
+
+    /// What a user holds besides links: manual grants (revoked ones too) and original
+    /// application versions.
+    struct UserExtras {
+        var grants: [ManualGrant] = []
+        var versions: [OriginalApplicationVersion] = []
+    }
+
+    /// The grants and versions of several users, in one statement.
+    private func userExtras(appUserIDs: [String]) async throws -> [String: UserExtras] {
+        let rows = try await client.query(PostgresQuery("""
+            SELECT 'grant' AS kind, app_user_id, id, entitlement_id, expires_at, reason, created_at, revoked_at,
+                   NULL::text AS bundle_id, NULL::text AS environment, NULL::text AS version
+            FROM entitlement_grants WHERE app_user_id \(equalsOneOf: appUserIDs)
+            UNION ALL
+            SELECT 'version', app_user_id, NULL, NULL, NULL, NULL, NULL, NULL, bundle_id, environment, version
+            FROM original_application_versions WHERE app_user_id \(equalsOneOf: appUserIDs)
+            """).prepared())
+        var extras: [String: UserExtras] = [:]
+        for row in rows {
+            let user: String = try row.decode("app_user_id")
+            if try row.decode("kind", as: String.self) == "grant" {
+                extras[user, default: UserExtras()].grants.append(try ManualGrant(row: row))
+            } else {
+                extras[user, default: UserExtras()].versions.append(OriginalApplicationVersion(
+                    bundleID: try row.decode("bundle_id"), environment: try AppStoreEnvironment(row: row), version: try row.decode("version")))
+            }
+        }
+        return extras
     }
 
     /// Rows grouped by the value of `column`, each group in row order.

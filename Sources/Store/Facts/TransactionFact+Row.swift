@@ -9,7 +9,8 @@ extension TransactionFact {
         environment, transaction_id, original_transaction_id, bundle_id, product_id, subscription_group_id,
         purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
         is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
-        offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token
+        offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token,
+        product_type, quantity, price_milliunits, currency, storefront, revocation_type
         """
 
     /// Reads one `transactions` row.
@@ -36,7 +37,13 @@ extension TransactionFact {
             source: FactSource(rawValue: try row.decode("source")) ?? .v1,
             statedAt: try row.decode("stated_at"),
             offerType: try row.decode("offer_type"),
-            appAccountToken: try row.decode("app_account_token")
+            appAccountToken: try row.decode("app_account_token"),
+            productType: (try row.decode("product_type", as: String?.self)).flatMap(ProductType.init(rawValue:)),
+            quantity: try row.decode("quantity"),
+            priceMilliunits: try row.decode("price_milliunits"),
+            currency: try row.decode("currency"),
+            storefront: try row.decode("storefront"),
+            revocationType: try row.decode("revocation_type")
         )
     }
 
@@ -47,12 +54,14 @@ extension TransactionFact {
                 environment, transaction_id, original_transaction_id, bundle_id, product_id, subscription_group_id,
                 purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
                 is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
-                offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token)
+                offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token,
+                product_type, quantity, price_milliunits, currency, storefront, revocation_type)
             VALUES (\(environment.rawValue), \(transactionID), \(originalTransactionID), \(bundleID), \(productID),
                 \(subscriptionGroupID), \(purchaseDate), \(originalPurchaseDate), \(expiresDate), \(webOrderLineItemID),
                 \(isTrialPeriod), \(isInIntroOfferPeriod), \(isUpgraded), \(cancellationDate), \(cancellationReason),
                 \(ownershipType), \(offerCodeRefName), \(promotionalOfferID), \(source.rawValue), \(statedAt), \(offerType),
-                \(appAccountToken))
+                \(appAccountToken), \(productType?.rawValue), \(quantity), \(priceMilliunits), \(currency), \(storefront),
+                \(revocationType))
             ON CONFLICT (environment, transaction_id) DO UPDATE SET
                 original_transaction_id = EXCLUDED.original_transaction_id, bundle_id = EXCLUDED.bundle_id,
                 product_id = EXCLUDED.product_id, subscription_group_id = EXCLUDED.subscription_group_id,
@@ -63,6 +72,8 @@ extension TransactionFact {
                 cancellation_reason = EXCLUDED.cancellation_reason, ownership_type = EXCLUDED.ownership_type,
                 offer_code_ref_name = EXCLUDED.offer_code_ref_name, promotional_offer_id = EXCLUDED.promotional_offer_id,
                 source = EXCLUDED.source, stated_at = EXCLUDED.stated_at, offer_type = EXCLUDED.offer_type, app_account_token = EXCLUDED.app_account_token,
+                product_type = EXCLUDED.product_type, quantity = EXCLUDED.quantity, price_milliunits = EXCLUDED.price_milliunits,
+                currency = EXCLUDED.currency, storefront = EXCLUDED.storefront, revocation_type = EXCLUDED.revocation_type,
                 updated_at = now()
             """).prepared())
     }

@@ -12,10 +12,15 @@ public struct Product: Sendable, Hashable, Codable {
     public var type: ProductType
     /// The subscription group (auto-renewable products only).
     public var subscriptionGroupID: String?
-    /// The renewal period (auto-renewable products only).
+    /// The renewal period (auto-renewable products), or how long a non-renewing subscription lasts.
     public var period: ISO8601Duration?
     /// The introductory offer, when one is configured (auto-renewable products only).
     public var introOffer: IntroOffer?
+    /// The entitlement this product is a free trial of (a tier-0 non-consumable, the 2018
+    /// pattern for trials in apps without subscriptions).
+    public var trialOf: String?
+    /// How long the trial lasts from its purchase, by the server's clock.
+    public var trialPeriod: ISO8601Duration?
 
     /// Builds a product field by field; `CatalogParser` is where the rules are checked.
     public init(
@@ -24,7 +29,9 @@ public struct Product: Sendable, Hashable, Codable {
         type: ProductType,
         subscriptionGroupID: String? = nil,
         period: ISO8601Duration? = nil,
-        introOffer: IntroOffer? = nil
+        introOffer: IntroOffer? = nil,
+        trialOf: String? = nil,
+        trialPeriod: ISO8601Duration? = nil
     ) {
         self.productID = productID
         self.bundleID = bundleID
@@ -32,6 +39,8 @@ public struct Product: Sendable, Hashable, Codable {
         self.subscriptionGroupID = subscriptionGroupID
         self.period = period
         self.introOffer = introOffer
+        self.trialOf = trialOf
+        self.trialPeriod = trialPeriod
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -41,5 +50,7 @@ public struct Product: Sendable, Hashable, Codable {
         case subscriptionGroupID = "subscription_group_id"
         case period
         case introOffer = "intro_offer"
+        case trialOf = "trial_of"
+        case trialPeriod = "trial_period"
     }
 }

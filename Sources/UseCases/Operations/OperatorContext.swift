@@ -12,12 +12,15 @@ import Subscriptions
 /// neither holds a database client nor writes SQL. One per command; `shutdown()` at the end.
 public struct OperatorContext: Sendable {
     private let database: PostgresClient
+    /// The apps' entitlement policies, which subscriber reads are judged under.
+    private let policies: EntitlementPolicies
 
     /// A context on the database at `databaseURL`, with the few connections a command needs.
-    public init(databaseURL: String, logger: Logger) {
+    public init(databaseURL: String, policies: EntitlementPolicies = EntitlementPolicies(), logger: Logger) {
         database = PostgresClient(
             configuration: .init(connectionString: databaseURL, maximumConnections: 4, applicationName: "subscriptionctl"),
             logger: logger)
+        self.policies = policies
     }
 
     /// Closes the database connections.
@@ -36,9 +39,11 @@ public struct OperatorContext: Sendable {
     /// Subscriptions as the query API reads them.
     public var subscriptions: SubscriptionReader { SubscriptionReader(client: database) }
     /// The stored read answers.
-    public var answers: AnswerStore { AnswerStore(client: database, format: ReadAnswers.format) }
-    /// The read answers, to rebuild them.
-    public func readAnswers(logger: Logger) -> ReadAnswers { ReadAnswers(database: database, logger: logger) }
+    public var answers: AnswerStore { AnswerStore(client: database, format: ReadAnswers.storedFormat(policies: policies)) }
+    /// The read answers: the subscriber and entitlements documents, and rebuilding them.
+    public func readAnswers(logger: Logger) -> ReadAnswers { ReadAnswers(database: database, policies: policies, logger: logger) }
+    /// Manual grants.
+    public var manualGrants: ManualGrants { ManualGrants(database: database) }
     /// Notification history backfill runs.
     public var backfill: BackfillStore { BackfillStore(client: database) }
     /// Revalidation runs and candidates.
@@ -56,7 +61,7 @@ public struct OperatorContext: Sendable {
 
     /// Intro-offer eligibility as the query API answers it.
     public func eligibility(policy: EligibilityPolicy, logger: Logger) -> EligibilityService {
-        EligibilityService(database: database, policy: policy, readAnswers: ReadAnswers(database: database, logger: logger))
+        EligibilityService(database: database, policy: policy, readAnswers: readAnswers(logger: logger))
     }
 
     /// `revalidate`.

@@ -5,6 +5,7 @@ import Logging
 import Postgres
 import Settings
 import Store
+import StoredAnswers
 import SubscriptiondCore
 import Subscriptions
 
@@ -18,15 +19,15 @@ import Subscriptions
 public struct PurchaseRecorder: Sendable {
     /// What recording came to.
     public enum Recorded: Sendable {
-        /// Applied: the user's subscriptions now.
-        case applied([SubscriptionView])
+        /// Applied: the user's subscriber JSON now.
+        case applied(String)
         /// Apple did not answer in time: queued, finished by the worker.
         case queued
     }
 
     private let evidence: AppleEvidence
     private let applier: FactApplier
-    private let reader: SubscriptionReader
+    private let answers: ReadAnswers
     private let inbox: NotificationInbox
     private let signatures: SignedPayloadVerifier
     private let apps: AppRegistry
@@ -36,13 +37,14 @@ public struct PurchaseRecorder: Sendable {
     /// - Parameters:
     ///   - wait: how long a request waits for Apple before its purchase is queued.
     ///   - onQueued: called after a purchase is queued (to wake the worker).
+    ///   - answers: reads the user's subscriber JSON back.
     public init(
-        evidence: AppleEvidence, database: PostgresClient, signatures: SignedPayloadVerifier, apps: AppRegistry, wait: Duration,
-        onQueued: @escaping @Sendable () async -> Void
+        evidence: AppleEvidence, database: PostgresClient, answers: ReadAnswers, signatures: SignedPayloadVerifier, apps: AppRegistry,
+        wait: Duration, onQueued: @escaping @Sendable () async -> Void
     ) {
         self.evidence = evidence
         self.applier = FactApplier(database: database)
-        self.reader = SubscriptionReader(client: database)
+        self.answers = answers
         self.inbox = NotificationInbox(client: database)
         self.signatures = signatures
         self.apps = apps
@@ -165,7 +167,7 @@ public struct PurchaseRecorder: Sendable {
 
     private func applied(_ batches: [FactBatch], appUserID: String) async throws -> Recorded {
         try await applier.apply(batches, appUserID: appUserID)
-        return .applied(try await reader.subscriber(appUserID: appUserID) ?? [])
+        return .applied(try await answers.subscriberBodyEvenIfUnknown(appUserID: appUserID))
     }
 
     private func queue(_ entry: InboxEntry, because reason: String, logger: Logger) async throws -> Recorded {

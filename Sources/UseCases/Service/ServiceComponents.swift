@@ -34,6 +34,10 @@ public struct ServiceComponents: Sendable {
     public let answerWriter: AnswerWriter
     /// Intro-offer eligibility.
     public let eligibility: EligibilityService
+    /// `/v1/app-transactions`.
+    public let appTransactions: AppTransactionRecorder
+    /// Manual grants.
+    public let grants: ManualGrants
     /// The webhook outbox and the client that delivers from it.
     public let webhookOutbox: WebhookOutbox
     public let webhookSender: WebhookSender
@@ -93,15 +97,18 @@ public struct ServiceComponents: Sendable {
         let processor = NotificationProcessor(
             database: database, evidence: workerEvidence, apps: configuration.apps, retryPolicy: retryPolicy,
             attemptDeadline: NotificationProcessor.attemptDeadline(lease: workerLease))
-        let purchases = PurchaseRecorder(
-            evidence: apiEvidence, database: database, signatures: signatures, apps: configuration.apps, wait: configuration.receiptWait,
-            onQueued: onQueued)
         // Reads store the answers they computed through this writer, off the request.
-        let (readAnswers, answerWriter) = ReadAnswers(database: database, logger: logger).writingInBackground(onOutcome: onAnswerWrite)
+        let (readAnswers, answerWriter) = ReadAnswers(database: database, policies: configuration.apps.entitlementPolicies, logger: logger)
+            .writingInBackground(onOutcome: onAnswerWrite)
+        let purchases = PurchaseRecorder(
+            evidence: apiEvidence, database: database, answers: readAnswers, signatures: signatures, apps: configuration.apps,
+            wait: configuration.receiptWait, onQueued: onQueued)
         return ServiceComponents(
             migrations: migrations, inbox: NotificationInbox(client: database), roots: roots, signatures: signatures, processor: processor,
             workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
             eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
+            appTransactions: AppTransactionRecorder(database: database, answers: readAnswers, signatures: signatures, apps: configuration.apps),
+            grants: ManualGrants(database: database),
             webhookOutbox: WebhookOutbox(client: database),
             webhookSender: WebhookSender(http: upstreams.webhooks, timeout: configuration.webhookTimeout),
             receiptRetention: ReceiptRetention(client: database), database: database, upstreams: upstreams.all)

@@ -3,6 +3,7 @@ import ArgumentParser
 import ContractDocuments
 import Foundation
 import Store
+import StoredAnswers
 import SubscriptiondCore
 import Subscriptions
 import UseCases
@@ -20,11 +21,13 @@ struct SubscriberCommand: AsyncParsableCommand {
 struct SubscriberShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show an app user's subscriptions and the groups they are entitled to now.",
+        abstract: "Show an app user's entitlements, purchases and subscriptions.",
         discussion: """
-            Statuses are computed from the stored facts at this moment, exactly as \
-            GET /v1/subscribers/{app_user_id} answers; --json prints that subscriber JSON. \
-            A user is known once POST /v1/receipts linked a receipt to it; otherwise exit 1.
+            Entitlements and statuses are computed from the stored facts at this moment, exactly as \
+            GET /v1/subscribers/{app_user_id} answers, under the apps' policies in SUBSCRIPTIOND_CONFIG \
+            (grandfather, sandbox_entitlement); --json prints that subscriber JSON. A user is known \
+            once a purchase was linked to it, an entitlement granted or an original application \
+            version recorded; otherwise exit 1.
 
             Example:
               subscriptionctl subscriber show user-42
@@ -39,10 +42,10 @@ struct SubscriberShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandExecution.withDatabase(options) { context in
-            guard let views = try await context.subscriptions.subscriber(appUserID: appUserID) else {
+            let now = Date()
+            guard let document = try await context.readAnswers(logger: options.logger).subscriberDocument(appUserID: appUserID, now: now) else {
                 throw CommandFailure.notFound("no subscriber with app_user_id \(appUserID)")
             }
-            let document = SubscriberDocument(appUserID: appUserID, views: views)
             if options.json {
                 try Output.json(document.jsonValue)
                 return
@@ -50,13 +53,14 @@ struct SubscriberShowCommand: AsyncParsableCommand {
             let groups = document.entitledGroups
             Output.line("subscriber \(appUserID): " + (groups.isEmpty ? "not entitled to any group" : "entitled in group\(groups.count == 1 ? "" : "s") \(groups.joined(separator: ", "))"))
             Output.line("")
-            guard !views.isEmpty else {
+            Self.printEntitlements(document, now: now)
+            Self.printPurchases(document, now: now)
+            guard !document.views.isEmpty else {
                 Output.line("no subscriptions: the linked receipts hold no auto-renewable subscription")
                 return
             }
             var table = Table("SUBSCRIPTION", "STATUS", "PRODUCT", "EXPIRES", "AUTO-RENEW", "GROUP", "ENV")
-            let now = Date()
-            for view in views {
+            for view in document.views {
                 let snapshot = view.snapshot
                 table.append([
                     snapshot.originalTransactionID, Style.status(snapshot.status.rawValue), snapshot.productID,
@@ -66,6 +70,43 @@ struct SubscriberShowCommand: AsyncParsableCommand {
             }
             Output.line(table.render())
         }
+    }
+
+    /// Every entitlement of the catalog: whether it is active, from which source, until when.
+    private static func printEntitlements(_ document: SubscriberDocument, now: Date) {
+        guard !document.entitlements.isEmpty else {
+            Output.line("no entitlements in the catalog (products import a file with \"entitlements\")")
+            Output.line("")
+            return
+        }
+        var table = Table("ENTITLEMENT", "ACTIVE", "SOURCE", "PRODUCT", "EXPIRES", "ENV")
+        for id in document.entitlements.keys.sorted() {
+            guard let state = document.entitlements[id] else { continue }
+            table.append([
+                id, state.active ? "yes" : "no", state.source?.rawValue ?? "-", state.productID ?? "-",
+                state.active ? (state.expiresAt.map { TimeText.withAge($0, now: now) } ?? "never") : "-",
+                state.environment?.rawValue ?? "-",
+            ])
+        }
+        Output.line(table.render())
+        Output.line("")
+    }
+
+    /// One-time purchases (consumables, non-consumables, non-renewing subscriptions).
+    private static func printPurchases(_ document: SubscriberDocument, now: Date) {
+        guard !document.purchases.isEmpty else { return }
+        var table = Table("PURCHASE", "PRODUCT", "TYPE", "BOUGHT", "ENDS", "REVOKED", "PRICE", "ENV")
+        for purchase in document.purchases {
+            let fact = purchase.fact
+            table.append([
+                fact.transactionID, fact.productID, purchase.type?.rawValue ?? "-", TimeText.withAge(fact.purchaseDate, now: now),
+                purchase.expiresAt.map { TimeText.withAge($0, now: now) } ?? "-",
+                fact.isRevoked ? TimeText.withAge(fact.cancellationDate, now: now) + (fact.revocationType.map { " (\($0))" } ?? "") : "-",
+                purchase.price.map { "\($0) \(fact.currency ?? "")" } ?? "-", fact.environment.rawValue,
+            ])
+        }
+        Output.line(table.render())
+        Output.line("")
     }
 }
 

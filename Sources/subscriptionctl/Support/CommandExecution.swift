@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Settings
+import Subscriptions
 import SubscriptiondCore
 import UseCases
 
@@ -7,7 +9,15 @@ import UseCases
 /// on stderr and the contract's exit code.
 enum CommandExecution {
     static func withDatabase(_ options: GlobalOptions, _ body: (OperatorContext) async throws -> Void) async throws {
-        let context = OperatorContext(databaseURL: options.resolvedDatabaseURL, logger: options.logger)
+        // Subscriber reads are judged under the apps' entitlement policies (SUBSCRIPTIOND_CONFIG).
+        let policies: EntitlementPolicies
+        do {
+            policies = try EntitlementPolicies.load(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Output.error("subscriptionctl: \(FailureReport(error).message)")
+            throw ExitCode(2)
+        }
+        let context = OperatorContext(databaseURL: options.resolvedDatabaseURL, policies: policies, logger: options.logger)
         do {
             try await body(context)
             await context.shutdown()

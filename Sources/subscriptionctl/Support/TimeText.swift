@@ -1,3 +1,4 @@
+import ContractDocuments
 import Foundation
 
 /// Timestamps for people: UTC, minute precision, with a relative age.
@@ -49,14 +50,7 @@ enum TimeText {
     /// Reads an RFC 3339 time (`2026-10-03T10:00:00Z`, fractional seconds allowed) or a
     /// UTC date (`2026-10-03`); nil for anything else.
     static func parse(_ text: String) -> Date? {
-        let full = ISO8601DateFormatter()
-        if let date = full.date(from: text) { return date }
-        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = full.date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        day.timeZone = TimeZone(identifier: "UTC")
-        return day.date(from: text)
+        RFC3339.parse(text)
     }
 
     private static func plural(_ count: Int, _ unit: String) -> String {

@@ -155,6 +155,13 @@ struct RunningService: Sendable {
             body: bytes, timeout: timeout))
     }
 
+    /// DELETEs a query API path with the admin token.
+    func delete(_ path: String) async throws -> HTTPClient.HTTPResponse {
+        try await http.execute(HTTPClient.HTTPRequest(
+            method: .delete, url: baseURL + path, headers: [HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
+            timeout: .seconds(10)))
+    }
+
     /// GETs a path with the admin token (or another).
     func get(_ path: String, token: String? = RunningService.adminToken) async throws -> HTTPClient.HTTPResponse {
         var headers: [HTTPHeader] = []

@@ -19,12 +19,13 @@ struct PurchaseRecorderTests {
             harness.verify.answerOneActivePeriodPerReceipt()
             let submission = try ReceiptSubmission(receiptData: UseCaseHarness.receipt("4100000000000001"), bundleID: nil, apps: harness.apps)
             let recorded = try await harness.purchases().record(receipt: submission, appUserID: "user-1", logger: harness.logger)
-            guard case .applied(let views) = recorded else {
+            guard case .applied(let body) = recorded else {
                 Issue.record("expected applied, got \(recorded)")
                 return
             }
-            #expect(views.map(\.snapshot.originalTransactionID) == ["4100000000000001"])
-            #expect(views.first?.snapshot.status == .active)
+            let subscriptions = try SubscriberJSON(body).subscriptions
+            #expect(subscriptions.map { $0["original_transaction_id"] as? String } == ["4100000000000001"])
+            #expect(subscriptions.first?["status"] as? String == "active")
             #expect(try await harness.count("SELECT count(*) AS n FROM notifications") == 0)
         }
     }
@@ -74,11 +75,11 @@ struct PurchaseRecorderTests {
             }
             let signed = try TestJWS.sign(payload: transaction(bundleID: UseCaseHarness.bundleID), by: harness.pki)
             let recorded = try await purchases.record(signedTransaction: signed, appUserID: "user-3", logger: harness.logger)
-            guard case .applied(let views) = recorded else {
+            guard case .applied(let body) = recorded else {
                 Issue.record("expected applied, got \(recorded)")
                 return
             }
-            #expect(views.map(\.snapshot.originalTransactionID) == ["4200000000000001"])
+            #expect(try SubscriberJSON(body).subscriptions.map { $0["original_transaction_id"] as? String } == ["4200000000000001"])
 
             let otherApp = try TestJWS.sign(payload: transaction(bundleID: "com.other.app"), by: harness.pki)
             let forged = try TestJWS.sign(payload: transaction(bundleID: UseCaseHarness.bundleID), by: try TestPKI())

@@ -4,6 +4,7 @@ import HTTPClient
 import Logging
 import Postgres
 import Settings
+import StoredAnswers
 import SigningTestSupport
 import SubscriptiondCore
 import TestSupport
@@ -47,8 +48,18 @@ struct UseCaseHarness {
     /// The recorder of `/v1/receipts` and `/v1/transactions`, trusting `pki`, waiting `wait` for Apple.
     func purchases(wait: Duration = .seconds(5), onQueued: @escaping @Sendable () async -> Void = {}) -> PurchaseRecorder {
         PurchaseRecorder(
-            evidence: evidence, database: database, signatures: SignedPayloadVerifier(roots: AppleRootCertificates([pki.root.certificate])),
-            apps: apps, wait: wait, onQueued: onQueued)
+            evidence: evidence, database: database, answers: answers, signatures: signatures, apps: apps, wait: wait, onQueued: onQueued)
+    }
+
+    /// Verifies what `pki` signs.
+    var signatures: SignedPayloadVerifier { SignedPayloadVerifier(roots: AppleRootCertificates([pki.root.certificate])) }
+
+    /// The read answers under the apps' entitlement policies, each stored before it returns.
+    var answers: ReadAnswers { ReadAnswers(database: database, policies: apps.entitlementPolicies, logger: logger) }
+
+    /// The same harness with other apps (policies, secrets).
+    func with(apps: AppRegistry) -> UseCaseHarness {
+        UseCaseHarness(database: database, verify: verify, evidence: evidence, apps: apps, pki: pki, logger: logger)
     }
 
     /// A receipt `ScriptedVerifyServer.answerOneActivePeriodPerReceipt` answers for `originalTransactionID`.

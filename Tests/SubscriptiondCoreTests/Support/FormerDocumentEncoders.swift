@@ -63,6 +63,7 @@ struct FormerTransactionDocument: Encodable {
         case isTrialPeriod = "is_trial_period", isInIntroOfferPeriod = "is_in_intro_offer_period", isUpgraded = "is_upgraded"
         case cancellationDate = "cancellation_date", cancellationReason = "cancellation_reason"
         case ownershipType = "ownership_type", webOrderLineItemID = "web_order_line_item_id"
+        case revocationType = "revocation_type"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -78,6 +79,7 @@ struct FormerTransactionDocument: Encodable {
         try container.encode(fact.isUpgraded, forKey: .isUpgraded)
         try container.encode(fact.cancellationDate, forKey: .cancellationDate)
         try container.encode(fact.cancellationReason, forKey: .cancellationReason)
+        try container.encode(fact.cancellationDate == nil ? nil : fact.revocationType, forKey: .revocationType)
         try container.encode(fact.ownershipType, forKey: .ownershipType)
         try container.encode(fact.webOrderLineItemID, forKey: .webOrderLineItemID)
     }
@@ -85,17 +87,65 @@ struct FormerTransactionDocument: Encodable {
 
 struct FormerSubscriberDocument: Encodable {
     let appUserID: String
-    let views: [SubscriptionView]
+    let document: SubscriberDocument
 
     enum CodingKeys: String, CodingKey {
-        case appUserID = "app_user_id", subscriptions, entitledGroups = "entitled_groups"
+        case appUserID = "app_user_id", subscriptions, entitledGroups = "entitled_groups", entitlements, purchases
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(appUserID, forKey: .appUserID)
-        try container.encode(views.map { FormerSubscriptionDocument(view: $0, includeTransactions: false) }, forKey: .subscriptions)
-        try container.encode(SubscriberDocument(appUserID: appUserID, views: views).entitledGroups, forKey: .entitledGroups)
+        try container.encode(document.views.map { FormerSubscriptionDocument(view: $0, includeTransactions: false) }, forKey: .subscriptions)
+        try container.encode(document.entitledGroups, forKey: .entitledGroups)
+        try container.encode(document.entitlements.mapValues(FormerEntitlement.init), forKey: .entitlements)
+        try container.encode(document.purchases.map(FormerPurchase.init), forKey: .purchases)
+    }
+}
+
+struct FormerEntitlement: Encodable {
+    let state: EntitlementState
+
+    enum CodingKeys: String, CodingKey {
+        case active, source, environment, productID = "product_id", expiresAt = "expires_at"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state.active, forKey: .active)
+        try container.encode(state.source?.rawValue, forKey: .source)
+        try container.encode(state.environment?.rawValue, forKey: .environment)
+        try container.encode(state.productID, forKey: .productID)
+        try container.encode(state.expiresAt, forKey: .expiresAt)
+    }
+}
+
+struct FormerPurchase: Encodable {
+    let purchase: PurchaseSummary
+
+    enum CodingKeys: String, CodingKey {
+        case transactionID = "transaction_id", originalTransactionID = "original_transaction_id", productID = "product_id"
+        case type, environment, purchaseDate = "purchase_date", expiresAt = "expires_at", revokedAt = "revoked_at"
+        case revocationReason = "revocation_reason", revocationType = "revocation_type", quantity, price, currency, storefront
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        let fact = purchase.fact
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fact.transactionID, forKey: .transactionID)
+        try container.encode(fact.originalTransactionID, forKey: .originalTransactionID)
+        try container.encode(fact.productID, forKey: .productID)
+        try container.encode(purchase.type?.rawValue, forKey: .type)
+        try container.encode(fact.environment.rawValue, forKey: .environment)
+        try container.encode(fact.purchaseDate, forKey: .purchaseDate)
+        try container.encode(purchase.expiresAt, forKey: .expiresAt)
+        try container.encode(fact.isRevoked ? fact.cancellationDate : nil, forKey: .revokedAt)
+        try container.encode(fact.isRevoked ? fact.cancellationReason : nil, forKey: .revocationReason)
+        try container.encode(fact.isRevoked ? fact.revocationType : nil, forKey: .revocationType)
+        try container.encode(fact.quantity ?? 1, forKey: .quantity)
+        try container.encode(purchase.price, forKey: .price)
+        try container.encode(fact.currency, forKey: .currency)
+        try container.encode(fact.storefront, forKey: .storefront)
     }
 }
 

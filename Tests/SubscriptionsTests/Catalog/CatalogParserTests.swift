@@ -27,7 +27,7 @@ struct CatalogParserTests {
         """
 
     @Test func validCatalog() throws {
-        let products = try CatalogParser.parse(json: Array(Self.validFile.utf8)).get()
+        let products = try CatalogParser.parse(json: Array(Self.validFile.utf8)).get().products
         #expect(products.map(\.productID) == [
             "com.example.pro.monthly", "com.example.pro.yearly", "com.example.plus.monthly",
             "com.example.pro.weekly", "com.example.pass", "com.example.coins", "com.example.unlock",
@@ -49,7 +49,7 @@ struct CatalogParserTests {
     }
 
     @Test func catalogLooksUpByIDAndGroup() throws {
-        let catalog = ProductCatalog(products: try CatalogParser.parse(json: Array(Self.validFile.utf8)).get())
+        let catalog = ProductCatalog(products: try CatalogParser.parse(json: Array(Self.validFile.utf8)).get().products)
         #expect(catalog.product("com.example.plus.monthly")?.subscriptionGroupID == "20600000")
         #expect(catalog.product("nope") == nil)
         #expect(catalog.products(inGroup: "20500000").map(\.productID) == [
@@ -67,7 +67,7 @@ struct CatalogParserTests {
 
     @Test func freeTrialWithoutPriceIsFreeAndPeriodsDefaultToOne() throws {
         let file = CatalogText.file(CatalogText.product(intro: CatalogText.offer(periods: nil, price: nil)))
-        let offer = try #require(try CatalogParser.parse(json: file).get().first?.introOffer)
+        let offer = try #require(try CatalogParser.parse(json: file).get().products.first?.introOffer)
         #expect(offer.price == 0 && offer.periods == 1)
     }
 
@@ -79,7 +79,7 @@ struct CatalogParserTests {
     }
 
     @Test func emptyCatalogIsValid() throws {
-        #expect(try CatalogParser.parse(json: Array(#"{"products": []}"#.utf8)).get().isEmpty)
+        #expect(try CatalogParser.parse(json: Array(#"{"products": []}"#.utf8)).get().products.isEmpty)
     }
 
     /// Read by the strict parser every JSON input goes through: a key given twice is refused
@@ -91,18 +91,18 @@ struct CatalogParserTests {
 
     @Test func fileNameChoosesTheFormat() throws {
         let csv = Array("product_id,bundle_id,type\ncoins,com.example.app,consumable\n".utf8)
-        #expect(try CatalogParser.parse(csv, fileName: "catalog.CSV").get().map(\.productID) == ["coins"])
+        #expect(try CatalogParser.parse(csv, fileName: "catalog.CSV").get().products.map(\.productID) == ["coins"])
         #expect(CatalogParser.parse(csv, fileName: "catalog.json").problemLines == ["catalog: not valid JSON"])
     }
 
     @Test func productsEncodeInTheCatalogFormatAndReadBack() throws {
-        let products = try CatalogParser.parse(json: Array(Self.validFile.utf8)).get()
+        let products = try CatalogParser.parse(json: Array(Self.validFile.utf8)).get().products
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = try encoder.encode(["products": products])
         let first = String(decoding: try encoder.encode(products[0]), as: UTF8.self)
         #expect(first == #"{"bundle_id":"com.example.app","intro_offer":{"payment_mode":"free_trial","period":"P1W","periods":1,"price":"0"},"period":"P1M","product_id":"com.example.pro.monthly","subscription_group_id":"20500000","type":"auto_renewable"}"#)
-        #expect(try CatalogParser.parse(json: Array(data)).get() == products)
+        #expect(try CatalogParser.parse(json: Array(data)).get().products == products)
         #expect(try JSONDecoder().decode([String: [Product]].self, from: data)["products"] == products)
     }
 }

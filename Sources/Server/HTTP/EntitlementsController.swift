@@ -1,0 +1,57 @@
+import ContractDocuments
+import Foundation
+import Hummingbird
+import JSON
+import StoredAnswers
+import UseCases
+
+/// The entitlement routes: `GET /v1/subscribers/{id}/entitlements` (the paywall's read, one
+/// stored answer), manual grants (`POST` / `DELETE /v1/subscribers/{id}/grants`) and
+/// `POST /v1/app-transactions` (a StoreKit 2 AppTransaction, for grandfathering).
+struct EntitlementsController<Context: RequestContext> {
+    let answers: ReadAnswers
+    let grants: ManualGrants
+    let appTransactions: AppTransactionRecorder
+    let maxBodyBytes: Int
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("subscribers/:app_user_id/entitlements") { _, context in
+            let appUserID = try context.parameters.require("app_user_id")
+            guard let answer = try await answers.entitlementsBody(appUserID: appUserID) else {
+                throw APIError.notFound("no subscriber with app_user_id \(appUserID)")
+            }
+            ReadAnswerMetrics.record(.entitlements, answer.origin)
+            return JSONBodyResponse(body: answer.body)
+        }
+        group.post("subscribers/:app_user_id/grants") { request, context in
+            let appUserID = try context.parameters.require("app_user_id")
+            let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
+            let grant = try await grants.add(
+                appUserID: appUserID, entitlement: try QueryRequest.string(body, "entitlement"),
+                expiresAt: try Self.expiresAt(body), reason: try QueryRequest.string(body, "reason", maxLength: ManualGrants.maximumReasonLength),
+                actor: "api")
+            return JSONResponse(status: .created, document: GrantDocument(grant))
+        }
+        group.delete("subscribers/:app_user_id/grants/:grant_id") { _, context in
+            let appUserID = try context.parameters.require("app_user_id")
+            let text = try context.parameters.require("grant_id")
+            guard let id = Int64(text), id > 0 else { throw APIError.malformed("grant_id must be a positive number, got \(text)") }
+            return JSONResponse(document: GrantDocument(try await grants.revoke(id: id, appUserID: appUserID, reason: nil, actor: "api")))
+        }
+        group.post("app-transactions") { request, context in
+            let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
+            let appUserID = try QueryRequest.string(body, "app_user_id")
+            let signed = try QueryRequest.string(body, "signed_app_transaction", maxLength: maxBodyBytes)
+            return JSONBodyResponse(body: try await appTransactions.record(signedAppTransaction: signed, appUserID: appUserID, logger: context.logger))
+        }
+    }
+
+    /// `expires_at`: an RFC 3339 time, or null / absent for good.
+    private static func expiresAt(_ body: [String: JSONValue]) throws -> Date? {
+        guard let value = body["expires_at"], value != .null else { return nil }
+        guard let text = value.stringValue, let date = RFC3339.parse(text) else {
+            throw APIError.malformed("expires_at must be an RFC 3339 time such as 2026-12-01T10:00:00Z, or null")
+        }
+        return date
+    }
+}

@@ -1,0 +1,62 @@
+import AppStore
+import AppStoreSignature
+import Foundation
+import Logging
+import Postgres
+import Settings
+import Store
+import StoredAnswers
+import SubscriptiondCore
+import Subscriptions
+
+/// `POST /v1/app-transactions`: a StoreKit 2 AppTransaction from the device, verified offline
+/// like a signed transaction (chain to a configured root, signature, a configured app), whose
+/// original application version is recorded for the user (grandfathering).
+public struct AppTransactionRecorder: Sendable {
+    private let database: PostgresClient
+    private let answers: ReadAnswers
+    private let signatures: SignedPayloadVerifier
+    private let apps: AppRegistry
+
+    public init(database: PostgresClient, answers: ReadAnswers, signatures: SignedPayloadVerifier, apps: AppRegistry) {
+        self.database = database
+        self.answers = answers
+        self.signatures = signatures
+        self.apps = apps
+    }
+
+    /// Verifies `jws` and records its original application version for `appUserID`;
+    /// returns the user's entitlements JSON. Nothing is stored unless all of it verifies.
+    public func record(signedAppTransaction jws: String, appUserID: String, logger: Logger) async throws -> String {
+        let appTransaction: AppTransactionPayload
+        do {
+            appTransaction = try await signatures.verify(jws, as: AppTransactionPayload.self)
+        } catch where error.kind == .malformed {
+            throw UseCaseError.malformed("signed_app_transaction is not a signed AppTransaction (\(error.reason))")
+        } catch where error.kind == .unavailable {
+            logger.warning("app transaction not checkable now", metadata: [LogKey.error: "\(error.reason)"])
+            throw UseCaseError.unavailable("the AppTransaction cannot be checked now (an OCSP responder did not answer); try again")
+        } catch {
+            logger.info("app transaction rejected", metadata: [LogKey.error: "\(error.reason)"])
+            throw UseCaseError.signatureRejected("the AppTransaction does not verify")
+        }
+        guard let bundleID = appTransaction.bundleID, let app = apps.app(bundleID: bundleID),
+              (try? AppIdentityCheck.check(appTransaction, bundleID: app.bundleID, appAppleID: app.appAppleID)) != nil,
+              let environment = appTransaction.environment
+        else {
+            throw UseCaseError.signatureRejected("the AppTransaction is not for a configured app")
+        }
+        guard let version = appTransaction.originalApplicationVersion, !version.isEmpty else {
+            throw UseCaseError.signatureRejected("the AppTransaction names no originalApplicationVersion")
+        }
+        try await database.withTransaction { session in
+            try OriginalVersionStore.record(
+                OriginalApplicationVersion(bundleID: app.bundleID, environment: environment, version: version),
+                appUserID: appUserID, proof: .appTransaction, appTransactionID: appTransaction.appTransactionID, in: session)
+        }
+        guard let body = try await answers.entitlementsBody(appUserID: appUserID) else {
+            throw UseCaseError.unavailable("the recorded version is not readable yet; retry")
+        }
+        return body.body
+    }
+}

@@ -79,6 +79,19 @@ extension AppStoreAPIClient {
         }
     }
 
+    /// Get App Transaction Info: the customer's purchase of the app (its original application
+    /// version), found by any of the customer's transaction ids; `environment` `nil` asks
+    /// production, then sandbox.
+    public func appTransactionInfo(transactionID: String, environment: AppStoreEnvironment? = nil, logger: Logger? = nil) async throws -> AppTransactionInfoAnswer {
+        let call = AppStoreAPICall(
+            method: .get, path: "/inApps/v1/transactions/appTransactions/" + (try Self.pathID(transactionID)),
+            route: "/inApps/v1/transactions/appTransactions/{transactionId}")
+        return try await perform(call, in: Self.lookupOrder(environment), logger: logger) { environment, body throws(AppStoreAPIError) in
+            let wire = try decodeJSON(AppStoreAPIWire.AppTransactionInfoResponse.self, body, in: environment)
+            return AppTransactionInfoAnswer(environment: environment, appTransaction: try await verifiedAppTransaction(wire.signedAppTransactionInfo, in: environment))
+        }
+    }
+
     /// One page of Get Notification History in `environment`; pass the previous page's
     /// `paginationToken` for the next. Refuses a start more than 180 days back before sending.
     public func notificationHistoryPage(_ query: NotificationHistoryQuery, paginationToken: String? = nil, environment: AppStoreEnvironment, now: Date = Date(), logger: Logger? = nil) async throws -> NotificationHistoryPage {

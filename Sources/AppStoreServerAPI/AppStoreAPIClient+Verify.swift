@@ -46,6 +46,21 @@ extension AppStoreAPIClient {
         return renewal
     }
 
+    /// Verifies a signed AppTransaction and checks it belongs to this app and `environment`.
+    func verifiedAppTransaction(_ jws: String?, in environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> AppTransactionPayload {
+        guard let jws else { throw .malformedAnswer(environment: environment) }
+        let appTransaction: AppTransactionPayload
+        do {
+            appTransaction = try await verifier.verify(jws, as: AppTransactionPayload.self)
+        } catch {
+            throw Self.unverified(error, in: environment, what: "app transaction")
+        }
+        guard appTransaction.bundleID == bundleID, appTransaction.environment == environment else {
+            throw .untrustedAnswer(environment: environment, reason: "app transaction: another app or environment")
+        }
+        return appTransaction
+    }
+
     /// Verifies a signed notification (and its nested items) and checks it names this app
     /// and `environment`. The app's Apple id is left to intake, which knows it.
     func verifiedNotification(_ signedPayload: String?, in environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> VerifiedNotificationV2 {

@@ -53,6 +53,14 @@ public struct TransactionInfoAnswer: Sendable, Hashable {
     public let transaction: JWSTransactionPayload
 }
 
+/// The answer of Get App Transaction Info.
+public struct AppTransactionInfoAnswer: Sendable, Hashable {
+    /// The environment that knew the customer.
+    public let environment: AppStoreEnvironment
+    /// The verified AppTransaction.
+    public let appTransaction: AppTransactionPayload
+}
+
 /// One delivery attempt of a notification, as Apple reports it.
 public struct NotificationSendAttempt: Sendable, Hashable {
     /// `attemptDate`.

@@ -41,6 +41,11 @@ enum AppStoreAPIWire {
         var signedTransactionInfo: String?
     }
 
+    /// Get App Transaction Info.
+    struct AppTransactionInfoResponse: Decodable {
+        var signedAppTransactionInfo: String?
+    }
+
     /// Get Notification History.
     struct NotificationHistoryResponse: Decodable {
         var notificationHistory: [NotificationHistoryItem]?

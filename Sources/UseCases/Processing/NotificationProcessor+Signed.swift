@@ -3,6 +3,7 @@ import AppStoreSignature
 import Foundation
 import JSON
 import Logging
+import Settings
 import Store
 import SubscriptiondCore
 import Subscriptions
@@ -56,7 +57,12 @@ extension NotificationProcessor {
         }
         switch await evidence.lookUp(transactionID: id, bundleID: notification.bundleID, environment: nil, withHistory: false, logger: logger) {
         case .facts(let batches):
-            return .apply(ApplyPlan(batches: batches))
+            // An app that grandfathers also needs the customer's original application version.
+            guard apps.app(bundleID: notification.bundleID)?.entitlementPolicy.grandfather != nil else {
+                return .apply(ApplyPlan(batches: batches))
+            }
+            return .apply(ApplyPlan(batches: await evidence.addingOriginalVersion(
+                to: batches, transactionID: id, bundleID: notification.bundleID, logger: logger)))
         case .retry(let reason, _):
             return .retry(reason: reason, limited: false)
         case .refused(let reason, _):

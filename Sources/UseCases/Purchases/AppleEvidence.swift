@@ -76,4 +76,25 @@ public struct AppleEvidence: Sendable {
             return .retry(reason: "App Store Server API: \(error)", limited: false)
         }
     }
+
+    /// `batches` with the customer's original application version (Get App Transaction
+    /// Info for `transactionID`) on the batch of its environment, to be recorded for the user
+    /// who proves them. Best effort: without an answer the batches come back as they were (the
+    /// app can still send its AppTransaction to `POST /v1/app-transactions`).
+    public func addingOriginalVersion(to batches: [FactBatch], transactionID: String, bundleID: String, logger: Logger) async -> [FactBatch] {
+        guard let client = api?.client(bundleID: bundleID), let first = batches.first else { return batches }
+        do {
+            let answer = try await client.appTransactionInfo(transactionID: transactionID, environment: first.facts.environment, logger: logger)
+            guard let version = answer.appTransaction.originalApplicationVersion,
+                  let index = batches.firstIndex(where: { $0.facts.environment == answer.environment }) else { return batches }
+            var facts = batches[index].facts
+            facts.originalApplicationVersion = version
+            var batches = batches
+            batches[index] = FactBatch(facts: facts, observedAt: batches[index].observedAt)
+            return batches
+        } catch {
+            logger.info("original application version not looked up", metadata: [LogKey.error: "\(error)"])
+            return batches
+        }
+    }
 }

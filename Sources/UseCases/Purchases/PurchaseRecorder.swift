@@ -80,8 +80,12 @@ public struct PurchaseRecorder: Sendable {
     public func record(lookup transactionID: String, bundleID: String?, appUserID: String, logger: Logger) async throws -> Recorded {
         let bundleID = try lookupApp(bundleID)
         let evidence = self.evidence
+        // An app that grandfathers also needs the customer's original application version.
+        let grandfathers = apps.app(bundleID: bundleID)?.entitlementPolicy.grandfather != nil
         let answer = await firstResult(within: wait) {
-            await evidence.lookUp(transactionID: transactionID, bundleID: bundleID, environment: nil, withHistory: false, logger: logger)
+            let answer = await evidence.lookUp(transactionID: transactionID, bundleID: bundleID, environment: nil, withHistory: false, logger: logger)
+            guard grandfathers, case .facts(let batches) = answer else { return answer }
+            return .facts(await evidence.addingOriginalVersion(to: batches, transactionID: transactionID, bundleID: bundleID, logger: logger))
         } ?? .retry(reason: "the App Store Server API did not answer within \(wait)", limited: false)
         switch answer {
         case .facts(let batches):

@@ -59,7 +59,7 @@ struct GrantsAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let expiresAt = try until.map { text in
-            guard let date = TimeText.parse(text) else { throw CommandFailure.usage("--until must be an RFC 3339 time or a date, got \(text)") }
+            guard let date = TimeText.parse(text) else { throw ValidationError("--until must be an RFC 3339 time or a date, got \(text)") }
             return date
         }
         try await CommandExecution.withDatabase(options) { context in

@@ -13,7 +13,8 @@
 -- Every tenth user (n % 10 = 7) also has a weekly subscription in group 20600000, so a
 -- tenth of the subscriber reads return two subscriptions of two groups. Every fifth user
 -- (n % 5 = 0) is in the Sandbox environment. The main subscription of user n is original
--- transaction 7000000000000000 + n, the weekly one 8000000000000000 + n.
+-- transaction 7000000000000000 + n, the weekly one 8000000000000000 + n. Some users also
+-- hold a lifetime unlock or a manual grant (below).
 --   psql "$DATABASE_URL" -v count=100000 -f Benchmarks/load-subscribers.sql
 BEGIN;
 CREATE TEMP TABLE bench_users AS
@@ -98,6 +99,19 @@ INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bund
 SELECT app_user_id, environment, otid, 'com.example.app' FROM bench_users
 UNION ALL
 SELECT app_user_id, environment, (8000000000000000 + n)::text, 'com.example.app' FROM bench_users WHERE weekly;
+
+-- Entitlements beyond subscriptions: every eleventh user (n % 11 = 3) also bought the
+-- lifetime unlock (original transaction 9000000000000000 + n), every thirteenth (n % 13 = 5)
+-- has a manual grant of `pro` for 30 more days.
+INSERT INTO transactions (environment, transaction_id, original_transaction_id, bundle_id, product_id, purchase_date,
+    quantity, product_type, price_milliunits, currency, storefront, source, stated_at)
+SELECT environment, (9000000000000000 + n)::text, (9000000000000000 + n)::text, 'com.example.app', 'com.example.pro.lifetime',
+       now() - interval '200 days', 1, 'non_consumable', 49990, 'USD', 'USA', 'v2', now() - interval '200 days'
+FROM bench_users WHERE n % 11 = 3;
+INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
+SELECT app_user_id, environment, (9000000000000000 + n)::text, 'com.example.app' FROM bench_users WHERE n % 11 = 3;
+INSERT INTO entitlement_grants (app_user_id, entitlement_id, expires_at, reason)
+SELECT app_user_id, 'pro', now() + interval '30 days', 'bench comp' FROM bench_users WHERE n % 13 = 5;
 COMMIT;
 -- A database that has been serving for a while: statistics current, the visibility map set
 -- and hint bits written, so autovacuum's pass over three million new rows, and the first

@@ -1,6 +1,6 @@
 -- wrk script for Benchmarks/reads.sh: one read endpoint (READ_ENDPOINT) with a random key
 -- that exists among the BENCH_USERS loaded by load-subscribers.sql, or GET /health/live.
---   READ_ENDPOINT=health | subscriptions | subscribers | eligibility
+--   READ_ENDPOINT=health | subscriptions | subscribers | entitlements | eligibility
 -- Any answer outside 2xx counts as an error; done() prints one "BENCH ..." line.
 local endpoint = os.getenv("READ_ENDPOINT") or "health"
 local users = tonumber(os.getenv("BENCH_USERS") or "1000000")
@@ -27,6 +27,8 @@ request = function()
         return wrk.format("GET", string.format("/v1/subscriptions/%d", id), headers)
     elseif endpoint == "subscribers" then
         return wrk.format("GET", string.format("/v1/subscribers/bench-user-%d", n), headers)
+    elseif endpoint == "entitlements" then
+        return wrk.format("GET", string.format("/v1/subscribers/bench-user-%d/entitlements", n), headers)
     elseif endpoint == "eligibility" then
         local body = string.format([[{"app_user_id":"bench-user-%d","product_ids":["com.example.pro.monthly","com.example.pro.yearly","com.example.premium.monthly","com.example.news.weekly"]}]], n)
         return wrk.format("POST", "/v1/eligibility", jsonHeaders, body)

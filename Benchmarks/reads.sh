@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The three read endpoints at BENCH_USERS (default 1,000,000) subscribers, each next to the
+# The read endpoints at BENCH_USERS (default 1,000,000) subscribers, each next to the
 # read ceiling of this machine measured in the same run.
 #
 #   make bench-reads           # or: Benchmarks/reads.sh [debug|release]
@@ -13,12 +13,13 @@
 # 2. H = wrk -t2 -c16 on GET /health/live of the same subscriptiond, S = pgbench -S -c16 -j2
 #    (select-only) on the same database; an HTTP request and a primary-key select both cost
 #    CPU on the same cores, so the ceiling of a read that needs both is 1 / (1/H + 1/S);
-# 3. wrk -t2 -c16 on GET /v1/subscriptions/{id}, GET /v1/subscribers/{id} and
-#    POST /v1/eligibility (four products), random keys that exist (Benchmarks/reads.lua),
+# 3. wrk -t2 -c16 on GET /v1/subscriptions/{id}, GET /v1/subscribers/{id},
+#    GET /v1/subscribers/{id}/entitlements and POST /v1/eligibility (four products), random
+#    keys that exist (Benchmarks/reads.lua),
 #    with every stored answer stale (the catalog generation raised), so each read computes
 #    its answer from the facts and stores it: what the first read after a change costs;
 # 4. subscriptionctl answers rebuild: every subscription's and subscriber's stored answer
-#    (docs/read-answers.md), as after a bulk load; then the same three runs answered from
+#    (docs/read-answers.md), as after a bulk load; then the same runs answered from
 #    the stored answers;
 # 5. one line per endpoint: rate, p99, errors (non-2xx and socket errors), ceiling, ratio;
 #    then the CPU each request cost subscriptiond, PostgreSQL and the load generator, for H,
@@ -37,9 +38,11 @@ trap bench_restore_scheduler EXIT  # until the full trap below takes over
 bench_setup bench_reads "$config"
 mkdir -p "$out"
 
-loaded=$(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM subscribers WHERE app_user_id IN ('bench-user-$users', 'bench-user-$((users + 1))')")
-if [ "$loaded" != 1 ]; then
-    psql -q "$DATABASE_URL" -c "TRUNCATE transactions, renewal_info, subscriptions, subscribers, status_events"
+# Loaded by this version of load-subscribers.sql: user N exists, N + 1 does not, user 5 has a grant.
+loaded=$(psql -qtA "$DATABASE_URL" -c "SELECT (SELECT count(*) FROM subscribers WHERE app_user_id IN ('bench-user-$users', 'bench-user-$((users + 1))')) = 1
+    AND EXISTS (SELECT 1 FROM entitlement_grants WHERE app_user_id = 'bench-user-5')")
+if [ "$loaded" != t ]; then
+    psql -q "$DATABASE_URL" -c "TRUNCATE transactions, renewal_info, subscriptions, subscribers, status_events, entitlement_grants"
     "$bin/subscriptionctl" products import Deploy/local/demo-catalog.json >/dev/null
     start=$(date +%s)
     psql -q "$DATABASE_URL" -v count="$users" -f Benchmarks/load-subscribers.sql
@@ -65,6 +68,7 @@ url="http://127.0.0.1:$port"
 echo "== sample answers"
 curl -s -H "Authorization: Bearer $BENCH_TOKEN" "$url/v1/subscriptions/7000000000000005"; echo
 curl -s -H "Authorization: Bearer $BENCH_TOKEN" "$url/v1/subscribers/bench-user-7"; echo
+curl -s -H "Authorization: Bearer $BENCH_TOKEN" "$url/v1/subscribers/bench-user-7/entitlements"; echo
 # bench-user-3 used a trial (ineligible), -4 lapsed without one (eligible), -5 is subscribed now (ineligible).
 for user in 3 4 5; do
     curl -s -H "Authorization: Bearer $BENCH_TOKEN" -H 'Content-Type: application/json' "$url/v1/eligibility" \
@@ -97,11 +101,11 @@ health=$(field health rps)
 select=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out/pgbench.txt" | head -n 1)
 ceiling=$(awk "BEGIN { printf \"%.0f\", 1 / (1 / $health + 1 / $select) }")
 
-path_of() { case "$1" in eligibility) echo /v1/eligibility ;; *) echo "/v1/$1" ;; esac; }
+path_of() { case "$1" in eligibility) echo /v1/eligibility ;; entitlements) echo /v1/subscribers ;; *) echo "/v1/$1" ;; esac; }
 # Every stored answer stale: each read computes (and stores) its answer; random keys over a
 # million rarely repeat within a run.
 psql -q "$DATABASE_URL" -c "UPDATE answer_catalog_generation SET generation = generation + 1"
-for endpoint in subscriptions subscribers eligibility; do
+for endpoint in subscriptions subscribers entitlements eligibility; do
     echo "== wrk -t2 -c16 -d${seconds}s $endpoint ($config build, $users subscribers, computed answers)"
     run_wrk "$endpoint-computed" "$(path_of "$endpoint")"
 done
@@ -111,16 +115,17 @@ psql -q "$DATABASE_URL" -c "VACUUM ANALYZE subscription_answers" -c "VACUUM ANAL
 echo "answers rebuilt in $(( $(date +%s) - start ))s: $(psql -qtA "$DATABASE_URL" -c "SELECT
     pg_size_pretty(pg_total_relation_size('subscription_answers')) || ' subscription answers, '
     || pg_size_pretty(pg_total_relation_size('subscriber_answers')) || ' subscriber answers'")"
-for endpoint in subscriptions subscribers eligibility; do
+for endpoint in subscriptions subscribers entitlements eligibility; do
     echo "== wrk -t2 -c16 -d${seconds}s $endpoint ($config build, $users subscribers, stored answers)"
     run_wrk "$endpoint" "$(path_of "$endpoint")"
 done
 
 echo "== result ($users subscribers, $config build; H = $health/s, S = $select/s)"
-for endpoint in subscriptions subscribers eligibility; do
+for endpoint in subscriptions subscribers entitlements eligibility; do
     case "$endpoint" in
         subscriptions) label="GET /v1/subscriptions" ;;
         subscribers) label="GET /v1/subscribers" ;;
+        entitlements) label="GET /v1/subscribers/{id}/entitlements" ;;
         eligibility) label="POST /v1/eligibility" ;;
     esac
     for run in "$endpoint" "$endpoint-computed"; do
@@ -134,7 +139,7 @@ done
 echo "== result, CPU per request (all processes on the $(nproc) cores: subscriptiond, the bench cluster, the load generator)"
 echo "H, GET /health/live: $(bench_cpu_per_request "$out/cpu-health.txt" "$(field health requests)" subscriptiond wrk)"
 echo "S, pgbench -S: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out/pgbench.txt")" "" pgbench)"
-for endpoint in subscriptions subscribers eligibility subscriptions-computed subscribers-computed eligibility-computed; do
+for endpoint in subscriptions subscribers entitlements eligibility subscriptions-computed subscribers-computed entitlements-computed eligibility-computed; do
     echo "$endpoint: $(bench_cpu_per_request "$out/cpu-$endpoint.txt" "$(field "$endpoint" requests)" subscriptiond wrk)"
 done
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then

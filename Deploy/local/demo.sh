@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # `make demo`: the whole system on this machine. A fresh demo database on the local cluster,
-# the demo catalog, subscriptiond pointed at appstore-sim, the named demo customers run
-# through their lifecycles — some sending version 1 notifications, some signed version 2,
-# some migrating from one to the other; every notification delivered twice, shuffled — then
-# a table of what subscriptiond says about each customer and whether it agrees with the
-# simulator, and the webhook events a demo receiver (the app's backend) got.
+# the demo catalog (subscriptions, one-time products and entitlements), subscriptiond pointed
+# at appstore-sim, the named demo customers run through their lifecycles — subscribers, buyers
+# of a lifetime unlock, passes, coins or a trial product, and customers of a second app that
+# was paid up front before version 2.0 (grandfathered); some sending version 1 notifications,
+# some signed version 2, some migrating from one to the other; every notification delivered
+# twice, shuffled — then a table of what subscriptiond says about each customer (status,
+# entitlements, eligibility) and whether it agrees with the simulator, and the webhook events
+# a demo receiver (the app's backend) got.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -27,6 +30,14 @@ echo
 "$bin/appstore-sim" ca --out .local/appstore-sim-root.pem
 export APPSTORE_ROOT_CERTIFICATES="Certificates/AppleRootCA-G3.pem,.local/appstore-sim-root.pem"
 
+# The second demo app (com.example.paidapp) comes from a config file that merges with the
+# single-app variables of dev.env: its secret, its Apple ID and its grandfather rule.
+paidsecret="demo-paidapp-shared-secret-$(date +%s)"
+cat > .local/demo-config.json <<JSON
+{"apps": [{"bundle_id": "com.example.paidapp", "shared_secret": "$paidsecret", "app_apple_id": 1234567891,
+           "grandfather": {"before_version": "2.0", "entitlement": "paid_pro"}, "sandbox_entitlement": "grant"}]}
+JSON
+
 simport="$(Deploy/local/free-port.sh 19100 19199)"
 sdport="$(Deploy/local/free-port.sh 19200 19299)"
 hookport="$(Deploy/local/free-port.sh 19300 19399)"
@@ -37,6 +48,7 @@ receiver=$!
 SUBSCRIPTIOND_PORT="$sdport" VERIFY_RECEIPT_URL="http://127.0.0.1:$simport/verifyReceipt" \
     VERIFY_RECEIPT_SANDBOX_URL="http://127.0.0.1:$simport/sandbox/verifyReceipt" WORKER_LEASE_MS=5000 \
     WEBHOOK_URL="http://127.0.0.1:$hookport/hooks" WEBHOOK_SECRET="$hooksecret" \
+    SUBSCRIPTIOND_CONFIG=.local/demo-config.json \
     "$bin/subscriptiond" 2> .local/demo-subscriptiond.log &
 server=$!
 trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true; kill $receiver 2>/dev/null || true' EXIT
@@ -45,7 +57,8 @@ curl -sf "http://127.0.0.1:$sdport/health/ready" >/dev/null || { echo "demo: sub
 
 echo "subscriptiond on 127.0.0.1:$sdport, appstore-sim (verifyReceipt) on 127.0.0.1:$simport"
 status=0
-"$bin/appstore-sim" run --demo --secret "$APPSTORE_BUNDLE_ID=$APPSTORE_SHARED_SECRET" --port "$simport" \
+"$bin/appstore-sim" run --demo --secret "$APPSTORE_BUNDLE_ID=$APPSTORE_SHARED_SECRET" \
+    --secret "com.example.paidapp=$paidsecret" --port "$simport" \
     --target "http://127.0.0.1:$sdport/notifications/appstore" --duplicates 2 --shuffle --concurrency 4 \
     --notifications-version mixed \
     --truth-out .local/demo-truth.json --check-url "http://127.0.0.1:$sdport" --check-token "$ADMIN_TOKEN" \

@@ -1,7 +1,9 @@
 import Foundation
 
 extension AppStoreSimulator {
-    /// Adds `count` random customers (see `CustomerGenerator`); `seed` defaults to the simulator's.
+    /// Adds `count` random customers (see `CustomerGenerator`) living `scenarios` (by default
+    /// all; `ScenarioKind.subscriptionLifecycles` for subscriptions alone); `seed` defaults to
+    /// the simulator's.
     @discardableResult
     public func addRandomCustomers(
         _ count: Int,
@@ -9,11 +11,13 @@ extension AppStoreSimulator {
         sandboxShare: Double = 0.2,
         namePrefix: String = "cust",
         notificationVersions: NotificationVersionMix = .v1,
+        scenarios: [ScenarioKind] = ScenarioKind.allCases,
         endingAt end: Date = Date()
     ) throws -> [SimCustomer] {
         let specs = CustomerGenerator.random(
             count: count, seed: seed ?? configuration.seed, configuration: configuration,
-            sandboxShare: sandboxShare, namePrefix: namePrefix, notificationVersions: notificationVersions
+            sandboxShare: sandboxShare, namePrefix: namePrefix, notificationVersions: notificationVersions,
+            scenarios: scenarios
         )
         return try addCustomers(specs, endingAt: end)
     }
@@ -26,7 +30,7 @@ extension AppStoreSimulator {
         endingAt end: Date = Date()
     ) throws -> [SimCustomer] {
         let seed = configuration.seed
-        let specs = CustomerSpec.demo(for: configuration.catalog).map { spec in
+        let specs = CustomerSpec.demo(for: configuration).map { spec in
             var spec = spec
             spec.notificationVersion = notificationVersions.version(for: spec.name, seed: seed)
             spec.appAccountToken = AppAccountToken.draw(for: spec.name, seed: seed)

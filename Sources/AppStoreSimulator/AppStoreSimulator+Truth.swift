@@ -9,7 +9,16 @@ extension AppStoreSimulator {
     /// What subscriptiond should say about `customer` at `date`.
     public func truth(of customer: SimCustomer, at date: Date = Date()) -> CustomerTruth {
         let state = customer.state(at: date)
-        let products = configuration.catalog.products(of: customer.bundleID)
+        let catalog = configuration.catalog
+        let products = catalog.products(of: customer.bundleID)
+        var entitlements: [EntitlementTruth] = []
+        if let app = configuration.app(customer.bundleID) {
+            let facts = EntitlementFacts(
+                app: app, environment: customer.environment, state: state,
+                originalApplicationVersion: customer.originalApplicationVersion
+            )
+            entitlements = EntitlementRule.entitlements(of: facts, catalog: catalog, at: date)
+        }
         return CustomerTruth(
             appUserID: customer.id,
             bundleID: customer.bundleID,
@@ -23,7 +32,11 @@ extension AppStoreSimulator {
                 ($0.productID, state.eligibility(for: $0, at: date))
             }),
             appAccountToken: customer.spec.appAccountToken,
-            notificationVersion: customer.spec.notificationVersion
+            notificationVersion: customer.spec.notificationVersion,
+            entitlements: entitlements,
+            purchases: state.purchases,
+            originalApplicationVersion: customer.originalApplicationVersion,
+            signedAppTransaction: customer.signedAppTransaction
         )
     }
 }

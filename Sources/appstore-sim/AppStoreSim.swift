@@ -8,10 +8,12 @@ struct AppStoreSim: AsyncParsableCommand {
         abstract: "A local stand-in for Apple: verifyReceipt, v1 and v2 notifications and the truth they imply.",
         discussion: """
         Simulated customers live through scripted subscription lifecycles on an accelerated, \
-        seeded clock that ends at the real now. The simulator serves verifyReceipt for them \
-        (POST /verifyReceipt and POST /sandbox/verifyReceipt), sends the matching v1 or signed v2 \
+        seeded clock that ends at the real now, or buy lifetime unlocks, passes, coins and trial \
+        products (in real days), or are grandfathered by a formerly paid app's original version. \
+        The simulator serves verifyReceipt for them (POST /verifyReceipt and POST \
+        /sandbox/verifyReceipt), sends the matching v1 or signed v2 \
         notifications (--notifications-version) to a subscriptiond URL, and prints what \
-        subscriptiond should then say. `appstore-sim ca` prints the root that signs v2.
+        subscriptiond should then say, entitlements included. `appstore-sim ca` prints the root that signs v2.
 
         Control endpoints while serving: GET /control/stats, POST /control/stats/reset, \
         GET|POST|DELETE /control/faults, GET /control/truth[?at_ms=N].

@@ -6,19 +6,13 @@ import Foundation
 struct CatalogCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
-        abstract: "Print the product catalog (the demo one, or --catalog) in DESIGN.md's format.",
-        discussion: "Feed it to `subscriptionctl products import` so subscriptiond and the simulator share one catalog. Each product carries an extra \"level\" (1 = highest level of service in its group)."
+        abstract: "Print the product catalog (the demo one, or --catalog) in DESIGN.md's format, entitlements included.",
+        discussion: "Feed it to `subscriptionctl products import` so subscriptiond and the simulator share one catalog. Each auto-renewable product carries an extra \"level\" (1 = highest level of service in its group)."
     )
 
     @OptionGroup var customers: CustomerOptions
 
     func run() async throws {
-        struct File: Encodable {
-            var products: [SimProduct]
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let products = try customers.makeSimulator().configuration.catalog.products
-        print(String(decoding: try encoder.encode(File(products: products)), as: UTF8.self))
+        print(try customers.makeSimulator().configuration.catalog.jsonText())
     }
 }

@@ -7,7 +7,7 @@ struct CustomerOptions: ParsableArguments {
     @Option(help: "Product catalog JSON (DESIGN.md format; optional \"level\" per product). Default: the demo catalog.")
     var catalog: String?
 
-    @Option(name: .customLong("secret"), help: "An app's shared secret, BUNDLE_ID=SECRET (repeatable). Default: $APPSTORE_SHARED_SECRET, or demo-shared-secret for the demo app.")
+    @Option(name: .customLong("secret"), help: "An app's shared secret, BUNDLE_ID=SECRET (repeatable). Default: $APPSTORE_SHARED_SECRET, or demo-shared-secret for the demo app (com.example.app) and demo-paidapp-shared-secret for the paid demo app (com.example.paidapp).")
     var secrets: [String] = []
 
     @Option(help: "Seed for ids, random customers, scenario details and faults.")
@@ -16,7 +16,7 @@ struct CustomerOptions: ParsableArguments {
     @Option(help: "Random customers drawn from every scenario.")
     var customers: Int = 0
 
-    @Flag(help: "Add the named demo customers (alice-trial-renews, bob-billing-grace, ...).")
+    @Flag(help: "Add the named demo customers (alice-trial-renews, bob-billing-grace, ..., pam-lifetime, yara-paid-1.9, ...; see `appstore-sim scenarios`).")
     var demo = false
 
     @Option(help: "Share of random customers in sandbox (0...1).")
@@ -49,7 +49,8 @@ struct CustomerOptions: ParsableArguments {
         } else {
             let bundle = SimulatorConfiguration.demoBundleID
             let secret = secrets[bundle] ?? envSecret ?? SimulatorConfiguration.demoSharedSecret
-            configuration = .demo(seed: seed, sharedSecret: secret)
+            let paidSecret = secrets[SimulatorConfiguration.demoPaidAppBundleID] ?? SimulatorConfiguration.demoPaidAppSharedSecret
+            configuration = .demo(seed: seed, sharedSecret: secret, paidAppSharedSecret: paidSecret)
         }
         // The persisted PKI only when something is signed (v2 notifications, or API answers once
         // `api-key` made a key), so plain v1 runs leave no state behind.

@@ -117,7 +117,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// Waits until subscriptiond's statuses match (its worker may still be busy), links every
-    /// customer through `POST /v1/receipts`, then prints the comparison table.
+    /// customer through `POST /v1/receipts` (and `POST /v1/app-transactions` for those with a
+    /// StoreKit 2 AppTransaction), then prints the comparison table.
     private func check(_ simulator: AppStoreSimulator, baseURL: String) async throws -> Bool {
         guard let url = URL(string: baseURL), url.scheme == "http" else { throw ValidationError("--check-url must be an http:// URL") }
         guard let token = checkToken ?? ProcessInfo.processInfo.environment["ADMIN_TOKEN"], !token.isEmpty else {
@@ -130,7 +131,7 @@ struct RunCommand: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(500))
             waiting = try await check.statusMismatches()
         }
-        Console.log("subscriptiond processed the notifications; linking \(simulator.customers.count) app users through POST /v1/receipts")
+        Console.log("subscriptiond processed the notifications; linking \(simulator.customers.count) app users through POST /v1/receipts (and /v1/app-transactions)")
         let unlinked = try await check.linkCustomers()
         if !unlinked.isEmpty { Console.log("receipts not accepted for: \(unlinked.joined(separator: ", "))") }
         let products = simulator.configuration.catalog.products.map(\.productID)

@@ -164,7 +164,13 @@ struct ScenarioTests {
 
     @Test func everyScenarioEndsInItsAdvertisedStatus() throws {
         let simulator = makeSimulator()
-        let specs = ScenarioKind.allCases.map { CustomerSpec(name: "all-\($0.rawValue)", scenario: $0, renewals: 1) }
+        let specs = ScenarioKind.allCases.map { kind in
+            let paidApp = kind == .grandfathered || kind == .notGrandfathered
+            return CustomerSpec(
+                name: "all-\(kind.rawValue)", scenario: kind,
+                bundleID: paidApp ? SimulatorConfiguration.demoPaidAppBundleID : nil, renewals: 1
+            )
+        }
         let customers = try simulator.addCustomers(specs, endingAt: fixedEnd)
         for customer in customers {
             let truth = simulator.truth(of: customer, at: fixedEnd)

@@ -1,8 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// The App Store Server API's transaction endpoints, answered from the customers' state at
-/// request time and signed like v2 notifications.
+/// The App Store Server API's transaction endpoints (and the app transaction), answered from
+/// the customers' state at request time and signed like v2 notifications.
 extension AppStoreSimulator {
     /// Checks the bearer token, then the rate limit; returns the token's bundle id.
     func apiAuthorize(authorization: String?, environment: SimEnvironment, now: Date) -> Result<String, APIError> {
@@ -43,17 +43,21 @@ extension AppStoreSimulator {
         return .object(apiAppMembers(context) + [("data", .array(groups))])
     }
 
-    /// Get Transaction History v2: the customer's transactions by purchase date, 20 a page;
-    /// `revision` is the offset of the page, as handed out by the previous one.
+    /// Get Transaction History v2: the customer's transactions (subscription periods and
+    /// one-time purchases) by purchase date, 20 a page; `revision` is the offset of the page,
+    /// as handed out by the previous one.
     func apiTransactionHistory(_ transactionID: String, revision: String?, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
-        let all = customer.state(at: now).transactions.sorted { ($0.purchaseDate, $0.transactionID) < ($1.purchaseDate, $1.transactionID) }
+        let state = customer.state(at: now)
+        let all = (state.transactions.map { ($0.purchaseDate, $0.transactionID, SignedTransactionRenderer.payload($0, context)) }
+            + state.purchases.map { ($0.purchaseDate, $0.transactionID, SignedTransactionRenderer.payload($0, context)) })
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         let page = try APIPage.slice(all, token: revision, invalid: .badRequest(4_000_005, "Invalid revision."))
         var signed: [JSONValue] = []
         do {
-            for transaction in page.items {
-                signed.append(.string(try signer.sign(SignedTransactionRenderer.payload(transaction, context))))
+            for (_, _, payload) in page.items {
+                signed.append(.string(try signer.sign(payload)))
             }
         } catch {
             throw .internalError(status: 500)
@@ -68,15 +72,41 @@ extension AppStoreSimulator {
         ])
     }
 
-    /// Get Transaction Info: the transaction itself, signed now.
+    /// Get Transaction Info: the transaction itself (a subscription period or a one-time
+    /// purchase), signed now.
     func apiTransactionInfo(_ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
-        guard let transaction = customer.state(at: now).transactions.first(where: { $0.transactionID == transactionID }) else {
+        let state = customer.state(at: now)
+        let payload: JSONValue
+        if let transaction = state.transactions.first(where: { $0.transactionID == transactionID }) {
+            payload = SignedTransactionRenderer.payload(transaction, context)
+        } else if let purchase = state.purchase(transactionID) {
+            payload = SignedTransactionRenderer.payload(purchase, context)
+        } else {
             throw .transactionNotFound
         }
         do {
-            return .object([("signedTransactionInfo", .string(try signer.sign(SignedTransactionRenderer.payload(transaction, context))))])
+            return .object([("signedTransactionInfo", .string(try signer.sign(payload)))])
+        } catch {
+            throw .internalError(status: 500)
+        }
+    }
+
+    /// Get App Transaction Info: the AppTransaction of the customer owning `transactionID` (any
+    /// of their subscription periods or one-time purchases), signed now. Every customer has
+    /// one, whether or not their device was handed a `signedAppTransaction`; it names the
+    /// customer's original application version (`1.0` in apps without a grandfather rule).
+    func apiAppTransactionInfo(_ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
+        let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
+        let context = try apiContext(customer, now: now)
+        let facts = AppTransactionRenderer.facts(
+            customer.spec, app: context.app, number: customer.number,
+            originalApplicationVersion: customer.originalApplicationVersion,
+            installDate: customer.installDate, signedDate: now, seed: configuration.seed
+        )
+        do {
+            return .object([("signedAppTransactionInfo", .string(try signer.sign(AppTransactionRenderer.payload(facts))))])
         } catch {
             throw .internalError(status: 500)
         }
@@ -121,8 +151,10 @@ extension AppStoreSimulator {
 }
 
 extension SimCustomer {
-    /// Whether `transactionID` is one of the customer's transactions at any point of their life.
+    /// Whether `transactionID` is one of the customer's transactions or purchases at any point
+    /// of their life.
     func ownsTransaction(_ transactionID: String) -> Bool {
-        events.last?.state.transactions.contains { $0.transactionID == transactionID } ?? false
+        guard let state = events.last?.state else { return false }
+        return state.transactions.contains { $0.transactionID == transactionID } || state.purchase(transactionID) != nil
     }
 }

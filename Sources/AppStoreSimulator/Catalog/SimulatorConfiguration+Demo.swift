@@ -3,16 +3,35 @@ extension SimulatorConfiguration {
     public static let demoBundleID = "com.example.app"
     /// The demo app's shared secret.
     public static let demoSharedSecret = "demo-shared-secret"
+    /// The second demo app, sold up front before version 2.0 and by subscription since.
+    public static let demoPaidAppBundleID = "com.example.paidapp"
+    /// The second demo app's shared secret.
+    public static let demoPaidAppSharedSecret = "demo-paidapp-shared-secret"
+    /// The second demo app's Apple ID (`appAppleId`).
+    public static let demoPaidAppAppleID = 1_234_567_891
 
-    /// The demo setup of `make demo`: one app and two groups.
+    /// The demo setup of `make demo`: two apps, their products and entitlements.
     ///
-    /// Group `20500000` has `com.example.pro.monthly` (1-week free trial),
+    /// `com.example.app`: group `20500000` has `com.example.pro.monthly` (1-week free trial),
     /// `com.example.pro.yearly` (pay up front for 3 months) and `com.example.premium.monthly`
-    /// (a higher level, no offer). Group `20600000` has `com.example.news.weekly`
-    /// (pay as you go for 4 weeks), so offers in one group leave the other eligible.
-    public static func demo(seed: UInt64 = 42, sharedSecret: String = demoSharedSecret) -> SimulatorConfiguration {
+    /// (a higher level, no offer); group `20600000` has `com.example.news.weekly` (pay as you go
+    /// for 4 weeks), so offers in one group leave the other eligible. Besides subscriptions it
+    /// sells `com.example.pro.lifetime` (non-consumable), `com.example.coins.100` (consumable),
+    /// `com.example.pass.30days` (non-renewing, 30 days) and `com.example.pro.trial` (a free
+    /// 14-day trial of `pro`). Entitlement `pro` comes with group `20500000`, the lifetime
+    /// unlock and the pass; `news` with the weekly news.
+    ///
+    /// With `paidApp`, also `com.example.paidapp`: paid up front before version 2.0, whose
+    /// earlier buyers keep `paid_pro` for good; later ones subscribe to
+    /// `com.example.paidapp.pro.yearly` (group `20700000`, 1-week free trial).
+    public static func demo(
+        seed: UInt64 = 42,
+        sharedSecret: String = demoSharedSecret,
+        paidApp: Bool = true,
+        paidAppSharedSecret: String = demoPaidAppSharedSecret
+    ) -> SimulatorConfiguration {
         let bundle = demoBundleID
-        let products = [
+        var products = [
             SimProduct(
                 productID: "com.example.pro.monthly", bundleID: bundle, groupID: "20500000",
                 period: ISODuration(months: 1), level: 2,
@@ -36,9 +55,41 @@ extension SimulatorConfiguration {
                 price: "1.99"
             ),
         ]
+        let purchases = [
+            SimPurchaseProduct(productID: "com.example.pro.lifetime", bundleID: bundle, kind: .nonConsumable, price: "49.99"),
+            SimPurchaseProduct(productID: "com.example.coins.100", bundleID: bundle, kind: .consumable, price: "0.99"),
+            SimPurchaseProduct(
+                productID: "com.example.pass.30days", bundleID: bundle, kind: .nonRenewing,
+                period: ISODuration(days: 30), price: "6.99"
+            ),
+            SimPurchaseProduct(
+                productID: "com.example.pro.trial", bundleID: bundle, kind: .nonConsumable,
+                trialOf: "pro", trialPeriod: ISODuration(days: 14), price: "0.00"
+            ),
+        ]
+        let pro = products.filter { $0.groupID == "20500000" }.map(\.productID) + ["com.example.pro.lifetime", "com.example.pass.30days"]
+        var entitlements = [
+            SimEntitlement(id: "pro", productIDs: pro),
+            SimEntitlement(id: "news", productIDs: ["com.example.news.weekly"]),
+        ]
+        var apps = [SimApp(bundleID: bundle, sharedSecret: sharedSecret)]
+        if paidApp {
+            let yearly = SimProduct(
+                productID: "com.example.paidapp.pro.yearly", bundleID: demoPaidAppBundleID, groupID: "20700000",
+                period: ISODuration(years: 1), level: 1,
+                introOffer: IntroOffer(paymentMode: .freeTrial, period: ISODuration(weeks: 1)),
+                price: "19.99"
+            )
+            products.append(yearly)
+            entitlements.append(SimEntitlement(id: "paid_pro", productIDs: [yearly.productID]))
+            apps.append(SimApp(
+                bundleID: demoPaidAppBundleID, sharedSecret: paidAppSharedSecret, bundleVersion: "10.2",
+                appAppleID: demoPaidAppAppleID, grandfather: SimGrandfather(beforeVersion: "2.0", entitlement: "paid_pro")
+            ))
+        }
         return SimulatorConfiguration(
-            apps: [SimApp(bundleID: bundle, sharedSecret: sharedSecret)],
-            catalog: ProductCatalog(products: products),
+            apps: apps,
+            catalog: ProductCatalog(products: products, purchaseProducts: purchases, entitlements: entitlements),
             seed: seed
         )
     }

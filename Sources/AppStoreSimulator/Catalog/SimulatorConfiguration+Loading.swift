@@ -12,17 +12,13 @@ extension SimulatorConfiguration {
         seed: UInt64 = 42,
         timing: SimTiming = SimTiming()
     ) throws {
-        var bundleIDs: [String] = []
-        for product in catalog.products where !bundleIDs.contains(product.bundleID) {
-            bundleIDs.append(product.bundleID)
-        }
-        let apps = try bundleIDs.map { bundleID in
+        let apps = try catalog.bundleIDs.map { bundleID in
             guard let secret = secrets[bundleID] ?? defaultSecret else {
                 throw SimulatorError("no shared secret for \(bundleID): pass --secret \(bundleID)=SECRET")
             }
             return SimApp(bundleID: bundleID, sharedSecret: secret)
         }
-        guard !apps.isEmpty else { throw SimulatorError("the catalog has no auto-renewable subscription") }
+        guard !apps.isEmpty else { throw SimulatorError("the catalog has no product") }
         self.init(apps: apps, catalog: catalog, seed: seed, timing: timing)
     }
 

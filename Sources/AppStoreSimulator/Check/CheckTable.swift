@@ -2,14 +2,15 @@
 public enum CheckTable {
     /// Renders results; `productIDs` are the eligibility columns.
     public static func render(_ results: [CustomerCheck], productIDs: [String]) -> String {
-        let short = productIDs.map { $0.split(separator: ".").suffix(2).joined(separator: ".") }
-        var rows = [["CUSTOMER", "SCENARIO", "SENDS", "STATUS", "ENTITLED"] + short + ["AGREES"]]
+        let short = shortNames(productIDs)
+        var rows = [["CUSTOMER", "SCENARIO", "SENDS", "STATUS", "ENTITLED", "ENTITLEMENTS"] + short + ["AGREES"]]
         for result in results {
             let status = result.actualStatuses.joined(separator: ",")
             let entitled = result.actualEntitledGroups.isEmpty ? "no" : "yes (\(result.actualEntitledGroups.joined(separator: ",")))"
             let eligibility = productIDs.map { result.actualEligibility[$0] ?? "-" }
+            let entitlements = result.actualEntitlements.isEmpty ? "-" : result.actualEntitlements.joined(separator: ",")
             rows.append([result.truth.appUserID, result.truth.scenario.rawValue, sends(result.truth.notificationVersion),
-                         status.isEmpty ? "-" : status, entitled]
+                         status.isEmpty ? "-" : status, entitled, entitlements]
                 + eligibility + [result.agrees ? "yes" : "NO"])
         }
         var widths = rows[0].map(\.count)
@@ -26,6 +27,16 @@ public enum CheckTable {
         lines.append("")
         lines.append("subscriptiond agrees with the simulator: \(agreeing)/\(results.count) customers")
         return lines.joined(separator: "\n")
+    }
+
+    /// The last two parts of each product id (`pro.monthly`), more where two would look alike.
+    static func shortNames(_ productIDs: [String]) -> [String] {
+        var parts = 2
+        while true {
+            let names = productIDs.map { $0.split(separator: ".").suffix(parts).joined(separator: ".") }
+            if Set(names).count == names.count || names == productIDs { return names }
+            parts += 1
+        }
     }
 
     /// Which notifications the customer's app receives: `v1`, `v2`, or `v1→v2`.

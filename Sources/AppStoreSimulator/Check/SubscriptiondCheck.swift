@@ -21,14 +21,22 @@ public struct SubscriptiondCheck: Sendable {
         self.simulator = simulator
     }
 
-    /// Links every customer to its app user id the way an app does: `POST /v1/receipts`.
-    /// Returns the customers whose receipt was not accepted at once (200) or queued (202).
+    /// Links every customer to its app user id the way an app does: `POST /v1/receipts` (which
+    /// also records the receipt's original application version), and for customers with a
+    /// StoreKit 2 AppTransaction also `POST /v1/app-transactions`. Returns the customers whose
+    /// receipt was not accepted at once (200) or queued (202), or whose AppTransaction got no 200.
     public func linkCustomers() async throws -> [String] {
         var failed: [String] = []
         for customer in simulator.truth().customers {
             let body: [String: String] = ["app_user_id": customer.appUserID, "receipt_data": customer.receiptData, "bundle_id": customer.bundleID]
             let response = try await request("POST", "/v1/receipts", body: try JSONSerialization.data(withJSONObject: body))
-            if response.status != 200 && response.status != 202 { failed.append(customer.appUserID) }
+            var linked = response.status == 200 || response.status == 202
+            if let signed = customer.signedAppTransaction {
+                let body = ["app_user_id": customer.appUserID, "signed_app_transaction": signed]
+                let answer = try await request("POST", "/v1/app-transactions", body: try JSONSerialization.data(withJSONObject: body))
+                linked = linked && answer.status == 200
+            }
+            if !linked { failed.append(customer.appUserID) }
         }
         return failed
     }
@@ -55,20 +63,29 @@ public struct SubscriptiondCheck: Sendable {
         return mismatches
     }
 
-    /// Compares status and entitlement of every subscription, entitled groups and
-    /// eligibility for `productIDs` with the truth.
+    /// Compares status and entitlement of every subscription, entitled groups, every catalog
+    /// entitlement (`GET /v1/subscribers/{id}/entitlements`) and eligibility for those of
+    /// `productIDs` the customer's app sells with the truth.
     public func compare(productIDs: [String]) async throws -> [CustomerCheck] {
         var results: [CustomerCheck] = []
         for customer in simulator.customers {
             let before = simulator.truth(of: customer, at: Date())
             let subscriber = try await request("GET", "/v1/subscribers/\(customer.id)")
-            let document = (try? JSONSerialization.jsonObject(with: Data(subscriber.body))) as? [String: Any] ?? [:]
-            let question = try JSONSerialization.data(withJSONObject: ["app_user_id": customer.id, "product_ids": productIDs] as [String: Any])
-            let answer = try await request("POST", "/v1/eligibility", body: question)
-            let eligibility = ((try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any])?["eligibility"] as? [String: String] ?? [:]
+            let entitlements = try await request("GET", "/v1/subscribers/\(customer.id)/entitlements")
+            let asked = productIDs.filter { before.eligibility[$0] != nil }
+            var eligibility: [String: String] = [:]
+            if !asked.isEmpty {
+                let question = try JSONSerialization.data(withJSONObject: ["app_user_id": customer.id, "product_ids": asked] as [String: Any])
+                let answer = try await request("POST", "/v1/eligibility", body: question)
+                eligibility = CustomerCheck.object(answer.body)["eligibility"] as? [String: String] ?? [:]
+            }
             let after = simulator.truth(of: customer, at: Date())
-            let early = CustomerCheck(truth: before, subscriber: document, eligibility: eligibility, productIDs: productIDs)
-            results.append(early.agrees ? early : CustomerCheck(truth: after, subscriber: document, eligibility: eligibility, productIDs: productIDs))
+            let answers = CustomerCheck.Answers(
+                subscriberStatus: subscriber.status, subscriber: subscriber.body,
+                entitlementsStatus: entitlements.status, entitlements: entitlements.body, eligibility: eligibility
+            )
+            let early = CustomerCheck(truth: before, answers: answers, productIDs: asked)
+            results.append(early.agrees ? early : CustomerCheck(truth: after, answers: answers, productIDs: asked))
         }
         return results
     }
@@ -78,47 +95,5 @@ public struct SubscriptiondCheck: Sendable {
         if body != nil { headers.append(("Content-Type", "application/json")) }
         return try await SimHTTPClient.send(method, to: baseURL.appendingPathComponent(path), headers: headers,
                                             body: body.map { Array($0) } ?? [], timeout: .seconds(30))
-    }
-}
-
-/// One customer's comparison.
-public struct CustomerCheck: Sendable {
-    /// What the simulator holds.
-    public let truth: CustomerTruth
-    /// subscriptiond's status per subscription, in the truth's order.
-    public var actualStatuses: [String] = []
-    /// subscriptiond's entitled groups.
-    public var actualEntitledGroups: [String] = []
-    /// subscriptiond's eligibility answers.
-    public var actualEligibility: [String: String] = [:]
-    /// Every disagreement, one sentence each.
-    public var mismatches: [String] = []
-
-    /// True when subscriptiond agrees with the truth on everything compared.
-    public var agrees: Bool { mismatches.isEmpty }
-
-    /// Compares one customer's answers from subscriptiond with one truth.
-    init(truth: CustomerTruth, subscriber document: [String: Any], eligibility: [String: String], productIDs: [String]) {
-        self.truth = truth
-        let subscriptions = document["subscriptions"] as? [[String: Any]] ?? []
-        for expected in truth.subscriptions {
-            let actual = subscriptions.first { $0["original_transaction_id"] as? String == expected.originalTransactionID }
-            let status = actual?["status"] as? String ?? "missing"
-            actualStatuses.append(status)
-            if status != expected.status.rawValue {
-                mismatches.append("\(expected.originalTransactionID): status \(status), truth \(expected.status.rawValue)")
-            }
-            if let entitled = actual?["entitled"] as? Bool, entitled != expected.entitled {
-                mismatches.append("\(expected.originalTransactionID): entitled \(entitled), truth \(expected.entitled)")
-            }
-        }
-        actualEntitledGroups = (document["entitled_groups"] as? [String] ?? []).sorted()
-        if actualEntitledGroups != truth.entitledGroups {
-            mismatches.append("entitled groups \(actualEntitledGroups), truth \(truth.entitledGroups)")
-        }
-        actualEligibility = eligibility
-        for product in productIDs where eligibility[product] != truth.eligibility[product]?.rawValue {
-            mismatches.append("\(product): \(eligibility[product] ?? "no answer"), truth \(truth.eligibility[product]?.rawValue ?? "none")")
-        }
     }
 }

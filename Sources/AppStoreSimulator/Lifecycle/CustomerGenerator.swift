@@ -5,27 +5,30 @@ import Foundation
 public enum CustomerGenerator {
     /// `count` customers named `<prefix>-00001-<scenario>`, …; a share of them in sandbox,
     /// about half with an `appAccountToken`, notification versions spread by `notificationVersions`.
+    ///
+    /// Each customer's scenario is drawn from `scenarios` by weight, then one way to play it
+    /// among every app's (so an app gets customers in proportion to what it sells that fits).
     public static func random(
         count: Int,
         seed: UInt64,
         configuration: SimulatorConfiguration,
         sandboxShare: Double = 0.2,
         namePrefix: String = "cust",
-        notificationVersions: NotificationVersionMix = .v1
+        notificationVersions: NotificationVersionMix = .v1,
+        scenarios: [ScenarioKind] = ScenarioKind.allCases
     ) -> [CustomerSpec] {
-        (0..<max(0, count)).compactMap { index in
+        let catalog = configuration.catalog
+        let options = scenarios.map { kind in
+            (kind, configuration.apps.flatMap { kind.candidates(for: $0, catalog: catalog) })
+        }.filter { !$0.1.isEmpty }
+        return (0..<max(0, count)).compactMap { index in
             var random = SeededRandom(seed: seed, name: "customer-\(index)")
-            guard let app = configuration.apps.randomElement(using: &random) else { return nil }
-            let catalog = configuration.catalog
-            let products = catalog.products(of: app.bundleID)
-            let options = ScenarioKind.allCases.map { ($0, $0.candidates(in: products, catalog: catalog)) }
-                .filter { !$0.1.isEmpty }
             guard let (kind, candidates) = weightedElement(options, using: &random),
                   let choice = candidates.randomElement(using: &random)
             else { return nil }
             var target = choice.targets.randomElement(using: &random)
-            if kind == .resubscribe {
-                target = catalog.products(inGroup: choice.start.groupID).randomElement(using: &random)
+            if kind == .resubscribe, let product = choice.product {
+                target = catalog.products(inGroup: product.groupID).randomElement(using: &random)
             }
             let sandbox = Double.random(in: 0..<1, using: &random) < sandboxShare
             let number = String(index + 1)
@@ -34,8 +37,8 @@ public enum CustomerGenerator {
                 name: name,
                 scenario: kind,
                 environment: sandbox ? .sandbox : .production,
-                bundleID: app.bundleID,
-                productID: choice.start.productID,
+                bundleID: choice.app.bundleID,
+                productID: choice.productID,
                 targetProductID: target?.productID,
                 renewals: Int.random(in: 0...3, using: &random),
                 notificationVersion: notificationVersions.version(for: name, seed: seed),

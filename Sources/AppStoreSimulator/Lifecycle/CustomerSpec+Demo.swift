@@ -1,11 +1,16 @@
 extension CustomerSpec {
-    /// The named customers of `make demo`, one per interesting lifecycle, for the demo catalog
-    /// (`SimulatorConfiguration.demo()`).
+    /// The named customers of `make demo`, one per interesting lifecycle, for the demo
+    /// configuration (`SimulatorConfiguration.demo()`, both apps).
     public static let demo: [CustomerSpec] = {
         let monthly = "com.example.pro.monthly"
         let yearly = "com.example.pro.yearly"
         let premium = "com.example.premium.monthly"
         let news = "com.example.news.weekly"
+        let lifetime = "com.example.pro.lifetime"
+        let pass = "com.example.pass.30days"
+        let trial = "com.example.pro.trial"
+        let paidApp = SimulatorConfiguration.demoPaidAppBundleID
+        let paidYearly = "com.example.paidapp.pro.yearly"
         return [
             CustomerSpec(name: "alice-trial-renews", scenario: .trialRenews, productID: monthly, renewals: 2),
             CustomerSpec(name: "bob-billing-grace", scenario: .gracePeriod, productID: monthly, renewals: 1),
@@ -22,14 +27,40 @@ extension CustomerSpec {
             CustomerSpec(name: "mia-sandbox-trial", scenario: .trialRenews, environment: .sandbox, productID: monthly, renewals: 3),
             CustomerSpec(name: "noah-news-intro", scenario: .trialRenews, productID: news, renewals: 2),
             CustomerSpec(name: "olivia-retry-recovers", scenario: .billingRetryRecovery, productID: monthly, renewals: 1),
+            CustomerSpec(name: "pam-lifetime", scenario: .lifetime, productID: lifetime),
+            CustomerSpec(name: "quinn-lifetime-refunded", scenario: .lifetimeRefund, productID: lifetime),
+            CustomerSpec(name: "rosa-passes-stack", scenario: .passesStack, productID: pass),
+            CustomerSpec(name: "sam-pass-refunded", scenario: .passRefunded, productID: pass),
+            CustomerSpec(name: "tess-pass-expired", scenario: .passExpired, productID: pass),
+            CustomerSpec(name: "uma-coins", scenario: .consumable, productID: "com.example.coins.100"),
+            CustomerSpec(name: "vera-trial-product", scenario: .trialProduct, productID: trial),
+            CustomerSpec(name: "walt-trial-product-ended", scenario: .trialProductEnded, productID: trial),
+            CustomerSpec(name: "xavi-lifetime-and-monthly", scenario: .lifetimeAndSubscription, productID: monthly, renewals: 1),
+            CustomerSpec(name: "yara-paid-1.9", scenario: .grandfathered, bundleID: paidApp, originalApplicationVersion: "1.9"),
+            CustomerSpec(name: "zack-paid-2.0", scenario: .notGrandfathered, bundleID: paidApp, originalApplicationVersion: "2.0"),
+            CustomerSpec(
+                name: "abby-paid-10.1-subscribes", scenario: .trialRenews, bundleID: paidApp, productID: paidYearly,
+                renewals: 0, originalApplicationVersion: "10.1"
+            ),
+            CustomerSpec(
+                name: "ben-paid-1.9-subscribes", scenario: .cancelPending, bundleID: paidApp, productID: paidYearly,
+                renewals: 0, originalApplicationVersion: "1.9"
+            ),
         ]
     }()
 
-    /// The demo customers, with product choices dropped where `catalog` lacks them.
-    public static func demo(for catalog: ProductCatalog) -> [CustomerSpec] {
-        demo.map { spec in
+    /// The demo customers `configuration` can play: those of apps it lacks, or of scenarios
+    /// nothing it sells fits, are left out; product choices it lacks are dropped.
+    public static func demo(for configuration: SimulatorConfiguration) -> [CustomerSpec] {
+        let catalog = configuration.catalog
+        return demo.compactMap { spec in
             var spec = spec
-            if let id = spec.productID, catalog.product(id) == nil { spec.productID = nil }
+            let bundleID = spec.bundleID ?? configuration.apps.first?.bundleID ?? ""
+            guard let app = configuration.app(bundleID), !spec.scenario.candidates(for: app, catalog: catalog).isEmpty else {
+                return nil
+            }
+            let known = { (id: String) in catalog.product(id) != nil || catalog.purchaseProduct(id) != nil }
+            if let id = spec.productID, !known(id) { spec.productID = nil }
             if let id = spec.targetProductID, catalog.product(id) == nil || spec.productID == nil {
                 spec.targetProductID = nil
             }

@@ -18,6 +18,9 @@ public struct CustomerSpec: Sendable, Hashable {
     public var notificationVersion: NotificationVersion
     /// The lower-case UUID the app set at purchase (v2's `appAccountToken`), if any.
     public var appAccountToken: String?
+    /// The version of the app the customer first downloaded; `nil` draws one that fits the
+    /// scenario in apps with a grandfather rule (1.9, 2.0 or 10.1), else `1.0`.
+    public var originalApplicationVersion: String?
 
     /// A customer from its parts.
     public init(
@@ -29,7 +32,8 @@ public struct CustomerSpec: Sendable, Hashable {
         targetProductID: String? = nil,
         renewals: Int = 2,
         notificationVersion: NotificationVersion = .v1,
-        appAccountToken: String? = nil
+        appAccountToken: String? = nil,
+        originalApplicationVersion: String? = nil
     ) {
         self.name = name
         self.scenario = scenario
@@ -40,5 +44,6 @@ public struct CustomerSpec: Sendable, Hashable {
         self.renewals = renewals
         self.notificationVersion = notificationVersion
         self.appAccountToken = appAccountToken
+        self.originalApplicationVersion = originalApplicationVersion
     }
 }

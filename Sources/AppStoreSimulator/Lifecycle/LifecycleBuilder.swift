@@ -53,9 +53,14 @@ struct LifecycleBuilder {
         change(&state.subscriptions[index])
     }
 
-    /// Records the state as it is now, with what changed.
-    mutating func record(_ change: LifecycleChange) {
-        events.append(LifecycleEvent(date: now, change: change, groupID: group, state: state))
+    /// Changes the one-time purchases.
+    mutating func modifyPurchases(_ change: (inout [SimPurchase]) -> Void) {
+        change(&state.purchases)
+    }
+
+    /// Records the state as it is now, with what changed (about `purchase`, for one-time purchases).
+    mutating func record(_ change: LifecycleChange, purchase: String? = nil) {
+        events.append(LifecycleEvent(date: now, change: change, groupID: group, purchaseID: purchase, state: state))
     }
 
     /// A new period of `product` from `start`, using its offer when `intro` says so.

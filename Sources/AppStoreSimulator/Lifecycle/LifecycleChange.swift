@@ -33,9 +33,14 @@ enum LifecycleChange: Sendable, Hashable {
     case renewalExtended
     /// The grace period ended while Apple still retries the charge.
     case gracePeriodExpired
+    /// A purchase of a consumable, non-consumable or non-renewing product.
+    case oneTimeCharge
+    /// Apple refunded such a purchase.
+    case oneTimeRefund
 
     /// The v1 `notification_type`; `nil` where v1 is silent (a reversal or an extension only
-    /// shows in later verifyReceipt answers).
+    /// shows in later verifyReceipt answers; v1 has no notification for a one-time purchase:
+    /// the app posts its receipt).
     var v1Type: NotificationType? {
         switch self {
         case .initialBuy: .initialBuy
@@ -48,7 +53,8 @@ enum LifecycleChange: Sendable, Hashable {
         case .refund: .cancel
         case .offerRedeemed(let resubscribe): resubscribe ? .interactiveRenewal : .initialBuy
         case .familyRevoked: .revoke
-        case .lapse, .billingRetryEnded, .refundReversed, .renewalExtended, .gracePeriodExpired: nil
+        case .oneTimeRefund: .refund
+        case .lapse, .billingRetryEnded, .refundReversed, .renewalExtended, .gracePeriodExpired, .oneTimeCharge: nil
         }
     }
 
@@ -73,6 +79,8 @@ enum LifecycleChange: Sendable, Hashable {
         case .familyRevoked: NotificationTypeV2("REVOKE")
         case .renewalExtended: NotificationTypeV2("RENEWAL_EXTENDED")
         case .gracePeriodExpired: NotificationTypeV2("GRACE_PERIOD_EXPIRED")
+        case .oneTimeCharge: NotificationTypeV2("ONE_TIME_CHARGE")
+        case .oneTimeRefund: NotificationTypeV2("REFUND")
         }
     }
 }

@@ -8,6 +8,9 @@ struct LifecycleEvent: Sendable {
     var change: LifecycleChange
     /// The group the event is about (its subscription fills the top-level fields).
     var groupID: String
+    /// The one-time purchase the event is about (`ONE_TIME_CHARGE`, `REFUND`); `nil` for
+    /// subscription events.
+    var purchaseID: String?
     /// Everything the customer owns right after the event.
     var state: CustomerState
 

@@ -16,6 +16,8 @@ public enum NotificationType: String, Sendable, Hashable, Codable, CaseIterable 
     case didFailToRenew = "DID_FAIL_TO_RENEW"
     /// Apple support refunded the purchase.
     case cancel = "CANCEL"
+    /// Apple refunded a consumable, non-consumable or non-renewing purchase.
+    case refund = "REFUND"
     /// A Family Sharing member's access ended (the organizer stopped sharing or left).
     case revoke = "REVOKE"
 }

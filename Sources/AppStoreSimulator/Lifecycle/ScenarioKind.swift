@@ -44,15 +44,82 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A failed charge with a grace period that runs out while Apple retries
     /// (`GRACE_PERIOD_EXPIRED`; silent in v1): ends `billing_retry`.
     case gracePeriodExpired = "grace-period-expired"
+    /// A lifetime unlock (non-consumable) and nothing else: its entitlement for good
+    /// (`non_consumable`). v2 `ONE_TIME_CHARGE`; silent in v1.
+    case lifetime
+    /// A lifetime unlock Apple refunds days later (`REFUND` in both versions): entitled to nothing.
+    case lifetimeRefund = "lifetime-refund"
+    /// Two 30-day passes (non-renewing) bought 10 days apart, the first 25 days ago: they stack,
+    /// so the entitlement is active (`non_renewing`) until 60 days after the first purchase.
+    case passesStack = "passes-stack"
+    /// Two stacked passes, the second refunded pro rata (`REFUND_PRORATED`): only the first
+    /// counts, so the entitlement ends 30 days after the first purchase.
+    case passRefunded = "pass-refunded"
+    /// A 30-day pass bought 40 days ago: not entitled any more.
+    case passExpired = "pass-expired"
+    /// A consumable (coins): one more purchase, no entitlement.
+    case consumable
+    /// A free 14-day trial product (`trial_of`) bought 13 days ago: entitled (`trial`) one more day.
+    case trialProduct = "trial-product"
+    /// The trial product bought 15 days ago: not entitled any more.
+    case trialProductEnded = "trial-product-ended"
+    /// A subscriber who also buys the lifetime unlock: both grant the entitlement; the unlock
+    /// wins, since it never ends. The subscription ends `active`.
+    case lifetimeAndSubscription = "lifetime-and-subscription"
+    /// A customer of a formerly paid app who first downloaded it before its grandfather version
+    /// (original version 1.9), with no purchase: the app's entitlement for good (`grandfathered`).
+    case grandfathered
+    /// A customer of that app since version 2.0 or 10.1, with no purchase: not entitled.
+    case notGrandfathered = "not-grandfathered"
 
-    /// The status the customer has right after the scenario.
-    public var finalStatus: SimStatus {
+    /// The scenarios of auto-renewable subscriptions alone (every kind before purchases of
+    /// other products and grandfathering existed), for runs that want only those.
+    public static let subscriptionLifecycles: [ScenarioKind] = allCases.filter {
+        $0.buysSubscription && $0 != .lifetimeAndSubscription
+    }
+
+    /// The status the customer's subscription has right after the scenario; `nil` when the
+    /// scenario buys no subscription.
+    public var finalStatus: SimStatus? {
         switch self {
         case .gracePeriod: .gracePeriod
         case .billingRetry, .gracePeriodExpired: .billingRetry
         case .cancelExpire, .billingRetryExpire: .expired
         case .refund, .familyRevoke: .revoked
+        case .lifetime, .lifetimeRefund, .passesStack, .passRefunded, .passExpired, .consumable,
+             .trialProduct, .trialProductEnded, .grandfathered, .notGrandfathered: nil
         default: .active
+        }
+    }
+
+    /// Whether the scenario buys an auto-renewable subscription.
+    public var buysSubscription: Bool {
+        finalStatus != nil
+    }
+
+    /// Whether the scenario needs an app with a grandfather rule.
+    var needsGrandfather: Bool {
+        self == .grandfathered || self == .notGrandfathered
+    }
+
+    /// Whether `product` is the one-time product the scenario buys; always false for scenarios
+    /// that buy none.
+    func buys(_ product: SimPurchaseProduct) -> Bool {
+        switch self {
+        case .lifetime, .lifetimeRefund, .lifetimeAndSubscription: product.kind == .nonConsumable && !product.isTrial
+        case .passesStack, .passRefunded, .passExpired: product.kind == .nonRenewing
+        case .consumable: product.kind == .consumable
+        case .trialProduct, .trialProductEnded: product.isTrial
+        default: false
+        }
+    }
+
+    /// Whether the scenario buys a one-time product.
+    var buysOneTimeProduct: Bool {
+        switch self {
+        case .lifetime, .lifetimeRefund, .lifetimeAndSubscription, .passesStack, .passRefunded, .passExpired,
+             .consumable, .trialProduct, .trialProductEnded: true
+        default: false
         }
     }
 
@@ -67,10 +134,12 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// How often random customer generation picks the scenario, relative to the others: the
-    /// original lifecycles 3, the rarer events Apple added to v2 2.
+    /// original lifecycles 3, the rarer events Apple added to v2 2, purchases of other products
+    /// and grandfathering 2.
     var weight: Int {
         switch self {
         case .offerCode, .promotionalOffer, .refundReversed, .familyRevoke, .renewalExtended, .gracePeriodExpired: 2
+        case _ where !Self.subscriptionLifecycles.contains(self): 2
         default: 3
         }
     }

@@ -12,7 +12,7 @@ enum ScenarioRunner {
         signer: JWSSigner?
     ) throws -> SimCustomer {
         let catalog = configuration.catalog
-        let plan = try spec.scenario.plan(for: spec, products: catalog.products(of: app.bundleID), catalog: catalog)
+        let plan = try spec.scenario.plan(for: spec, app: app, catalog: catalog)
         let clock = PeriodClock(environment: spec.environment, timing: configuration.timing)
         var renewals = max(0, spec.renewals)
         if spec.environment == .sandbox {
@@ -29,9 +29,11 @@ enum ScenarioRunner {
         }
         let target = Date(timeIntervalSince1970: end.timeIntervalSince1970.rounded(.down) - Double(jitter))
 
-        // Calendar months differ in length, so shift the start until the last event fits.
+        // Calendar months differ in length, so shift the start until the scenario's end fits
+        // (its last event, or the time it lets pass after it).
         var start = target
         var events: [LifecycleEvent] = []
+        var finished = target
         for _ in 0..<8 {
             var builder = LifecycleBuilder(
                 catalog: catalog, clock: clock,
@@ -40,19 +42,20 @@ enum ScenarioRunner {
             var random = SeededRandom(seed: configuration.seed, name: spec.name)
             spec.scenario.play(plan, renewals: renewals, on: &builder, random: &random)
             events = builder.events
-            let overshoot = events.last!.date.timeIntervalSince(target)
+            finished = builder.now
+            let overshoot = finished.timeIntervalSince(target)
             if overshoot <= 0 { break }
             start = start.addingTimeInterval(-overshoot)
         }
         let context = NotificationContext(
             spec: spec, app: app, catalog: catalog, seed: configuration.seed, signer: signer
         )
-        return try assemble(spec, number: number, events: events, context: context)
+        return try assemble(spec, number: number, events: events, finished: finished, context: context)
     }
 
     /// Renders the notifications of `events` and wraps everything up.
     private static func assemble(
-        _ spec: CustomerSpec, number: Int, events: [LifecycleEvent], context: NotificationContext
+        _ spec: CustomerSpec, number: Int, events: [LifecycleEvent], finished: Date, context: NotificationContext
     ) throws -> SimCustomer {
         var notifications: [SimNotification] = []
         for (index, event) in events.enumerated() {
@@ -65,14 +68,27 @@ enum ScenarioRunner {
             }
         }
         let app = context.app
+        let installDate = (events.first?.date ?? finished).addingTimeInterval(-86_400)
+        let version = spec.originalApplicationVersion
+            ?? spec.scenario.originalApplicationVersion(app: app, name: spec.name, seed: context.seed)
+        var appTransaction: String?
+        if let signer = context.signer, app.grandfather != nil, spec.notificationVersion != .v1 {
+            let facts = AppTransactionRenderer.facts(
+                spec, app: app, number: number, originalApplicationVersion: version,
+                installDate: installDate, signedDate: events.last?.date ?? installDate, seed: context.seed
+            )
+            appTransaction = try signer.sign(AppTransactionRenderer.payload(facts))
+        }
         return SimCustomer(
             id: spec.name,
             spec: spec,
             bundleID: app.bundleID,
             number: number,
             receipt: ReceiptToken(customer: spec.name, environment: spec.environment, nonce: 0).encoded,
-            installDate: events[0].date.addingTimeInterval(-86_400),
+            installDate: installDate,
             notifications: notifications,
+            originalApplicationVersion: version,
+            signedAppTransaction: appTransaction,
             events: events
         )
     }

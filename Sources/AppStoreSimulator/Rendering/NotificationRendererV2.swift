@@ -12,6 +12,9 @@ enum NotificationRendererV2 {
         context: SignedTransactionRenderer.Context,
         signer: JWSSigner
     ) throws -> [UInt8] {
+        if let purchaseID = event.purchaseID {
+            return try purchaseBody(event, purchaseID: purchaseID, type: type, uuid: uuid, context: context, signer: signer)
+        }
         guard let subscription = event.state.subscription(inGroup: event.groupID) else {
             throw SimulatorError("event without a subscription in group \(event.groupID)")
         }
@@ -24,6 +27,24 @@ enum NotificationRendererV2 {
             ("signedRenewalInfo", .string(renewal)),
             ("status", .int(statusCode(subscription.status(at: event.date)))),
         ]
+        return try envelope(type: type, uuid: uuid, signedDate: context.signedDate, data: data, signer: signer)
+    }
+
+    /// `ONE_TIME_CHARGE` or `REFUND` of a one-time purchase: `data` carries the signed
+    /// transaction only (no renewal info, no `status`: those belong to subscriptions).
+    static func purchaseBody(
+        _ event: LifecycleEvent,
+        purchaseID: String,
+        type: NotificationTypeV2,
+        uuid: String,
+        context: SignedTransactionRenderer.Context,
+        signer: JWSSigner
+    ) throws -> [UInt8] {
+        guard let purchase = event.state.purchase(purchaseID) else {
+            throw SimulatorError("event without the purchase \(purchaseID)")
+        }
+        let transaction = try signer.sign(SignedTransactionRenderer.payload(purchase, context))
+        let data = dataMembers(context) + [("signedTransactionInfo", .string(transaction))]
         return try envelope(type: type, uuid: uuid, signedDate: context.signedDate, data: data, signer: signer)
     }
 

@@ -40,6 +40,28 @@ enum ReceiptRenderer {
         return .object(members)
     }
 
+    /// One `in_app` / `latest_receipt_info` entry of a consumable, non-consumable or
+    /// non-renewing purchase: no `expires_date`, no subscription fields.
+    static func purchase(_ p: SimPurchase) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("quantity", .string(String(p.quantity))),
+            ("product_id", .string(p.productID)),
+            ("transaction_id", .string(p.transactionID)),
+            ("original_transaction_id", .string(p.transactionID)),
+        ]
+        members += AppleDate.members("purchase_date", p.purchaseDate)
+        members += AppleDate.members("original_purchase_date", p.purchaseDate)
+        members.append(("is_trial_period", .string("false")))
+        if let cancelled = p.cancellationDate {
+            members += AppleDate.members("cancellation_date", cancelled)
+        }
+        if let reason = p.cancellationReason {
+            members.append(("cancellation_reason", .string(reason)))
+        }
+        members.append(("in_app_ownership_type", .string("PURCHASED")))
+        return .object(members)
+    }
+
     /// One `pending_renewal_info` entry. `expiration_intent` and `is_in_billing_retry_period`
     /// appear once the period has ended, the grace date only while Apple retries inside it.
     static func renewal(_ r: SimRenewalInfo) -> JSONValue {
@@ -61,10 +83,11 @@ enum ReceiptRenderer {
         return .object(members)
     }
 
-    /// Every transaction, newest first; with `excludeOld`, only each subscription's newest.
+    /// Every purchase (subscription periods and one-time purchases), newest first; with
+    /// `excludeOld`, only each subscription's newest period (one-time purchases all stay).
     static func latestReceiptInfo(_ state: CustomerState, excludeOld: Bool = false) -> JSONValue {
-        let transactions = excludeOld ? state.subscriptions.map(\.latest) : state.transactions
-        return .array(newestFirst(transactions).map(transaction))
+        let periods = excludeOld ? state.subscriptions.map(\.latest) : state.transactions
+        return .array(entries(periods: periods, purchases: state.purchases).reversed())
     }
 
     /// One entry per subscription.
@@ -83,10 +106,10 @@ enum ReceiptRenderer {
         ])
     }
 
-    /// Newest purchase first; ties by transaction id.
-    static func newestFirst(_ transactions: [SimTransaction]) -> [SimTransaction] {
-        transactions.sorted {
-            ($0.purchaseDate, $0.transactionID) > ($1.purchaseDate, $1.transactionID)
-        }
+    /// The entries of `periods` and `purchases`, oldest first; ties by transaction id.
+    static func entries(periods: [SimTransaction], purchases: [SimPurchase]) -> [JSONValue] {
+        let all = periods.map { ($0.purchaseDate, $0.transactionID, transaction($0)) }
+            + purchases.map { ($0.purchaseDate, $0.transactionID, purchase($0)) }
+        return all.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Writes verifyReceipt answers in Apple's layout.
 enum VerifyReceiptRenderer {
-    /// A status-0 answer for `customer` as of `now`.
+    /// A status-0 answer for `customer` as of `now`. Like Apple's, `latest_receipt_info`,
+    /// `latest_receipt` and `pending_renewal_info` come only with receipts that hold an
+    /// auto-renewable subscription; other purchases are always in `receipt.in_app`.
     static func answer(
         customer: SimCustomer,
         app: SimApp,
@@ -11,14 +13,19 @@ enum VerifyReceiptRenderer {
         latestReceipt: String,
         excludeOld: Bool
     ) -> JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("status", .int(0)),
             ("environment", .string(customer.environment.rawValue)),
             ("receipt", receipt(customer: customer, app: app, state: state, now: now)),
-            ("latest_receipt_info", ReceiptRenderer.latestReceiptInfo(state, excludeOld: excludeOld)),
-            ("latest_receipt", .string(latestReceipt)),
-            ("pending_renewal_info", ReceiptRenderer.pendingRenewalInfo(state)),
-        ])
+        ]
+        if !state.subscriptions.isEmpty {
+            members += [
+                ("latest_receipt_info", ReceiptRenderer.latestReceiptInfo(state, excludeOld: excludeOld)),
+                ("latest_receipt", .string(latestReceipt)),
+                ("pending_renewal_info", ReceiptRenderer.pendingRenewalInfo(state)),
+            ]
+        }
+        return .object(members)
     }
 
     /// An answer carrying only a status, as Apple sends for errors.
@@ -32,8 +39,8 @@ enum VerifyReceiptRenderer {
 
     /// The decoded app receipt: app facts plus every purchase, oldest first.
     private static func receipt(customer: SimCustomer, app: SimApp, state: CustomerState, now: Date) -> JSONValue {
-        let purchases = state.transactions.sorted { $0.purchaseDate < $1.purchaseDate }
-        let created = purchases.last?.purchaseDate ?? customer.installDate
+        let dates = state.transactions.map(\.purchaseDate) + state.purchases.map(\.purchaseDate)
+        let created = dates.max() ?? customer.installDate
         var members: [(String, JSONValue)] = [
             ("receipt_type", .string(customer.environment.receiptType)),
             ("adam_id", .int(0)),
@@ -47,8 +54,8 @@ enum VerifyReceiptRenderer {
         members += AppleDate.members("request_date", now)
         members += AppleDate.members("original_purchase_date", customer.installDate)
         members += [
-            ("original_application_version", .string("1.0")),
-            ("in_app", .array(purchases.map(ReceiptRenderer.transaction))),
+            ("original_application_version", .string(customer.originalApplicationVersion)),
+            ("in_app", .array(ReceiptRenderer.entries(periods: state.transactions, purchases: state.purchases))),
         ]
         return .object(members)
     }

@@ -31,6 +31,11 @@ extension SimulatorRoutes {
                     try simulator.apiTransactionInfo(try parameter("transactionId", context), environment: environment, bundleID: bundleID, now: now)
                 }
             }
+            router.get("\(base)/inApps/v1/transactions/appTransactions/:transactionId") { request, context in
+                try await api(request, context, environment, simulator) { bundleID, now, _ in
+                    try simulator.apiAppTransactionInfo(try parameter("transactionId", context), environment: environment, bundleID: bundleID, now: now)
+                }
+            }
             router.post("\(base)/inApps/v1/notifications/history") { request, context in
                 try await api(request, context, environment, simulator) { bundleID, now, body in
                     try simulator.apiNotificationHistory(

@@ -16,6 +16,12 @@ public struct SimCustomer: Sendable {
     public let installDate: Date
     /// The v1 notifications, in the order Apple sends them.
     public let notifications: [SimNotification]
+    /// The version of the app the customer first downloaded (`original_application_version`,
+    /// `originalApplicationVersion`).
+    public let originalApplicationVersion: String
+    /// StoreKit 2's `AppTransaction` as the device would hand it to the app's backend (a JWS
+    /// signed like transactions), for v2 customers of an app with a grandfather rule; else `nil`.
+    public let signedAppTransaction: String?
     /// The state after each event, oldest first.
     let events: [LifecycleEvent]
 

@@ -19,6 +19,12 @@ struct IDAllocator: Sendable {
         return String(base + transactions)
     }
 
+    /// The customer's `appTransactionId` (one per Apple account and app), shaped like the
+    /// other ids and clear of them.
+    var appTransactionID: String {
+        String(base + 999)
+    }
+
     /// The next `web_order_line_item_id` (one per subscription period).
     mutating func nextLineItemID() -> String {
         lineItems += 1

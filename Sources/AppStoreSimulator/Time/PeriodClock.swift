@@ -9,25 +9,11 @@ struct PeriodClock: Sendable {
     let environment: SimEnvironment
     let timing: SimTiming
 
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
-
     /// The end of `count` periods of `duration` starting at `start`.
     func end(of duration: ISODuration, from start: Date, count: Int = 1) -> Date {
-        let total = duration.times(count)
         switch environment {
-        case .sandbox:
-            return start.addingTimeInterval(Self.sandboxSeconds(total))
-        case .production:
-            var components = DateComponents()
-            components.year = total.years
-            components.month = total.months
-            components.day = total.weeks * 7 + total.days
-            components.second = total.timeSeconds
-            return Self.calendar.date(byAdding: components, to: start)!
+        case .sandbox: start.addingTimeInterval(Self.sandboxSeconds(duration.times(count)))
+        case .production: duration.end(from: start, count: count)
         }
     }
 

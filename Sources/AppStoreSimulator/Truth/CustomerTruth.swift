@@ -21,13 +21,33 @@ public struct CustomerTruth: Sendable, Hashable {
     public var appAccountToken: String?
     /// The notification version the customer's app receives (the truth does not depend on it).
     public var notificationVersion: NotificationVersion = .v1
+    /// Every entitlement of the catalog, in catalog order, under the entitlement rule.
+    public var entitlements: [EntitlementTruth] = []
+    /// Every purchase of a consumable, non-consumable or non-renewing product, oldest first.
+    public var purchases: [SimPurchase] = []
+    /// The version of the app the customer first downloaded (the receipt's and AppTransaction's).
+    public var originalApplicationVersion = "1.0"
+    /// The StoreKit 2 AppTransaction to post to `POST /v1/app-transactions`, for v2 customers
+    /// of an app with a grandfather rule; else `nil`.
+    public var signedAppTransaction: String?
+
+    /// The entitlement with `id`.
+    public func entitlement(_ id: String) -> EntitlementTruth? {
+        entitlements.first { $0.id == id }
+    }
+
+    /// `pro:non_consumable`, … for the active entitlements, in catalog order.
+    public var activeEntitlements: [String] {
+        entitlements.compactMap(\.summary)
+    }
 
     /// Groups where the customer is entitled now, sorted.
     public var entitledGroups: [String] {
         subscriptions.filter(\.entitled).map(\.subscriptionGroupID).sorted()
     }
 
-    /// DESIGN.md's subscriber JSON plus the eligibility answer and what the test needs.
+    /// DESIGN.md's subscriber JSON (subscriptions, entitled groups, entitlements, purchases)
+    /// plus the eligibility answer and what the test needs.
     var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("app_user_id", .string(appUserID)),
@@ -39,7 +59,13 @@ public struct CustomerTruth: Sendable, Hashable {
             ("entitled_groups", .array(entitledGroups.map(JSONValue.string))),
             ("eligibility", .object(eligibility.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.rawValue)) })),
             ("notifications_version", .string(notificationVersion.rawValue)),
+            ("entitlements", .object(entitlements.map { ($0.id, $0.json) })),
+            ("purchases", .array(purchases.map(\.truthJSON))),
+            ("original_application_version", .string(originalApplicationVersion)),
         ]
+        if let signedAppTransaction {
+            members.append(("signed_app_transaction", .string(signedAppTransaction)))
+        }
         if let appAccountToken {
             members.append(("app_account_token", .string(appAccountToken)))
         }

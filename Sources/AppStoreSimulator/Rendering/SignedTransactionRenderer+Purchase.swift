@@ -1,0 +1,40 @@
+import Foundation
+
+extension SignedTransactionRenderer {
+    /// The payload of the one-time purchase `p`: Apple's `type` for its product, its price,
+    /// no `expiresDate` and no subscription fields; a refund adds `revocationDate`,
+    /// `revocationReason` and `revocationType`.
+    static func payload(_ p: SimPurchase, _ context: Context) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("transactionId", .string(p.transactionID)),
+            ("originalTransactionId", .string(p.transactionID)),
+            ("bundleId", .string(context.app.bundleID)),
+            ("productId", .string(p.productID)),
+            ("purchaseDate", millis(p.purchaseDate)),
+            ("originalPurchaseDate", millis(p.purchaseDate)),
+            ("quantity", .int(p.quantity)),
+            ("type", .string(p.kind.appleType)),
+        ]
+        if let token = context.appAccountToken {
+            members.append(("appAccountToken", .string(token)))
+        }
+        members += [
+            ("inAppOwnershipType", .string("PURCHASED")),
+            ("signedDate", millis(context.signedDate)),
+        ]
+        if let revoked = p.cancellationDate, let type = p.revocationType {
+            members.append(("revocationReason", .int(p.cancellationReason == "1" ? 1 : 0)))
+            members.append(("revocationDate", millis(revoked)))
+            members.append(("revocationType", .string(type)))
+        }
+        members += [
+            ("environment", .string(context.environment.rawValue)),
+            ("transactionReason", .string("PURCHASE")),
+            ("storefront", .string("USA")),
+            ("storefrontId", .string("143441")),
+            ("price", .int(p.priceMilliunits)),
+            ("currency", .string("USD")),
+        ]
+        return .object(members)
+    }
+}

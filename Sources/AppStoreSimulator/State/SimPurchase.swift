@@ -1,0 +1,58 @@
+import Foundation
+
+/// One purchase of a consumable, non-consumable or non-renewing product: an `in_app` entry
+/// without `expires_date`, a v2 transaction of type `Consumable`, `Non-Consumable` or
+/// `Non-Renewing Subscription`.
+public struct SimPurchase: Sendable, Hashable {
+    /// `transaction_id` (also its `original_transaction_id`).
+    public var transactionID: String
+    /// `product_id`.
+    public var productID: String
+    /// The product's type.
+    public var kind: SimPurchaseProduct.Kind
+    /// `purchase_date`.
+    public var purchaseDate: Date
+    /// `quantity`.
+    public var quantity: Int
+    /// What it cost, in milliunits of USD (v2's `price`).
+    public var priceMilliunits: Int
+    /// `cancellation_date` / `revocationDate`: when Apple refunded it.
+    public var cancellationDate: Date?
+    /// `cancellation_reason` / `revocationReason`: `"1"` app issue, `"0"` other.
+    public var cancellationReason: String?
+    /// The refund was prorated (v2's `revocationType` `REFUND_PRORATED`, else `REFUND_FULL`).
+    public var proratedRefund: Bool
+
+    /// A purchase from its parts.
+    public init(
+        transactionID: String,
+        productID: String,
+        kind: SimPurchaseProduct.Kind,
+        purchaseDate: Date,
+        quantity: Int = 1,
+        priceMilliunits: Int = 0,
+        cancellationDate: Date? = nil,
+        cancellationReason: String? = nil,
+        proratedRefund: Bool = false
+    ) {
+        self.transactionID = transactionID
+        self.productID = productID
+        self.kind = kind
+        self.purchaseDate = purchaseDate
+        self.quantity = quantity
+        self.priceMilliunits = priceMilliunits
+        self.cancellationDate = cancellationDate
+        self.cancellationReason = cancellationReason
+        self.proratedRefund = proratedRefund
+    }
+
+    /// Refunded by Apple at or before `date`: it grants nothing.
+    public func isRevoked(at date: Date) -> Bool {
+        cancellationDate.map { $0 <= date } ?? false
+    }
+
+    /// v2's `revocationType`, once refunded.
+    var revocationType: String? {
+        cancellationDate == nil ? nil : proratedRefund ? "REFUND_PRORATED" : "REFUND_FULL"
+    }
+}

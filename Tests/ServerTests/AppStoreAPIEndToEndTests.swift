@@ -18,9 +18,13 @@ struct AppStoreAPIEndToEndTests {
         let settings: [String: String]
         let files: [URL]
 
-        static func make(customers: Int, seed: UInt64, sandboxShare: Double = 1.0) async throws -> World {
-            let simulator = AppStoreSimulator(configuration: .demo(seed: seed, sharedSecret: RunningService.sharedSecret))
-            try simulator.addRandomCustomers(customers, seed: seed, sandboxShare: sandboxShare, notificationVersions: .v2)
+        /// One app, with the key; `scenarios` the lifecycles customers are drawn from (purchases
+        /// of every kind by default).
+        static func make(
+            customers: Int, seed: UInt64, sandboxShare: Double = 1.0, scenarios: [ScenarioKind] = ScenarioKind.allCases
+        ) async throws -> World {
+            let simulator = AppStoreSimulator(configuration: .demo(seed: seed, sharedSecret: RunningService.sharedSecret, paidApp: false))
+            try simulator.addRandomCustomers(customers, seed: seed, sandboxShare: sandboxShare, notificationVersions: .v2, scenarios: scenarios)
             let (key, privateKeyPEM) = SimAPIKey.generate()
             simulator.setAPIKey(key)
             let directory = FileManager.default.temporaryDirectory
@@ -52,7 +56,7 @@ struct AppStoreAPIEndToEndTests {
 
     @Test("backfill finds exactly the dropped notifications over many pages, resumes after being killed, and everyone agrees after")
     func backfillResumesAndHeals() async throws {
-        let world = try await World.make(customers: 140, seed: 20_261_125)
+        let world = try await World.make(customers: 165, seed: 20_261_125)
         defer { Task { await world.close() } }
         try await RunningService.with(settings: world.settings) { service in
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
@@ -70,7 +74,8 @@ struct AppStoreAPIEndToEndTests {
             #expect(try await count(service, "SELECT count(*) AS n FROM notifications") == notifications.count - dropped.count)
 
             // Killed (SIGINT, no handler: the process just ends) after a dozen pages, then run again.
-            let since = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-2 * 86_400))
+            // Subscriptions' sandbox periods last minutes; one-time purchases are dated up to 40 days back.
+            let since = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60 * 86_400))
             let arguments = ["notifications", "backfill", "--since", since, "--environment", "Sandbox", "--json"]
             let environment = service.environment.merging(["DATABASE_URL": service.databaseURL]) { _, new in new }
             world.simulator.resetStats()
@@ -100,7 +105,7 @@ struct AppStoreAPIEndToEndTests {
 
     @Test("2,000 sync lookups against a simulator held to Apple's 50/s provoke no 429; with 429s forced, every request completes after its Retry-After")
     func syncWithinTheRateLimit() async throws {
-        let world = try await World.make(customers: 1_000, seed: 20_261_126, sandboxShare: 0)
+        let world = try await World.make(customers: 1_000, seed: 20_261_126, sandboxShare: 0, scenarios: ScenarioKind.subscriptionLifecycles)
         defer { Task { await world.close() } }
         try await RunningService.with(settings: world.settings, runsWorker: false) { service in
             // Every subscription Apple knows, stored as a stale earlier state (expired, only its
@@ -146,7 +151,7 @@ struct AppStoreAPIEndToEndTests {
     /// poison. Now the attempt stops at its deadline (inside the lease) and is retried.
     @Test("the API answers 429 with Retry-After 25 s for a minute: a v2 notification ends processed, never dead")
     func longRateLimitDoesNotBuryANotification() async throws {
-        let world = try await World.make(customers: 1, seed: 20_261_124)
+        let world = try await World.make(customers: 1, seed: 20_261_124, scenarios: ScenarioKind.subscriptionLifecycles)
         defer { Task { await world.close() } }
         // A lease shorter than one Retry-After wait: every uncut attempt would outlive it.
         try await RunningService.with(settings: world.settings.merging(["WORKER_LEASE_MS": "20000"]) { _, new in new }) { service in
@@ -171,7 +176,7 @@ struct AppStoreAPIEndToEndTests {
 
     @Test("POST /v1/transactions with a transaction_id: linked (sandbox found after production's 404), 422 unknown, 202 then finished when the API is down")
     func transactionLookups() async throws {
-        let world = try await World.make(customers: 6, seed: 20_261_127)
+        let world = try await World.make(customers: 6, seed: 20_261_127, scenarios: ScenarioKind.subscriptionLifecycles)
         defer { Task { await world.close() } }
         try await RunningService.with(settings: world.settings.merging(["RECEIPT_WAIT_MS": "1500"]) { _, new in new }) { service in
             let customers = world.simulator.truth().customers.filter { !$0.subscriptions.isEmpty }
@@ -189,6 +194,36 @@ struct AppStoreAPIEndToEndTests {
             world.simulator.clearFaults()
             try await service.waitUntilSettled(timeout: .seconds(120))
             #expect(try await service.get("/v1/subscribers/later-user").status == 200)
+        }
+    }
+
+    @Test("POST /v1/transactions with a one-time purchase's id reads it with Get Transaction Info; an app that grandfathers also reads the customer's original version")
+    func oneTimePurchaseLookups() async throws {
+        let world = try await World.make(customers: 12, seed: 20_261_131, scenarios: [.lifetime, .consumable, .passesStack])
+        defer { Task { await world.close() } }
+        // The demo app grandfathers everyone who first bought before 2.0: the simulator's customers say 1.0.
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("grandfather-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try Data(#"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","grandfather":{"before_version":"2.0","entitlement":"pro"}}]}"#.utf8).write(to: config)
+        try await RunningService.with(settings: world.settings.merging(["SUBSCRIPTIOND_CONFIG": config.path]) { _, new in new }) { service in
+            try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
+            var sources: [String: String] = [:]
+            for customer in world.simulator.truth().customers {
+                let purchase = try #require(customer.purchases.first)
+                let linked = try await service.post("/v1/transactions", ["app_user_id": customer.appUserID, "transaction_id": purchase.transactionID])
+                #expect(linked.status == 200, "\(String(decoding: linked.body, as: UTF8.self))")
+                let body = try jsonObject(linked)
+                let purchases = (body["purchases"] as? [[String: Any]] ?? []).compactMap { $0["transaction_id"] as? String }
+                #expect(purchases.contains(purchase.transactionID), "\(customer.appUserID): \(purchases)")
+                let pro = (body["entitlements"] as? [String: Any])?["pro"] as? [String: Any]
+                #expect(pro?["active"] as? Bool == true, "\(customer.appUserID): \(String(decoding: linked.body, as: UTF8.self))")
+                sources[customer.scenario.rawValue] = pro?["source"] as? String
+            }
+            // A lifetime unlock lasts for good and comes first among equals; a consumable grants
+            // nothing, so the grandfathered version (1.0 < 2.0, read from Get App Transaction Info) does.
+            #expect(sources["lifetime"] == "non_consumable")
+            #expect(sources["consumable"] == "grandfathered")
+            #expect(world.simulator.stats().api["http_200", default: 0] > 0)
         }
     }
 
@@ -224,7 +259,7 @@ struct AppStoreAPIEndToEndTests {
 
     @Test("POST /v1/eligibility with receipt_data for an app without a shared secret: the customer's history from the API decides")
     func eligibilityThroughTheAPI() async throws {
-        let world = try await World.make(customers: 12, seed: 20_261_130)
+        let world = try await World.make(customers: 12, seed: 20_261_130, scenarios: ScenarioKind.subscriptionLifecycles)
         defer { Task { await world.close() } }
         try await RunningService.with(settings: world.settings.merging(["APPSTORE_SHARED_SECRET": ""]) { _, new in new }) { service in
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
@@ -264,7 +299,7 @@ struct AppStoreAPIEndToEndTests {
 
     @Test("test-notification: Apple's TEST arrives and the command says so")
     func testNotification() async throws {
-        let world = try await World.make(customers: 1, seed: 20_261_128)
+        let world = try await World.make(customers: 1, seed: 20_261_128, scenarios: ScenarioKind.subscriptionLifecycles)
         defer { Task { await world.close() } }
         try await RunningService.with(settings: world.settings) { service in
             world.simulator.setNotificationTarget(URL(string: service.baseURL + "/notifications/appstore"))

@@ -19,12 +19,13 @@ struct EndToEndSignedTests {
         let server = try await SimulatorServer.start(simulator: simulator)
         defer { Task { await server.shutdown() } }
         let app = try #require(simulator.configuration.apps.first)
-        let settings = [
+        // The demo app, and the paid app that grandfathers its customers from before 2.0.
+        let settings = try SimulatorAppsConfig.settings(for: simulator).merging([
             "VERIFY_RECEIPT_URL": server.productionURL.absoluteString,
             "VERIFY_RECEIPT_SANDBOX_URL": server.sandboxURL.absoluteString,
             "APPSTORE_ROOT_CERTIFICATES": root.path,
             "APPSTORE_APP_APPLE_ID": String(app.appAppleID),
-        ]
+        ]) { _, new in new }
         try await RunningService.with(settings: settings) { service in
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
             let notifications = simulator.notifications()

@@ -15,10 +15,11 @@ struct EndToEndSimulatorTests {
         let server = try await SimulatorServer.start(simulator: simulator)
         simulator.setFaults(.spread(rate: 0.1, seed: Self.seed))
         defer { Task { await server.shutdown() } }
-        let settings = [
+        // The demo app, and the paid app that grandfathers its customers from before 2.0.
+        let settings = try SimulatorAppsConfig.settings(for: simulator).merging([
             "VERIFY_RECEIPT_URL": server.productionURL.absoluteString,
             "VERIFY_RECEIPT_SANDBOX_URL": server.sandboxURL.absoluteString,
-        ]
+        ]) { _, new in new }
         try await RunningService.with(settings: settings) { service in
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
             let plan = DeliveryPlan.order(simulator.notifications(), duplicates: 2, shuffle: true, seed: Self.seed)

@@ -24,10 +24,10 @@ struct WebhookDeliveryTests {
         try simulator.addRandomCustomers(40, seed: Self.seed)
         let server = try await SimulatorServer.start(simulator: simulator)
         defer { Task { await server.shutdown() } }
-        let settings = [
+        let settings = try SimulatorAppsConfig.settings(for: simulator).merging([
             "VERIFY_RECEIPT_URL": server.productionURL.absoluteString, "VERIFY_RECEIPT_SANDBOX_URL": server.sandboxURL.absoluteString,
             "WEBHOOK_URL": receiver.url, "WEBHOOK_SECRET": Self.secret,
-        ]
+        ]) { _, new in new }
         try await RunningService.with(settings: settings) { service in
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
             let plan = DeliveryPlan.order(simulator.notifications(), duplicates: 2, shuffle: true, seed: Self.seed)

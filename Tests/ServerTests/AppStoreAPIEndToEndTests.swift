@@ -74,8 +74,10 @@ struct AppStoreAPIEndToEndTests {
             #expect(try await count(service, "SELECT count(*) AS n FROM notifications") == notifications.count - dropped.count)
 
             // Killed (SIGINT, no handler: the process just ends) after a dozen pages, then run again.
-            // Subscriptions' sandbox periods last minutes; one-time purchases are dated up to 40 days back.
-            let since = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60 * 86_400))
+            // Subscriptions' sandbox periods last minutes; one-time purchases are dated days back.
+            // From the oldest dropped notification, within the 180 days Apple keeps.
+            let oldest = max(Date().addingTimeInterval(-179 * 86_400), (dropped.map(\.date).min() ?? Date()).addingTimeInterval(-60))
+            let since = ISO8601DateFormatter().string(from: oldest)
             let arguments = ["notifications", "backfill", "--since", since, "--environment", "Sandbox", "--json"]
             let environment = service.environment.merging(["DATABASE_URL": service.databaseURL]) { _, new in new }
             world.simulator.resetStats()

@@ -73,22 +73,12 @@ CREATE INDEX audit_log_user_idx ON audit_log (app_user_id, id);
 -- the same versioning (Schema/0007_read_answers.sql).
 ALTER TABLE subscriber_answers ADD COLUMN entitlements_body text;
 
--- A user's grants or versions changed: their answers are stale.
-CREATE FUNCTION answers_user_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP <> 'INSERT' THEN
-        PERFORM answers_subscriber_changed(OLD.app_user_id);
-    END IF;
-    IF TG_OP <> 'DELETE' THEN
-        PERFORM answers_subscriber_changed(NEW.app_user_id);
-    END IF;
-    RETURN NULL;
-END $$;
-
+-- A user's grants or versions changed: their answers are stale (the function of a link
+-- change, which reads only `app_user_id`).
 CREATE TRIGGER original_application_versions_answers AFTER INSERT OR UPDATE OR DELETE ON original_application_versions
-    FOR EACH ROW EXECUTE FUNCTION answers_user_row_changed();
+    FOR EACH ROW EXECUTE FUNCTION answers_link_row_changed();
 CREATE TRIGGER entitlement_grants_answers AFTER INSERT OR UPDATE OR DELETE ON entitlement_grants
-    FOR EACH ROW EXECUTE FUNCTION answers_user_row_changed();
+    FOR EACH ROW EXECUTE FUNCTION answers_link_row_changed();
 CREATE TRIGGER entitlements_answers AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON entitlements
     FOR EACH STATEMENT EXECUTE FUNCTION answers_all_changed();
 CREATE TRIGGER entitlement_products_answers AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON entitlement_products

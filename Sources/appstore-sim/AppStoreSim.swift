@@ -19,7 +19,9 @@ struct AppStoreSim: AsyncParsableCommand {
         GET|POST|DELETE /control/faults, GET /control/truth[?at_ms=N].
 
         App Store Server API (keys from `appstore-sim api-key`): production under /api, sandbox under \
-        /api-sandbox (e.g. GET /api/inApps/v1/subscriptions/{transactionId}); faults apply to it too.
+        /api-sandbox: subscription statuses, transaction history and info, app transaction info \
+        (GET /api/inApps/v1/transactions/appTransactions/{transactionId}), notification history and \
+        test notifications (e.g. GET /api/inApps/v1/subscriptions/{transactionId}); faults apply to it too.
 
         Per-request faults: header X-Sim-Fault: 21005|21100|429|500|503|hang|reset, and X-Sim-Latency-Ms: N.
         """,

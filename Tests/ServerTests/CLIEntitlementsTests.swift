@@ -5,16 +5,10 @@ import TestSupport
 
 @Suite("subscriptionctl: entitlements in the catalog, grants, subscriber show")
 struct CLIEntitlementsTests {
-    private func write(_ text: String, name: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
-        try Data(text.utf8).write(to: url)
-        return url.path
-    }
-
     @Test("a catalog with entitlements imports and lists; grants are added, listed, shown and revoked with audit rows; mistakes exit 1 or 2")
     func grantsByHand() async throws {
         try await TestDatabase.withClient { database, testDatabase in
-            let catalog = try write("""
+            let catalog = try TemporaryFile.write("""
                 {"entitlements": [{"id": "pro", "product_ids": ["com.example.pro.monthly", "com.example.pro.lifetime"]}],
                  "products": [
                   {"product_id": "com.example.pro.monthly", "bundle_id": "com.example.app", "type": "auto_renewable",
@@ -62,7 +56,7 @@ struct CLIEntitlementsTests {
             }
             #expect(actors == ["cli:support-ann grant_added", "cli:support-ann grant_revoked"])
 
-            let broken = try write("{\"apps\": [{\"bundle_id\": \"com.example.app\", \"sandbox_entitlement\": \"sometimes\"}]}", name: "apps.json")
+            let broken = try TemporaryFile.write("{\"apps\": [{\"bundle_id\": \"com.example.app\", \"sandbox_entitlement\": \"sometimes\"}]}", name: "apps.json")
             let refused = try await CLI.run(["subscriber", "show", "user-9"], databaseURL: url, environment: ["SUBSCRIPTIOND_CONFIG": broken])
             #expect(refused.status == 2)
             #expect(refused.stderr.contains("sandbox_entitlement must be \"grant\" or \"ignore\""))

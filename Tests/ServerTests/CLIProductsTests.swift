@@ -5,12 +5,6 @@ import TestSupport
 
 @Suite("subscriptionctl products and migrate against a real database")
 struct CLIProductsTests {
-    private func write(_ text: String, name: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
-        try Data(text.utf8).write(to: url)
-        return url.path
-    }
-
     @Test("a catalog with problems prints one line per problem, exits 1 and changes nothing")
     func badCatalogChangesNothing() async throws {
         try await TestDatabase.withClient { database, testDatabase in
@@ -19,7 +13,7 @@ struct CLIProductsTests {
             #expect(imported.status == 0)
             #expect(imported.stdout.contains("imported 9 products (0 removed), 3 entitlements"))
 
-            let bad = try write("""
+            let bad = try TemporaryFile.write("""
                 {"products":[
                   {"product_id":"p.trial","bundle_id":"com.example.app","type":"auto_renewable","subscription_group_id":"1","period":"P1M",
                    "intro_offer":{"payment_mode":"free_trial","period":"P2D","periods":1,"price":"0.00"}},

@@ -17,11 +17,8 @@ struct EntitlementsController<Context: RequestContext> {
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("subscribers/:app_user_id/entitlements") { _, context in
             let appUserID = try context.parameters.require("app_user_id")
-            guard let answer = try await answers.entitlementsBody(appUserID: appUserID) else {
-                throw APIError.notFound("no subscriber with app_user_id \(appUserID)")
-            }
-            ReadAnswerMetrics.record(.entitlements, answer.origin)
-            return JSONBodyResponse(body: answer.body)
+            return try ReadAnswerMetrics.response(
+                try await answers.entitlementsBody(appUserID: appUserID), of: .entitlements, missing: "no subscriber with app_user_id \(appUserID)")
         }
         group.post("subscribers/:app_user_id/grants") { request, context in
             let appUserID = try context.parameters.require("app_user_id")

@@ -20,6 +20,13 @@ enum ReadAnswerMetrics {
         (origin == .stored ? stored : computed)[endpoint]?.increment()
     }
 
+    /// The response of a read endpoint: its answer, counted; 404 with `missing` when there is none.
+    static func response(_ answer: (body: String, origin: ReadAnswers.Origin)?, of endpoint: Endpoint, missing: String) throws -> JSONBodyResponse {
+        guard let answer else { throw APIError.notFound(missing) }
+        record(endpoint, answer.origin)
+        return JSONBodyResponse(body: answer.body)
+    }
+
     /// Counts answers handed to the background writer, by what became of them.
     @Sendable static func recordWrites(_ outcome: AnswerWriter.Outcome, _ count: Int) {
         writes[outcome]?.increment(by: Int64(count))

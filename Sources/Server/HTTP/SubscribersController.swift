@@ -19,11 +19,8 @@ struct SubscribersController<Context: RequestContext> {
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("subscribers/:app_user_id") { _, context in
             let appUserID = try context.parameters.require("app_user_id")
-            guard let answer = try await answers.subscriberBody(appUserID: appUserID) else {
-                throw APIError.notFound("no subscriber with app_user_id \(appUserID)")
-            }
-            ReadAnswerMetrics.record(.subscriber, answer.origin)
-            return JSONBodyResponse(body: answer.body)
+            return try ReadAnswerMetrics.response(
+                try await answers.subscriberBody(appUserID: appUserID), of: .subscriber, missing: "no subscriber with app_user_id \(appUserID)")
         }
         group.post("eligibility") { request, context in
             try await postEligibility(request, context: context)

@@ -9,11 +9,9 @@ struct SubscriptionsController<Context: RequestContext> {
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("subscriptions/:original_transaction_id") { _, context in
             let id = try context.parameters.require("original_transaction_id")
-            guard let answer = try await answers.subscriptionBody(originalTransactionID: id) else {
-                throw APIError.notFound("no subscription with original_transaction_id \(id)")
-            }
-            ReadAnswerMetrics.record(.subscription, answer.origin)
-            return JSONBodyResponse(body: answer.body)
+            return try ReadAnswerMetrics.response(
+                try await answers.subscriptionBody(originalTransactionID: id), of: .subscription,
+                missing: "no subscription with original_transaction_id \(id)")
         }
     }
 }

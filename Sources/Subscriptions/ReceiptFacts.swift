@@ -47,6 +47,12 @@ public struct ReceiptFacts: Sendable {
         return Set(fromTransactions + renewals.map(\.originalTransactionID)).sorted()
     }
 
+    /// Every original transaction these facts speak about (subscriptions and one-time
+    /// purchases), sorted.
+    public var originalTransactionIDs: [String] {
+        Set(transactions.map(\.originalTransactionID) + renewals.map(\.originalTransactionID)).sorted()
+    }
+
     /// The original transactions of one-time purchases here (consumables, non-consumables,
     /// non-renewing subscriptions), sorted: linked to the user who proves them like
     /// subscriptions, never given a subscription row.

@@ -25,4 +25,12 @@ import Testing
         #expect(FactStore.lockKeys(of: [sandbox, b, a]) == expected)
         #expect(FactStore.lockKeys(of: [b, a, sandbox]) == expected)
     }
+
+    @Test func oneTimePurchasesAreLockedToo() {
+        let lifetime = TransactionFact(
+            transactionID: "400", originalTransactionID: "400", productID: "lifetime", bundleID: "b", environment: .production,
+            purchaseDate: Date(timeIntervalSince1970: 1_700_000_000), productType: .nonConsumable)
+        let purchase = ReceiptFacts(environment: .production, bundleID: "b", transactions: [lifetime], renewals: [], latestReceipt: nil)
+        #expect(FactStore.lockKeys(of: [purchase, Self.batch(["100"])]) == ["Production:100", "Production:400"])
+    }
 }

@@ -19,8 +19,11 @@ public struct StatusChange: Sendable, Equatable {
 /// `subscribers`, `status_events` and the `webhook_events` outbox, so that the stored state depends only on the facts,
 /// never on the order or number of times they arrive.
 public enum FactStore {
-    /// Takes the transaction-scoped lock of every subscription `batches` touch, in one global
-    /// order (environment, then original transaction id).
+    /// Takes the transaction-scoped lock of every subscription and one-time purchase `batches`
+    /// touch, in one global order (environment, then original transaction id). A one-time
+    /// purchase needs it as much as a subscription: two notifications of a purchase not stored
+    /// yet (its purchase and its refund) would otherwise both find no row, and the second
+    /// upsert would overwrite the first instead of merging with it.
     ///
     /// A transaction that applies several batches calls this first with all of them: each
     /// `apply` locks its own batch's subscriptions (again, at no cost, since PostgreSQL's
@@ -32,9 +35,9 @@ public enum FactStore {
         }
     }
 
-    /// The lock keys of every subscription `batches` touch, each once, in the one global order.
+    /// The lock keys of every original transaction `batches` touch, each once, in the one global order.
     static func lockKeys(of batches: [ReceiptFacts]) -> [String] {
-        Set(batches.flatMap { batch in batch.subscriptionIDs.map { batch.environment.rawValue + ":" + $0 } }).sorted()
+        Set(batches.flatMap { batch in batch.originalTransactionIDs.map { batch.environment.rawValue + ":" + $0 } }).sorted()
     }
 
     /// Applies one batch of facts inside the caller's transaction.

@@ -1,3 +1,4 @@
+import AppStore
 import AppStoreSignature
 import Foundation
 import Logging
@@ -257,6 +258,38 @@ struct EntitlementsUseCaseTests {
             }
             #expect(try await grants.list(appUserID: "comped").count == 2)
             #expect(try await harness.count("SELECT count(*) AS n FROM audit_log WHERE app_user_id = 'comped'") == 4)
+        }
+    }
+}
+
+/// Two notifications of a purchase not stored yet, applied at once, merge: the refund is
+/// never lost to the purchase's upsert (one-time purchases are locked like subscriptions).
+@Suite("Use case: concurrent facts of one new purchase")
+struct ConcurrentPurchaseFactsTests {
+    @Test("a purchase and its refund applied concurrently always end refunded")
+    func purchaseAndRefundRace() async throws {
+        try await UseCaseHarness.with { harness in
+            let applier = FactApplier(database: harness.database)
+            let bought = Date().addingTimeInterval(-10 * 86_400)
+            for round in 0..<12 {
+                let id = "56000000000000\(10 + round)"
+                func batch(refunded: Bool) -> FactBatch {
+                    let fact = TransactionFact(
+                        transactionID: id, originalTransactionID: id, productID: "com.example.pro.lifetime", bundleID: UseCaseHarness.bundleID,
+                        environment: .production, purchaseDate: bought, cancellationDate: refunded ? bought.addingTimeInterval(86_400) : nil,
+                        cancellationReason: refunded ? "0" : nil, source: .v2,
+                        statedAt: refunded ? bought.addingTimeInterval(86_400) : bought, productType: .nonConsumable)
+                    return FactBatch(
+                        facts: ReceiptFacts(environment: .production, bundleID: UseCaseHarness.bundleID, transactions: [fact], renewals: [], latestReceipt: nil),
+                        observedAt: Date())
+                }
+                async let purchase: Void = { _ = try await applier.apply([batch(refunded: false)]) }()
+                async let refund: Void = { _ = try await applier.apply([batch(refunded: true)]) }()
+                _ = try await (purchase, refund)
+                let revoked = try await harness.count(
+                    "SELECT count(*) AS n FROM transactions WHERE transaction_id = \(id) AND cancellation_date IS NOT NULL")
+                #expect(revoked == 1, "round \(round): the refund was lost")
+            }
         }
     }
 }

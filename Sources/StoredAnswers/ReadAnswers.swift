@@ -1,6 +1,6 @@
 import ContractDocuments
-import Foundation
 import Crypto
+import Foundation
 import Logging
 import Postgres
 import Store

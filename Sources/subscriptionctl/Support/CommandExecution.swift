@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Settings
-import Subscriptions
 import SubscriptiondCore
+import Subscriptions
 import UseCases
 
 /// Runs a command body with the deployment's database, turning any failure into one line

@@ -4,8 +4,8 @@ import HTTPClient
 import Logging
 import Postgres
 import Settings
-import StoredAnswers
 import SigningTestSupport
+import StoredAnswers
 import SubscriptiondCore
 import TestSupport
 import UseCases

@@ -57,17 +57,20 @@ CREATE TABLE entitlement_grants (
 );
 CREATE INDEX entitlement_grants_user_idx ON entitlement_grants (app_user_id);
 
--- What operators did by hand, in order: grants given and revoked (and, later, users
--- forgotten). `detail` is the action's JSON; it never holds a secret or a receipt.
+-- What operators did by hand, in order: grants given and revoked, links removed, users
+-- forgotten (that row names no user). `detail` is the action's JSON; it never holds a secret or a receipt.
 CREATE TABLE audit_log (
     id          bigserial PRIMARY KEY,
     occurred_at timestamptz NOT NULL DEFAULT now(),
     actor       text NOT NULL,            -- 'api' (the query API's token) or 'cli:<OS user>'
-    action      text NOT NULL,            -- 'grant_added', 'grant_revoked'
+    action      text NOT NULL,            -- 'grant_added', 'grant_revoked', 'user_unlinked', 'subscriber_deleted'
     app_user_id text,
     detail      jsonb NOT NULL
 );
 CREATE INDEX audit_log_user_idx ON audit_log (app_user_id, id);
+
+-- Forgetting a user finds the purchases it queued (`DELETE /v1/subscribers/{id}`).
+CREATE INDEX notifications_app_user_idx ON notifications (app_user_id) WHERE app_user_id IS NOT NULL;
 
 -- The entitlements read: one stored answer beside the subscriber document, kept current by
 -- the same versioning (Schema/0007_read_answers.sql).

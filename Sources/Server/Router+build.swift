@@ -34,7 +34,7 @@ func buildRouter(
     TransactionsController(purchases: components.purchases, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
     ReceiptsController(purchases: components.purchases, apps: configuration.apps, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
     SubscribersController(
-        answers: components.readAnswers, purchases: components.purchases, apps: configuration.apps,
+        answers: components.readAnswers, forgetting: components.forgetting, purchases: components.purchases, apps: configuration.apps,
         eligibility: components.eligibility, maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: api)
     EntitlementsController(

@@ -8,9 +8,10 @@ import SubscriptiondCore
 import Subscriptions
 import UseCases
 
-/// `GET /v1/subscribers/{app_user_id}`, `POST /v1/eligibility`.
+/// `GET` and `DELETE /v1/subscribers/{app_user_id}`, `POST /v1/eligibility`.
 struct SubscribersController<Context: RequestContext> {
     let answers: ReadAnswers
+    let forgetting: SubscriberForgetting
     let purchases: PurchaseRecorder
     let apps: AppRegistry
     let eligibility: EligibilityService
@@ -21,6 +22,11 @@ struct SubscribersController<Context: RequestContext> {
             let appUserID = try context.parameters.require("app_user_id")
             return try ReadAnswerMetrics.response(
                 try await answers.subscriberBody(appUserID: appUserID), of: .subscriber, missing: "no subscriber with app_user_id \(appUserID)")
+        }
+        group.delete("subscribers/:app_user_id") { _, context in
+            let appUserID = try context.parameters.require("app_user_id")
+            let forgotten = try await forgetting.forget(appUserID: appUserID, actor: "api")
+            return try JSONResponse(document: ForgottenResponse(appUserID: appUserID, forgotten: forgotten))
         }
         group.post("eligibility") { request, context in
             try await postEligibility(request, context: context)
@@ -50,5 +56,28 @@ struct SubscribersController<Context: RequestContext> {
             throw APIError.malformed("give exactly one of app_user_id and receipt_data")
         }
         return JSONResponse(document: EligibilityDocument(eligibility: answers.mapValues(\.rawValue)))
+    }
+}
+
+/// `DELETE /v1/subscribers/{id}`: `{"app_user_id", "forgotten": {"links", "grants", "original_application_versions"}}`.
+struct ForgottenResponse: Encodable {
+    let appUserID: String
+    let forgotten: SubscriberRemoval.Forgotten
+
+    private enum CodingKeys: String, CodingKey {
+        case appUserID = "app_user_id", forgotten
+    }
+
+    private enum ForgottenKeys: String, CodingKey {
+        case links, grants, versions = "original_application_versions"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(appUserID, forKey: .appUserID)
+        var counts = container.nestedContainer(keyedBy: ForgottenKeys.self, forKey: .forgotten)
+        try counts.encode(forgotten.links, forKey: .links)
+        try counts.encode(forgotten.grants, forKey: .grants)
+        try counts.encode(forgotten.versions, forKey: .versions)
     }
 }

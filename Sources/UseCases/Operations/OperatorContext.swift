@@ -44,6 +44,8 @@ public struct OperatorContext: Sendable {
     public func readAnswers(logger: Logger) -> ReadAnswers { ReadAnswers(database: database, policies: policies, logger: logger) }
     /// Manual grants.
     public var manualGrants: ManualGrants { ManualGrants(database: database) }
+    /// Forgetting users and removing links.
+    public var forgetting: SubscriberForgetting { SubscriberForgetting(database: database) }
     /// Notification history backfill runs.
     public var backfill: BackfillStore { BackfillStore(client: database) }
     /// Revalidation runs and candidates.

@@ -38,6 +38,8 @@ public struct ServiceComponents: Sendable {
     public let appTransactions: AppTransactionRecorder
     /// Manual grants.
     public let grants: ManualGrants
+    /// Forgetting users.
+    public let forgetting: SubscriberForgetting
     /// The webhook outbox and the client that delivers from it.
     public let webhookOutbox: WebhookOutbox
     public let webhookSender: WebhookSender
@@ -108,7 +110,7 @@ public struct ServiceComponents: Sendable {
             workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
             eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
             appTransactions: AppTransactionRecorder(database: database, answers: readAnswers, signatures: signatures, apps: configuration.apps),
-            grants: ManualGrants(database: database),
+            grants: ManualGrants(database: database), forgetting: SubscriberForgetting(database: database),
             webhookOutbox: WebhookOutbox(client: database),
             webhookSender: WebhookSender(http: upstreams.webhooks, timeout: configuration.webhookTimeout),
             receiptRetention: ReceiptRetention(client: database), database: database, upstreams: upstreams.all)

@@ -13,19 +13,6 @@ struct GrantsCommand: AsyncParsableCommand {
         abstract: "Grant entitlements by hand, list and revoke grants.",
         subcommands: [GrantsAddCommand.self, GrantsListCommand.self, GrantsRevokeCommand.self]
     )
-
-    /// The audit log's actor for this command: `cli:<OS user>`.
-    static var actor: String {
-        "cli:" + (ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown")
-    }
-
-    /// A use case's refusal as the CLI's one line and exit code.
-    static func refusal(_ error: UseCaseError) -> CommandFailure {
-        switch error {
-        case .unknownEntitlement(let message), .notFound(let message): .notFound(message)
-        default: .usage(error.description)
-        }
-    }
 }
 
 /// `subscriptionctl grants add APP_USER_ID ENTITLEMENT [--until DATE] --reason TEXT`.
@@ -66,9 +53,9 @@ struct GrantsAddCommand: AsyncParsableCommand {
             let grant: ManualGrant
             do {
                 grant = try await context.manualGrants.add(
-                    appUserID: appUserID, entitlement: entitlement, expiresAt: expiresAt, reason: reason, actor: GrantsCommand.actor)
+                    appUserID: appUserID, entitlement: entitlement, expiresAt: expiresAt, reason: reason, actor: ManualChange.actor)
             } catch let error as UseCaseError {
-                throw GrantsCommand.refusal(error)
+                throw ManualChange.refusal(error)
             }
             if options.json {
                 try Output.json(GrantDocument(grant).jsonValue)
@@ -147,9 +134,9 @@ struct GrantsRevokeCommand: AsyncParsableCommand {
         try await CommandExecution.withDatabase(options) { context in
             let grant: ManualGrant
             do {
-                grant = try await context.manualGrants.revoke(id: id, appUserID: nil, reason: reason, actor: GrantsCommand.actor)
+                grant = try await context.manualGrants.revoke(id: id, appUserID: nil, reason: reason, actor: ManualChange.actor)
             } catch let error as UseCaseError {
-                throw GrantsCommand.refusal(error)
+                throw ManualChange.refusal(error)
             }
             if options.json {
                 try Output.json(GrantDocument(grant).jsonValue)

@@ -12,8 +12,8 @@ import UseCases
 struct SubscriberCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "subscriber",
-        abstract: "Inspect an app user's subscriptions.",
-        subcommands: [SubscriberShowCommand.self]
+        abstract: "Inspect an app user's entitlements and subscriptions; remove a link or forget the user.",
+        subcommands: [SubscriberShowCommand.self, SubscriberUnlinkCommand.self, SubscriberDeleteCommand.self]
     )
 }
 

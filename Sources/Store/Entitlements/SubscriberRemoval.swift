@@ -1,0 +1,61 @@
+import Foundation
+import Postgres
+
+/// Forgetting an app user and removing one link, each with its `audit_log` row, in one
+/// transaction. Apple's facts (transactions, renewal info, subscriptions) stay: they are
+/// Apple's, and another user may own them.
+public struct SubscriberRemoval: Sendable {
+    /// What forgetting a user removed.
+    public struct Forgotten: Sendable, Equatable {
+        /// Links to subscriptions and purchases.
+        public let links: Int
+        /// Manual grants, revoked ones included.
+        public let grants: Int
+        /// Recorded original application versions.
+        public let versions: Int
+    }
+
+    private let client: PostgresClient
+
+    /// Creates the store.
+    public init(client: PostgresClient) {
+        self.client = client
+    }
+
+    /// Removes everything that names `appUserID`: its links, grants, original application
+    /// versions and stored answers; queued purchases keep their place in the inbox but no
+    /// longer name the user, and earlier audit rows no longer say who it was. The audit row of
+    /// the removal says what was done and when, not who the user was. Nil when nothing was
+    /// known of the user.
+    public func forget(appUserID: String, actor: String) async throws -> Forgotten? {
+        try await client.withTransaction { session in
+            let links = try session.execute(PostgresQuery("DELETE FROM subscribers WHERE app_user_id = \(appUserID)").prepared())
+            let grants = try session.execute(PostgresQuery("DELETE FROM entitlement_grants WHERE app_user_id = \(appUserID)").prepared())
+            let versions = try session.execute(PostgresQuery("DELETE FROM original_application_versions WHERE app_user_id = \(appUserID)").prepared())
+            guard links + grants + versions > 0 else { return nil }
+            // Last: the deletes above raised the answers' version through their triggers.
+            try session.execute(PostgresQuery("DELETE FROM subscriber_answers WHERE app_user_id = \(appUserID)").prepared())
+            try session.execute(PostgresQuery("UPDATE notifications SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())
+            try session.execute(PostgresQuery("UPDATE audit_log SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())
+            try AuditLog.record(
+                action: "subscriber_deleted", actor: actor, appUserID: nil,
+                detail: ["links": String(links), "grants": String(grants), "original_application_versions": String(versions)], in: session)
+            return Forgotten(links: links, grants: grants, versions: versions)
+        }
+    }
+
+    /// Removes the link between `appUserID` and `originalTransactionID` (in every environment),
+    /// with an audit row; false when there was none.
+    public func unlink(appUserID: String, originalTransactionID: String, actor: String) async throws -> Bool {
+        try await client.withTransaction { session in
+            let removed = try session.execute(PostgresQuery("""
+                DELETE FROM subscribers WHERE app_user_id = \(appUserID) AND original_transaction_id = \(originalTransactionID)
+                """).prepared())
+            guard removed > 0 else { return false }
+            try AuditLog.record(
+                action: "user_unlinked", actor: actor, appUserID: appUserID,
+                detail: ["original_transaction_id": originalTransactionID], in: session)
+            return true
+        }
+    }
+}

@@ -243,6 +243,7 @@ let package = Package(
             name: "UseCases",
             dependencies: [
                 "Settings",
+                .product(name: "Crypto", package: "swift-crypto"),
                 "StoredAnswers",
                 "JSON",
                 "Webhooks",

@@ -39,6 +39,7 @@ func buildRouter(
     ).addRoutes(to: api)
     EntitlementsController(
         answers: components.readAnswers, grants: components.grants, appTransactions: components.appTransactions,
+        appAccountTokens: components.appAccountTokens,
         maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: api)
     return router

@@ -20,6 +20,9 @@ struct ForgettingTests {
             #expect(try await service.post("/v1/receipts", ["app_user_id": user, "receipt_data": receipt]).status == 200)
         }
         #expect(try await service.post("/v1/subscribers/user-a/grants", ["entitlement": "pro", "reason": "comp"]).status == 201)
+        let token = try jsonObject(try await service.get("/v1/subscribers/user-a/app-account-token"))["app_account_token"] as? String
+        #expect(token?.count == 36, "a UUID")
+        #expect(try jsonObject(try await service.get("/v1/subscribers/user-a/app-account-token"))["app_account_token"] as? String == token)
     }
 
     @Test("after DELETE /v1/subscribers/A, A is 404, the subscription still exists, B's links are untouched, and no stored answer for A is served")
@@ -47,6 +50,8 @@ struct ForgettingTests {
             #expect(try answers[0].decode("n", as: Int.self) == 0)
             let named = try await service.database.query("SELECT count(*) AS n FROM audit_log WHERE app_user_id = 'user-a' OR detail::text LIKE '%user-a%'")
             #expect(try named[0].decode("n", as: Int.self) == 0, "no audit row says who the user was")
+            let tokens = try await service.database.query("SELECT count(*) AS n FROM app_account_tokens WHERE app_user_id = 'user-a'")
+            #expect(try tokens[0].decode("n", as: Int.self) == 0, "the token mapping is gone")
             let actions = try await service.database.query("SELECT action FROM audit_log ORDER BY id").map { try $0.decode("action", as: String.self) }
             #expect(actions == ["grant_added", "subscriber_deleted"])
 

@@ -6,12 +6,14 @@ import StoredAnswers
 import UseCases
 
 /// The entitlement routes: `GET /v1/subscribers/{id}/entitlements` (the paywall's read, one
-/// stored answer), manual grants (`POST` / `DELETE /v1/subscribers/{id}/grants`) and
-/// `POST /v1/app-transactions` (a StoreKit 2 AppTransaction, for grandfathering).
+/// stored answer), manual grants (`POST` / `DELETE /v1/subscribers/{id}/grants`),
+/// `GET /v1/subscribers/{id}/app-account-token` and `POST /v1/app-transactions` (a StoreKit 2
+/// AppTransaction, for grandfathering).
 struct EntitlementsController<Context: RequestContext> {
     let answers: ReadAnswers
     let grants: ManualGrants
     let appTransactions: AppTransactionRecorder
+    let appAccountTokens: AppAccountTokens
     let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<Context>) {
@@ -34,6 +36,11 @@ struct EntitlementsController<Context: RequestContext> {
             let text = try context.parameters.require("grant_id")
             guard let id = Int64(text), id > 0 else { throw APIError.malformed("grant_id must be a positive number, got \(text)") }
             return JSONResponse(document: GrantDocument(try await grants.revoke(id: id, appUserID: appUserID, reason: nil, actor: "api")))
+        }
+        group.get("subscribers/:app_user_id/app-account-token") { request, context in
+            let appUserID = try context.parameters.require("app_user_id")
+            let token = try await appAccountTokens.token(for: appUserID, bundleID: request.uri.queryParameters["bundle_id"].map(String.init))
+            return try JSONResponse(document: ["app_account_token": token])
         }
         group.post("app-transactions") { request, context in
             let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)

@@ -23,7 +23,7 @@ public struct SubscriberRemoval: Sendable {
     }
 
     /// Removes everything that names `appUserID`: its links, grants, original application
-    /// versions and stored answers; queued purchases keep their place in the inbox but no
+    /// versions, app account tokens and stored answers; queued purchases keep their place in the inbox but no
     /// longer name the user, and earlier audit rows no longer say who it was. The audit row of
     /// the removal says what was done and when, not who the user was. Nil when nothing was
     /// known of the user.
@@ -32,7 +32,8 @@ public struct SubscriberRemoval: Sendable {
             let links = try session.execute(PostgresQuery("DELETE FROM subscribers WHERE app_user_id = \(appUserID)").prepared())
             let grants = try session.execute(PostgresQuery("DELETE FROM entitlement_grants WHERE app_user_id = \(appUserID)").prepared())
             let versions = try session.execute(PostgresQuery("DELETE FROM original_application_versions WHERE app_user_id = \(appUserID)").prepared())
-            guard links + grants + versions > 0 else { return nil }
+            let tokens = try session.execute(PostgresQuery("DELETE FROM app_account_tokens WHERE app_user_id = \(appUserID)").prepared())
+            guard links + grants + versions + tokens > 0 else { return nil }
             // Last: the deletes above raised the answers' version through their triggers.
             try session.execute(PostgresQuery("DELETE FROM subscriber_answers WHERE app_user_id = \(appUserID)").prepared())
             try session.execute(PostgresQuery("UPDATE notifications SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())

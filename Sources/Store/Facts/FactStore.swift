@@ -77,11 +77,10 @@ public enum FactStore {
                 notificationID: notificationID, now: now, in: session
             )
             if let change { changes.append(change) }
-            // The caller's user, and the user whose id is the purchase's app account token
+            // The caller's user, and the user the purchase's app account token names
             // (DESIGN.md: apps that set the token need no call to link).
-            let tokens = Set(facts.transactions(of: id).compactMap(\.appAccountToken))
             var linked: [String] = []
-            for user in Set([appUserID].compactMap { $0 }).union(tokens).sorted() {
+            for user in try owners(of: id, in: facts, appUserID: appUserID, session: session) {
                 if try link(user, environment: environment, originalTransactionID: id, bundleID: facts.bundleID, in: session) {
                     linked.append(user)
                 }
@@ -91,8 +90,7 @@ public enum FactStore {
         }
         // One-time purchases belong to users the same way, and have no subscription row.
         for id in facts.oneTimePurchaseIDs {
-            let tokens = Set(facts.transactions(of: id).compactMap(\.appAccountToken))
-            for user in Set([appUserID].compactMap { $0 }).union(tokens).sorted() {
+            for user in try owners(of: id, in: facts, appUserID: appUserID, session: session) {
                 try link(user, environment: environment, originalTransactionID: id, bundleID: facts.bundleID, in: session)
             }
         }
@@ -102,6 +100,15 @@ public enum FactStore {
                 appUserID: appUserID, proof: .receipt, in: session)
         }
         return changes
+    }
+
+    /// The users to link to purchase `id`: the caller's, and those its app account tokens name
+    /// (a token handed out by `GET …/app-account-token` names the user it was made for, any
+    /// other the user whose id it is), sorted.
+    private static func owners(of id: String, in facts: ReceiptFacts, appUserID: String?, session: PostgresSession) throws -> [String] {
+        let tokens = Set(facts.transactions(of: id).compactMap(\.appAccountToken))
+        let named = try AppAccountTokenStore.users(named: tokens, in: session)
+        return Set([appUserID].compactMap { $0 }).union(named.values).sorted()
     }
 
     /// Links `user` to a purchase; true when the link is new.

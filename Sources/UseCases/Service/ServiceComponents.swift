@@ -40,6 +40,8 @@ public struct ServiceComponents: Sendable {
     public let grants: ManualGrants
     /// Forgetting users.
     public let forgetting: SubscriberForgetting
+    /// App account tokens.
+    public let appAccountTokens: AppAccountTokens
     /// The webhook outbox and the client that delivers from it.
     public let webhookOutbox: WebhookOutbox
     public let webhookSender: WebhookSender
@@ -111,6 +113,7 @@ public struct ServiceComponents: Sendable {
             eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
             appTransactions: AppTransactionRecorder(database: database, answers: readAnswers, signatures: signatures, apps: configuration.apps),
             grants: ManualGrants(database: database), forgetting: SubscriberForgetting(database: database),
+            appAccountTokens: AppAccountTokens(database: database, apps: configuration.apps),
             webhookOutbox: WebhookOutbox(client: database),
             webhookSender: WebhookSender(http: upstreams.webhooks, timeout: configuration.webhookTimeout),
             receiptRetention: ReceiptRetention(client: database), database: database, upstreams: upstreams.all)

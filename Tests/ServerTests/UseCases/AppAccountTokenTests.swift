@@ -1,0 +1,43 @@
+import AppStore
+import Foundation
+import Postgres
+import Store
+import Subscriptions
+import Testing
+@testable import UseCases
+
+/// The app account token: a stable UUIDv5 of (app, user) that links purchases carrying it.
+@Suite("Use case: app account tokens")
+struct AppAccountTokenTests {
+    @Test("the token is RFC 9562's UUIDv5 of the app and the user (the same as Python's uuid.uuid5)")
+    func uuidVersion5() {
+        #expect(AppAccountTokens.uuid(bundleID: "com.example.app", appUserID: "user-42") == "29fde652-80d9-5fea-aa6a-0dc57e659c30")
+        #expect(AppAccountTokens.uuid(bundleID: "com.example.app", appUserID: "user-43") == "7fa3f289-b308-5136-a8c6-ba2584353da8")
+    }
+
+    @Test("a purchase carrying a handed-out token links the user it was made for, with no call; an unknown token still names the user whose id it is")
+    func tokenLinksItsUser() async throws {
+        try await UseCaseHarness.with { harness in
+            let tokens = AppAccountTokens(database: harness.database, apps: harness.apps)
+            let token = try await tokens.token(for: "user-42", bundleID: nil)
+            #expect(try await tokens.token(for: "user-42", bundleID: nil) == token, "stable")
+            await #expect(throws: UseCaseError.self) { _ = try await tokens.token(for: "user-42", bundleID: "com.other.app") }
+
+            // What the worker applies for a v2 notification: no app user id, only the signed facts.
+            func facts(_ id: String, token: String) -> FactBatch {
+                let fact = TransactionFact(
+                    transactionID: id, originalTransactionID: id, productID: "com.example.pro.lifetime", bundleID: UseCaseHarness.bundleID,
+                    environment: .production, purchaseDate: Date(), source: .v2, statedAt: Date(), appAccountToken: token, productType: .nonConsumable)
+                return FactBatch(
+                    facts: ReceiptFacts(environment: .production, bundleID: UseCaseHarness.bundleID, transactions: [fact], renewals: [], latestReceipt: nil),
+                    observedAt: Date())
+            }
+            let own = "0b5e3c9e-8a51-4c1a-9f57-0d5a3e9f2c11"
+            try await FactApplier(database: harness.database).apply([facts("5800000000000001", token: token), facts("5800000000000002", token: own)])
+            let links = try await harness.database.query("SELECT app_user_id, original_transaction_id FROM subscribers ORDER BY 2").map {
+                "\(try $0.decode("app_user_id", as: String.self)) \(try $0.decode("original_transaction_id", as: String.self))"
+            }
+            #expect(links == ["user-42 5800000000000001", "\(own) 5800000000000002"])
+        }
+    }
+}

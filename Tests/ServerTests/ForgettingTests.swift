@@ -9,7 +9,19 @@ import TestSupport
 struct ForgettingTests {
     static let subscription = "5700000000000001"
 
-    /// Two users linked to one subscription by the same receipt, the first also with a grant.
+    /// Runs `body` against a service where two users are linked to one subscription by the
+    /// same receipt, the first also with a grant and an app account token.
+    private func withTwoUsersOneSubscription(_ body: (RunningService) async throws -> Void) async throws {
+        let verify = ScriptedVerifyServer()
+        try await verify.start()
+        defer { Task { await verify.stop() } }
+        verify.answerOneActivePeriodPerReceipt()
+        try await RunningService.with(verifyServer: verify, runsWorker: false) { service in
+            try await twoUsersOneSubscription(service)
+            try await body(service)
+        }
+    }
+
     private func twoUsersOneSubscription(_ service: RunningService) async throws {
         try await service.database.execute(
             "INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period) VALUES ('com.example.pro.monthly', 'com.example.app', 'auto_renewable', '20500000', 'P1M')")
@@ -27,12 +39,7 @@ struct ForgettingTests {
 
     @Test("after DELETE /v1/subscribers/A, A is 404, the subscription still exists, B's links are untouched, and no stored answer for A is served")
     func deleteOverHTTP() async throws {
-        let verify = ScriptedVerifyServer()
-        try await verify.start()
-        defer { Task { await verify.stop() } }
-        verify.answerOneActivePeriodPerReceipt()
-        try await RunningService.with(verifyServer: verify, runsWorker: false) { service in
-            try await twoUsersOneSubscription(service)
+        try await withTwoUsersOneSubscription { service in
             // Stored answers for A exist before (read twice: computed, then stored).
             for _ in 0..<2 { #expect(try await service.get("/v1/subscribers/user-a/entitlements").status == 200) }
 
@@ -61,12 +68,7 @@ struct ForgettingTests {
 
     @Test("subscriptionctl subscriber unlink removes one link and subscriber delete forgets; unknown ones exit 1")
     func cli() async throws {
-        let verify = ScriptedVerifyServer()
-        try await verify.start()
-        defer { Task { await verify.stop() } }
-        verify.answerOneActivePeriodPerReceipt()
-        try await RunningService.with(verifyServer: verify, runsWorker: false) { service in
-            try await twoUsersOneSubscription(service)
+        try await withTwoUsersOneSubscription { service in
             let url = service.databaseURL
             let unlinked = try await CLI.run(["subscriber", "unlink", "user-b", Self.subscription], databaseURL: url, environment: ["USER": "ops"])
             #expect(unlinked.status == 0 && unlinked.stdout.contains("unlinked user-b from \(Self.subscription)"))

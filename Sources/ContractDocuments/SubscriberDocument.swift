@@ -10,6 +10,9 @@ public struct SubscriberDocument: Sendable {
     public let views: [SubscriptionView]
     /// Every entitlement of the catalog, by id.
     public let entitlements: [String: EntitlementState]
+    /// When a source of those entitlements next ends (a grant, a pass chain, a trial, a
+    /// subscription period); nil when none lies ahead.
+    public let entitlementsNextChange: Date?
     /// The user's one-time purchases, oldest first.
     public let purchases: [PurchaseSummary]
     /// The subscription groups in which the user is entitled now (counted as entitlements
@@ -20,7 +23,9 @@ public struct SubscriberDocument: Sendable {
     public init(appUserID: String, read: SubscriberRead, catalog: ProductCatalog, policies: EntitlementPolicies, now: Date) {
         self.appUserID = appUserID
         self.views = read.views
-        self.entitlements = EntitlementRule.entitlements(of: read.holdings, catalog: catalog, policy: policies.policy(for:), at: now)
+        let evaluation = EntitlementRule.evaluate(read.holdings, catalog: catalog, policy: policies.policy(for:), at: now)
+        self.entitlements = evaluation.states
+        self.entitlementsNextChange = evaluation.nextChange
         self.purchases = PurchaseSummary.purchases(of: read.holdings, catalog: catalog)
         self.entitledGroups = Array(Set(read.views.map(\.snapshot).filter { snapshot in
             snapshot.entitled && policies.policy(for: snapshot.bundleID).counts(snapshot.environment)

@@ -105,8 +105,13 @@ public struct ReadAnswers: Sendable {
     /// subscription, purchase or grant; every entitlement inactive): what recording a
     /// purchase answers, even when Apple's answer held nothing to link.
     public func subscriberBodyEvenIfUnknown(appUserID: String, now: Date = Date()) async throws -> String {
-        if let known = try await subscriberBody(appUserID: appUserID, now: now) { return known.body }
-        let catalog = try await store.catalog(generation: try await store.currentCatalogGeneration())
+        let stamp: AnswerStamp
+        switch try await store.subscriberLookup(appUserID: appUserID, now: now) {
+        case .current(let body): return body
+        case .stale(let found): stamp = found
+        }
+        if let known = try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now) { return known.body }
+        let catalog = try await store.catalog(generation: stamp.catalogGeneration)
         let document = SubscriberDocument(appUserID: appUserID, read: .unknown, catalog: catalog, policies: policies, now: now)
         return String(decoding: ContractJSONWriter.bytes(of: document), as: UTF8.self)
     }
@@ -164,8 +169,7 @@ public struct ReadAnswers: Sendable {
         let document = SubscriberDocument(appUserID: appUserID, read: read, catalog: catalog, policies: policies, now: now)
         let body = ContractJSONWriter.bytes(of: document)
         let entitlements = ContractJSONWriter.bytes(of: document.entitlementsDocument)
-        let sourceEnd = EntitlementRule.nextChange(after: now, of: read.holdings, catalog: catalog, policy: policies.policy(for:))
-        let validUntil = [read.validUntil, sourceEnd].compactMap { $0 }.min()
+        let validUntil = [read.validUntil, document.entitlementsNextChange].compactMap { $0 }.min()
         return SubscriberAnswer(
             appUserID: appUserID, body: String(decoding: body, as: UTF8.self), entitlementsBody: String(decoding: entitlements, as: UTF8.self),
             usage: read.usage, stamp: stamp, validUntil: validUntil)

@@ -47,31 +47,45 @@ public enum EntitlementRule {
         }
     }
 
+    /// Every entitlement of the catalog at one moment, and when that answer next changes.
+    public struct Evaluation: Sendable, Equatable {
+        /// Every entitlement of the catalog, by id.
+        public let states: [String: EntitlementState]
+        /// The first moment after the evaluation at which some source of the customer's
+        /// entitlements ends (subscription status changes are `SubscriptionStatusRule.nextChange`'s);
+        /// nil when none lies ahead.
+        public let nextChange: Date?
+    }
+
+    /// Every entitlement of `catalog` for the customer at `now`, and when a source next ends,
+    /// from one pass over the claims.
+    public static func evaluate(
+        _ holdings: CustomerHoldings, catalog: ProductCatalog, policy: (String) -> EntitlementPolicy, at now: Date
+    ) -> Evaluation {
+        var states: [String: EntitlementState] = [:]
+        var nextChange: Date?
+        for entitlement in catalog.entitlements {
+            let claims = claims(for: entitlement, of: holdings, catalog: catalog, policy: policy)
+            states[entitlement.id] = claims.filter { claim in claim.expiresAt.map { now < $0 } ?? true }.min()?.state ?? .inactive
+            for end in claims.compactMap(\.expiresAt) where end > now {
+                nextChange = min(nextChange ?? end, end)
+            }
+        }
+        return Evaluation(states: states, nextChange: nextChange)
+    }
+
     /// Every entitlement of `catalog` for the customer at `now`, by id.
     public static func entitlements(
         of holdings: CustomerHoldings, catalog: ProductCatalog, policy: (String) -> EntitlementPolicy, at now: Date
     ) -> [String: EntitlementState] {
-        var states: [String: EntitlementState] = [:]
-        for entitlement in catalog.entitlements {
-            let best = claims(for: entitlement, of: holdings, catalog: catalog, policy: policy)
-                .filter { claim in claim.expiresAt.map { now < $0 } ?? true }
-                .min()
-            states[entitlement.id] = best?.state ?? .inactive
-        }
-        return states
+        evaluate(holdings, catalog: catalog, policy: policy, at: now).states
     }
 
-    /// The first moment after `now` at which some source of the customer's entitlements
-    /// ends (subscription status changes are `SubscriptionStatusRule.nextChange`'s); nil when
-    /// none lies ahead.
+    /// The first moment after `now` at which some source of the customer's entitlements ends.
     public static func nextChange(
         after now: Date, of holdings: CustomerHoldings, catalog: ProductCatalog, policy: (String) -> EntitlementPolicy
     ) -> Date? {
-        catalog.entitlements
-            .flatMap { claims(for: $0, of: holdings, catalog: catalog, policy: policy) }
-            .compactMap(\.expiresAt)
-            .filter { $0 > now }
-            .min()
+        evaluate(holdings, catalog: catalog, policy: policy, at: now).nextChange
     }
 
     /// The end of each non-renewing purchase's own period (purchase date + the product's

@@ -54,6 +54,12 @@ public struct AppRegistry: Sendable {
     /// Every configured bundle id, sorted.
     public var bundleIDs: [String] { appsByBundleID.keys.sorted() }
 
+    /// Whether `bundleID` grandfathers customers by their original application version (then
+    /// linking a purchase also reads that version).
+    public func grandfathers(bundleID: String) -> Bool {
+        appsByBundleID[bundleID]?.entitlementPolicy.grandfather != nil
+    }
+
     /// Every app's entitlement policy.
     public var entitlementPolicies: EntitlementPolicies {
         EntitlementPolicies(appsByBundleID.mapValues(\.entitlementPolicy))

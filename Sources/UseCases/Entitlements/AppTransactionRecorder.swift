@@ -6,7 +6,6 @@ import Postgres
 import Settings
 import Store
 import StoredAnswers
-import SubscriptiondCore
 import Subscriptions
 
 /// `POST /v1/app-transactions`: a StoreKit 2 AppTransaction from the device, verified offline
@@ -28,18 +27,8 @@ public struct AppTransactionRecorder: Sendable {
     /// Verifies `jws` and records its original application version for `appUserID`;
     /// returns the user's entitlements JSON. Nothing is stored unless all of it verifies.
     public func record(signedAppTransaction jws: String, appUserID: String, logger: Logger) async throws -> String {
-        let appTransaction: AppTransactionPayload
-        do {
-            appTransaction = try await signatures.verify(jws, as: AppTransactionPayload.self)
-        } catch where error.kind == .malformed {
-            throw UseCaseError.malformed("signed_app_transaction is not a signed AppTransaction (\(error.reason))")
-        } catch where error.kind == .unavailable {
-            logger.warning("app transaction not checkable now", metadata: [LogKey.error: "\(error.reason)"])
-            throw UseCaseError.unavailable("the AppTransaction cannot be checked now (an OCSP responder did not answer); try again")
-        } catch {
-            logger.info("app transaction rejected", metadata: [LogKey.error: "\(error.reason)"])
-            throw UseCaseError.signatureRejected("the AppTransaction does not verify")
-        }
+        let appTransaction = try await DeviceSignedPayload.appTransaction.verified(
+            jws, as: AppTransactionPayload.self, by: signatures, logger: logger)
         guard let bundleID = appTransaction.bundleID, let app = apps.app(bundleID: bundleID),
               (try? AppIdentityCheck.check(appTransaction, bundleID: app.bundleID, appAppleID: app.appAppleID)) != nil,
               let environment = appTransaction.environment

@@ -55,14 +55,11 @@ extension NotificationProcessor {
         guard let id = QueuedPurchases.transactionID(fromStoredBody: notification.body) else {
             return .dead(reason: "the stored body holds no transaction_id")
         }
-        switch await evidence.lookUp(transactionID: id, bundleID: notification.bundleID, environment: nil, withHistory: false, logger: logger) {
+        switch await evidence.lookUpForLinking(
+            transactionID: id, bundleID: notification.bundleID, readingOriginalVersion: apps.grandfathers(bundleID: notification.bundleID),
+            logger: logger) {
         case .facts(let batches):
-            // An app that grandfathers also needs the customer's original application version.
-            guard apps.app(bundleID: notification.bundleID)?.entitlementPolicy.grandfather != nil else {
-                return .apply(ApplyPlan(batches: batches))
-            }
-            return .apply(ApplyPlan(batches: await evidence.addingOriginalVersion(
-                to: batches, transactionID: id, bundleID: notification.bundleID, logger: logger)))
+            return .apply(ApplyPlan(batches: batches))
         case .retry(let reason, _):
             return .retry(reason: reason, limited: false)
         case .refused(let reason, _):

@@ -77,11 +77,19 @@ public struct AppleEvidence: Sendable {
         }
     }
 
-    /// `batches` with the customer's original application version (Get App Transaction
-    /// Info for `transactionID`) on the batch of its environment, to be recorded for the user
-    /// who proves them. Best effort: without an answer the batches come back as they were (the
-    /// app can still send its AppTransaction to `POST /v1/app-transactions`).
-    public func addingOriginalVersion(to batches: [FactBatch], transactionID: String, bundleID: String, logger: Logger) async -> [FactBatch] {
+    /// What the App Store Server API says now about the purchase `transactionID` belongs to,
+    /// to link it to a user: `lookUp` without history, and, when `readingOriginalVersion` (the
+    /// app grandfathers), the customer's original application version (Get App Transaction
+    /// Info) on the batch of its environment, recorded for that user. The version is best
+    /// effort: without an answer the facts come back without it (the app can still send its
+    /// AppTransaction to `POST /v1/app-transactions`).
+    public func lookUpForLinking(transactionID: String, bundleID: String, readingOriginalVersion: Bool, logger: Logger) async -> Answer {
+        let answer = await lookUp(transactionID: transactionID, bundleID: bundleID, environment: nil, withHistory: false, logger: logger)
+        guard readingOriginalVersion, case .facts(let batches) = answer else { return answer }
+        return .facts(await addingOriginalVersion(to: batches, transactionID: transactionID, bundleID: bundleID, logger: logger))
+    }
+
+    private func addingOriginalVersion(to batches: [FactBatch], transactionID: String, bundleID: String, logger: Logger) async -> [FactBatch] {
         guard let client = api?.client(bundleID: bundleID), let first = batches.first else { return batches }
         do {
             let answer = try await client.appTransactionInfo(transactionID: transactionID, environment: first.facts.environment, logger: logger)

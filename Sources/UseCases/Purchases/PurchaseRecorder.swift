@@ -80,12 +80,9 @@ public struct PurchaseRecorder: Sendable {
     public func record(lookup transactionID: String, bundleID: String?, appUserID: String, logger: Logger) async throws -> Recorded {
         let bundleID = try lookupApp(bundleID)
         let evidence = self.evidence
-        // An app that grandfathers also needs the customer's original application version.
-        let grandfathers = apps.app(bundleID: bundleID)?.entitlementPolicy.grandfather != nil
+        let grandfathers = apps.grandfathers(bundleID: bundleID)
         let answer = await firstResult(within: wait) {
-            let answer = await evidence.lookUp(transactionID: transactionID, bundleID: bundleID, environment: nil, withHistory: false, logger: logger)
-            guard grandfathers, case .facts(let batches) = answer else { return answer }
-            return .facts(await evidence.addingOriginalVersion(to: batches, transactionID: transactionID, bundleID: bundleID, logger: logger))
+            await evidence.lookUpForLinking(transactionID: transactionID, bundleID: bundleID, readingOriginalVersion: grandfathers, logger: logger)
         } ?? .retry(reason: "the App Store Server API did not answer within \(wait)", limited: false)
         switch answer {
         case .facts(let batches):
@@ -104,18 +101,7 @@ public struct PurchaseRecorder: Sendable {
     /// A StoreKit 2 signed transaction from the device, verified offline (chain to a
     /// configured root, signature, a configured app) and applied.
     public func record(signedTransaction jws: String, appUserID: String, logger: Logger) async throws -> Recorded {
-        let transaction: JWSTransactionPayload
-        do {
-            transaction = try await signatures.verifyTransaction(jws)
-        } catch where error.kind == .malformed {
-            throw UseCaseError.malformed("signed_transaction is not a signed App Store transaction (\(error.reason))")
-        } catch where error.kind == .unavailable {
-            logger.warning("signed transaction not checkable now", metadata: [LogKey.error: "\(error.reason)"])
-            throw UseCaseError.unavailable("the signed transaction cannot be checked now (an OCSP responder did not answer); try again")
-        } catch {
-            logger.info("signed transaction rejected", metadata: [LogKey.error: "\(error.reason)"])
-            throw UseCaseError.signatureRejected("the signed transaction does not verify")
-        }
+        let transaction = try await DeviceSignedPayload.transaction.verified(jws, as: JWSTransactionPayload.self, by: signatures, logger: logger)
         guard let bundleID = transaction.bundleID, let app = apps.app(bundleID: bundleID),
               (try? AppIdentityCheck.check(transaction, bundleID: app.bundleID, environment: nil)) != nil
         else {

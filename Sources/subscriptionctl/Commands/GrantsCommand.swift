@@ -46,16 +46,13 @@ struct GrantsAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let expiresAt = try until.map { text in
-            guard let date = TimeText.parse(text) else { throw ValidationError("--until must be an RFC 3339 time or a date, got \(text)") }
+            guard let date = RFC3339.parse(text) else { throw ValidationError("--until must be an RFC 3339 time or a date, got \(text)") }
             return date
         }
         try await CommandExecution.withDatabase(options) { context in
-            let grant: ManualGrant
-            do {
-                grant = try await context.manualGrants.add(
+            let grant = try await ManualChange.refusing {
+                try await context.manualGrants.add(
                     appUserID: appUserID, entitlement: entitlement, expiresAt: expiresAt, reason: reason, actor: ManualChange.actor)
-            } catch let error as UseCaseError {
-                throw ManualChange.refusal(error)
             }
             if options.json {
                 try Output.json(GrantDocument(grant).jsonValue)
@@ -132,11 +129,8 @@ struct GrantsRevokeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandExecution.withDatabase(options) { context in
-            let grant: ManualGrant
-            do {
-                grant = try await context.manualGrants.revoke(id: id, appUserID: nil, reason: reason, actor: ManualChange.actor)
-            } catch let error as UseCaseError {
-                throw ManualChange.refusal(error)
+            let grant = try await ManualChange.refusing {
+                try await context.manualGrants.revoke(id: id, appUserID: nil, reason: reason, actor: ManualChange.actor)
             }
             if options.json {
                 try Output.json(GrantDocument(grant).jsonValue)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContractDocuments
 import Foundation
 import Store
 import UseCases
@@ -40,7 +41,7 @@ struct NotificationsListCommand: AsyncParsableCommand {
         if let state, InboxState(rawValue: state) == nil {
             throw ValidationError("--state must be one of pending, retrying, processed, dead; got '\(state)'")
         }
-        if let since, TimeText.parse(since) == nil {
+        if let since, RFC3339.parse(since) == nil {
             throw ValidationError("--since must be an RFC 3339 time (2026-10-03T09:00:00Z) or a date (2026-10-03); got '\(since)'")
         }
         guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be from 1 to 10000") }
@@ -49,7 +50,7 @@ struct NotificationsListCommand: AsyncParsableCommand {
     func run() async throws {
         let filter = NotificationFilter(
             state: state.flatMap(InboxState.init(rawValue:)), notificationType: type, bundleID: bundleID,
-            receivedSince: since.flatMap(TimeText.parse), limit: limit
+            receivedSince: since.flatMap(RFC3339.parse), limit: limit
         )
         try await CommandExecution.withDatabase(options) { context in
             let notifications = try await context.inbox.list(filter)

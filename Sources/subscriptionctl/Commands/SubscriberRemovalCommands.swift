@@ -28,10 +28,8 @@ struct SubscriberUnlinkCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandExecution.withDatabase(options) { context in
-            do {
+            try await ManualChange.refusing {
                 try await context.forgetting.unlink(appUserID: appUserID, originalTransactionID: originalTransactionID, actor: ManualChange.actor)
-            } catch let error as UseCaseError {
-                throw ManualChange.refusal(error)
             }
             if options.json {
                 try Output.json(["app_user_id": appUserID, "unlinked": originalTransactionID])
@@ -65,11 +63,8 @@ struct SubscriberDeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandExecution.withDatabase(options) { context in
-            let forgotten: SubscriberRemoval.Forgotten
-            do {
-                forgotten = try await context.forgetting.forget(appUserID: appUserID, actor: ManualChange.actor)
-            } catch let error as UseCaseError {
-                throw ManualChange.refusal(error)
+            let forgotten = try await ManualChange.refusing {
+                try await context.forgetting.forget(appUserID: appUserID, actor: ManualChange.actor)
             }
             if options.json {
                 try Output.json(["links": forgotten.links, "grants": forgotten.grants, "original_application_versions": forgotten.versions])

@@ -9,11 +9,16 @@ enum ManualChange {
         "cli:" + (ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown")
     }
 
-    /// A use case's refusal as the CLI's one line and exit code: 1 for what does not exist, 2 otherwise.
-    static func refusal(_ error: UseCaseError) -> CommandFailure {
-        switch error {
-        case .unknownEntitlement(let message), .notFound(let message): .notFound(message)
-        default: .usage(error.description)
+    /// The result of `change`, its use case's refusal turned into the CLI's one line and exit
+    /// code: 1 for what does not exist, 2 otherwise.
+    static func refusing<Result>(_ change: () async throws -> Result) async throws -> Result {
+        do {
+            return try await change()
+        } catch let error as UseCaseError {
+            switch error {
+            case .unknownEntitlement(let message), .notFound(let message): throw CommandFailure.notFound(message)
+            default: throw CommandFailure.usage(error.description)
+            }
         }
     }
 }

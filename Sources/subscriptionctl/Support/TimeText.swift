@@ -1,4 +1,3 @@
-import ContractDocuments
 import Foundation
 
 /// Timestamps for people: UTC, minute precision, with a relative age.
@@ -45,12 +44,6 @@ enum TimeText {
         case ..<86_400: return "\(total / 3600)h \(String(format: "%02d", total / 60 % 60))m"
         default: return "\(total / 86_400)d \(total / 3600 % 24)h"
         }
-    }
-
-    /// Reads an RFC 3339 time (`2026-10-03T10:00:00Z`, fractional seconds allowed) or a
-    /// UTC date (`2026-10-03`); nil for anything else.
-    static func parse(_ text: String) -> Date? {
-        RFC3339.parse(text)
     }
 
     private static func plural(_ count: Int, _ unit: String) -> String {

@@ -49,6 +49,9 @@ public struct ServiceConfiguration: Sendable {
     /// The roots a signed payload must chain to: comma-separated PEM/DER files (nil: the
     /// bundled Apple Root CA – G3).
     public var appleRootCertificates: String?
+    /// The roots an app receipt's PKCS#7 signature must chain to before the receipt may link a
+    /// user (nil: the bundled Apple Root CA).
+    public var appleReceiptRootCertificates: String?
     /// Whether a signed payload's leaf and intermediate are also checked over OCSP (hard fail;
     /// a responder that does not answer makes the payload retryable, never accepted).
     public var appStoreOnlineChecks: Bool
@@ -95,6 +98,7 @@ public struct ServiceConfiguration: Sendable {
         ("APPSTORE_SHARED_SECRET", nil),
         ("APPSTORE_APP_APPLE_ID", nil),
         ("APPSTORE_ROOT_CERTIFICATES", nil),
+        ("APPSTORE_RECEIPT_ROOT_CERTIFICATES", nil),
         ("APPSTORE_ONLINE_CHECKS", "false"),
         ("APPSTORE_ISSUER_ID", nil),
         ("APPSTORE_KEY_ID", nil),
@@ -160,6 +164,7 @@ public struct ServiceConfiguration: Sendable {
             appStoreAPIURL: try reader.upstreamURL("APPSTORE_API_URL"),
             appStoreAPISandboxURL: try reader.upstreamURL("APPSTORE_API_SANDBOX_URL"),
             appleRootCertificates: reader.string("APPSTORE_ROOT_CERTIFICATES"),
+            appleReceiptRootCertificates: reader.string("APPSTORE_RECEIPT_ROOT_CERTIFICATES"),
             appStoreOnlineChecks: try reader.boolean("APPSTORE_ONLINE_CHECKS"),
             metricsToken: metricsToken.map(Secret.init),
             httpIdleTimeout: .milliseconds(try reader.integer("HTTP_IDLE_TIMEOUT_MS", in: 100...3_600_000)),

@@ -60,6 +60,8 @@ struct ServiceSettingsOptions: ParsableArguments {
     var appstoreAppAppleID: String?
     @Option(help: "Comma-separated PEM/DER roots signed payloads must chain to (APPSTORE_ROOT_CERTIFICATES; default the bundled Apple Root CA - G3).")
     var appstoreRootCertificates: String?
+    @Option(help: "Comma-separated PEM/DER roots an app receipt's PKCS#7 signature must chain to before it may link a user (APPSTORE_RECEIPT_ROOT_CERTIFICATES; default the bundled Apple Root CA).")
+    var appstoreReceiptRootCertificates: String?
     @Option(help: "Ask Apple's OCSP responders whether a signed payload's leaf and intermediate are revoked, true or false (APPSTORE_ONLINE_CHECKS, default false).")
     var appstoreOnlineChecks: String?
     @Option(help: "Single-app shortcut: App Store Server API issuer id (APPSTORE_ISSUER_ID).")
@@ -108,6 +110,7 @@ struct ServiceSettingsOptions: ParsableArguments {
             "WEBHOOK_TIMEOUT_MS": webhookTimeoutMs, "WEBHOOK_LEASE_MS": webhookLeaseMs, "RETENTION_DAYS": retentionDays,
             "RETENTION_DROP_SIGNED": retentionDropSigned, "APPSTORE_APP_APPLE_ID": appstoreAppAppleID,
             "APPSTORE_ROOT_CERTIFICATES": appstoreRootCertificates, "APPSTORE_ONLINE_CHECKS": appstoreOnlineChecks,
+            "APPSTORE_RECEIPT_ROOT_CERTIFICATES": appstoreReceiptRootCertificates,
             "APPSTORE_ISSUER_ID": appstoreIssuerID,
             "APPSTORE_KEY_ID": appstoreKeyID, "APPSTORE_PRIVATE_KEY_FILE": appstorePrivateKeyFile,
             "APPSTORE_API_URL": appstoreAPIURL, "APPSTORE_API_SANDBOX_URL": appstoreAPISandboxURL,

@@ -80,11 +80,15 @@ struct AppStoreAPIEndToEndTests {
             let since = ISO8601DateFormatter().string(from: oldest)
             let arguments = ["notifications", "backfill", "--since", since, "--environment", "Sandbox", "--json"]
             let environment = service.environment.merging(["DATABASE_URL": service.databaseURL]) { _, new in new }
+            // Held to 4 pages a second, the first run is still going when the 12th page is
+            // served, however fast or loaded the machine: the interrupt lands half way.
             world.simulator.resetStats()
+            world.simulator.setAPIRateLimit(4)
             let simulator = world.simulator
             let first = try await CLI.spawn(CLI.binary.path, arguments, databaseURL: service.databaseURL, environment: environment,
                                             interruptWhen: { simulator.stats().api["http_200", default: 0] >= 12 })
             #expect(first.status != 0, "the first run should have been stopped half way")
+            world.simulator.setAPIRateLimit(nil)
             let second = try await CLI.run(arguments, databaseURL: service.databaseURL, environment: environment)
             #expect(second.status == 0, "\(second.stderr)")
             let summary = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])

@@ -33,7 +33,7 @@ public struct ReceiptSubmission: Sendable {
     func transactionIDToLookUp() throws(UseCaseError) -> String {
         let transactionID: String?
         do {
-            transactionID = try AppReceiptTransactionID.extract(fromBase64: receiptData)
+            transactionID = try AppReceiptContents(base64: receiptData).firstTransactionID
         } catch {
             throw .malformed(error.description)
         }

@@ -63,7 +63,7 @@ public struct ServiceComponents: Sendable {
         onQueued: @escaping @Sendable () async -> Void,
         onAnswerWrite: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void
     ) async throws -> ServiceComponents {
-        let roots = try TrustAnchors.load(configuration.appleRootCertificates)
+        let roots = try TrustAnchors.signedPayloads.load(configuration.appleRootCertificates)
         let database = PostgresClient(
             configuration: .init(
                 connectionString: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,

@@ -22,7 +22,7 @@ struct APISession {
         let settings = try ServiceConfiguration.load(environment: ProcessInfo.processInfo.environment)
         var logger = Logger(label: "subscriptionctl.api")
         logger.logLevel = .warning
-        let verifier = SignedPayloadVerifier(roots: try TrustAnchors.load(settings.appleRootCertificates))
+        let verifier = SignedPayloadVerifier(roots: try TrustAnchors.signedPayloads.load(settings.appleRootCertificates))
         let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
         do {
             let directory = try AppStoreAPIDirectory(configuration: settings, http: http, verifier: verifier, logger: logger)

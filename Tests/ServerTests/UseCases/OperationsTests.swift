@@ -79,7 +79,7 @@ struct OperationsTests {
             let logger = Logger(label: "sync-test")
             let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: 8), logger: logger)
             defer { Task { try? await http.shutdown() } }
-            let verifier = SignedPayloadVerifier(roots: try TrustAnchors.load(configuration.appleRootCertificates))
+            let verifier = SignedPayloadVerifier(roots: try TrustAnchors.signedPayloads.load(configuration.appleRootCertificates))
             let directory = try AppStoreAPIDirectory(configuration: configuration, http: http, verifier: verifier, logger: logger)
             let receipts = ReceiptVerifier(
                 http: http, productionURL: configuration.verifyReceiptURL, sandboxURL: configuration.verifyReceiptSandboxURL, timeout: .seconds(5))

@@ -1,47 +1,90 @@
 import Foundation
 import SwiftASN1
 
-/// Reads a transaction id out of an app receipt (the base64 `receipt_data` that StoreKit 1
-/// apps send) without verifying it — only as a key for the App Store Server API, as Apple's
-/// own library does. Nothing read here is trusted: Apple's signed answer to the lookup is.
+/// What an app receipt (the base64 `receipt_data` that StoreKit 1 apps send) says, read out
+/// of its PKCS#7 container. Reading is not believing: only a receipt whose signature
+/// verifies to Apple's receipt root (`AppReceiptVerifier`) may be acted on.
 ///
 /// The receipt is a PKCS#7 `SignedData` (BER) whose content is a SET of receipt attributes
-/// `SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`. Attribute 17 is one
-/// in-app purchase, itself a SET of attributes; in it, 1703 is the transaction id and 1705
-/// the original transaction id, each a UTF8String inside the OCTET STRING. Any transaction of
-/// a customer identifies them to the API.
-public enum AppReceiptTransactionID {
+/// `SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`. Attribute 2 is the bundle
+/// id (UTF8String), 12 the creation date (IA5String, RFC 3339), 17 one in-app purchase,
+/// itself a SET of attributes in which 1703 is the transaction id and 1705 the original
+/// transaction id, each a UTF8String inside the OCTET STRING.
+public struct AppReceiptContents: Sendable, Equatable {
+    /// One in-app purchase of the receipt.
+    public struct Purchase: Sendable, Equatable {
+        public let transactionID: String?
+        public let originalTransactionID: String?
+    }
+
+    /// The receipt's DER (or BER) bytes, as sent.
+    public let bytes: [UInt8]
+    /// The app the receipt is for.
+    public let bundleID: String?
+    /// When the App Store made the receipt.
+    public let createdAt: Date?
+    /// Its in-app purchases, in receipt order.
+    public let purchases: [Purchase]
+
+    /// The first purchase's transaction id (else its original transaction id): any
+    /// transaction of a customer identifies them to the App Store Server API.
+    public var firstTransactionID: String? {
+        purchases.lazy.compactMap { purchase in
+            [purchase.transactionID, purchase.originalTransactionID].lazy.compactMap { $0 }.first { !$0.isEmpty }
+        }.first
+    }
+
     /// `pkcs7-signedData` (RFC 5652).
     private static let signedData: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 2]
-    private static let inAppPurchase = 17
-    private static let transactionID = 1703
-    private static let originalTransactionID = 1705
+    private static let bundleIDType = 2
+    private static let creationDateType = 12
+    private static let inAppPurchaseType = 17
+    private static let transactionIDType = 1703
+    private static let originalTransactionIDType = 1705
 
-    /// The first in-app purchase's transaction id (else its original transaction id); nil
-    /// when the receipt holds no in-app purchase. Throws when `receipt` is not base64 of a
-    /// PKCS#7 app receipt.
-    public static func extract(fromBase64 receipt: String) throws(AppReceiptFormatError) -> String? {
+    /// Reads base64 `receipt`; throws when it is not base64 of a PKCS#7 app receipt.
+    public init(base64 receipt: String) throws(AppReceiptFormatError) {
         let compact = receipt.filter { !$0.isWhitespace }
         guard let data = Data(base64Encoded: compact), !data.isEmpty else {
             throw AppReceiptFormatError("receipt_data is not base64")
         }
+        try self.init(bytes: Array(data))
+    }
+
+    /// Reads the receipt's bytes.
+    public init(bytes: [UInt8]) throws(AppReceiptFormatError) {
         let payload: ArraySlice<UInt8>
         do {
-            payload = try signedContent(of: BER.parse(Array(data)))
+            payload = try Self.signedContent(of: BER.parse(bytes))
         } catch {
             throw AppReceiptFormatError("receipt_data is not an App Store receipt (a PKCS#7 container)")
         }
+        var bundleID: String?
+        var createdAt: Date?
+        var purchases: [Purchase] = []
         do {
-            for purchase in try attributes(BER.parse(payload)) where purchase.type == inAppPurchase {
-                let fields = try attributes(BER.parse(purchase.value))
-                let id = try fields.first { $0.type == transactionID }.map(utf8)
-                    ?? fields.first { $0.type == originalTransactionID }.map(utf8)
-                if let id, !id.isEmpty { return id }
+            for attribute in try Self.attributes(BER.parse(payload)) {
+                switch attribute.type {
+                case Self.bundleIDType:
+                    bundleID = try Self.utf8(attribute)
+                case Self.creationDateType:
+                    createdAt = try? Date.ISO8601FormatStyle().parse(String(ASN1IA5String(berEncoded: BER.parse(attribute.value))))
+                case Self.inAppPurchaseType:
+                    let fields = try Self.attributes(BER.parse(attribute.value))
+                    purchases.append(Purchase(
+                        transactionID: try fields.first { $0.type == Self.transactionIDType }.map(Self.utf8),
+                        originalTransactionID: try fields.first { $0.type == Self.originalTransactionIDType }.map(Self.utf8)))
+                default:
+                    continue
+                }
             }
-            return nil
         } catch {
             throw AppReceiptFormatError("receipt_data is not an App Store receipt (its content is not a set of receipt attributes)")
         }
+        self.bytes = bytes
+        self.bundleID = bundleID
+        self.createdAt = createdAt
+        self.purchases = purchases
     }
 
     /// ContentInfo { signedData, [0] SignedData { version, digestAlgorithms,
@@ -56,7 +99,7 @@ public enum AppReceiptTransactionID {
                     _ = fields.next()  // version
                     _ = fields.next()  // digestAlgorithms
                     guard let encapsulated = fields.next() else { throw ASN1Error.invalidASN1Object(reason: "no content") }
-                    while fields.next() != nil {}  // certificates, CRLs, signerInfos: not read, not trusted
+                    while fields.next() != nil {}  // certificates, CRLs, signerInfos: AppReceiptVerifier's concern
                     return try BER.sequence(encapsulated, identifier: .sequence) { inner in
                         _ = try ASN1ObjectIdentifier(berEncoded: &inner)
                         return try BER.explicitlyTagged(&inner, tagNumber: 0, tagClass: .contextSpecific) { try ASN1OctetString(berEncoded: $0) }

@@ -29,6 +29,7 @@ echo
 # subscriptiond trusts Apple's root and the simulator's own (its PKI lives in .local/appstore-sim).
 "$bin/appstore-sim" ca --out .local/appstore-sim-root.pem
 export APPSTORE_ROOT_CERTIFICATES="Certificates/AppleRootCA-G3.pem,.local/appstore-sim-root.pem"
+export APPSTORE_RECEIPT_ROOT_CERTIFICATES="Certificates/AppleIncRootCertificate.pem,.local/appstore-sim-root.pem"
 
 # The second demo app (com.example.paidapp) comes from a config file that merges with the
 # single-app variables of dev.env: its secret, its Apple ID and its grandfather rule.

@@ -15,6 +15,7 @@ set +a
 # Signed (v2) payloads may chain to Apple's root or to appstore-sim's (.local/appstore-sim).
 "$bin/appstore-sim" ca --out .local/appstore-sim-root.pem
 export APPSTORE_ROOT_CERTIFICATES="Certificates/AppleRootCA-G3.pem,.local/appstore-sim-root.pem"
+export APPSTORE_RECEIPT_ROOT_CERTIFICATES="Certificates/AppleIncRootCertificate.pem,.local/appstore-sim-root.pem"
 
 portfile="$(mktemp)"
 "$bin/appstore-sim" serve --port 0 --port-file "$portfile" --secret "$APPSTORE_BUNDLE_ID=$APPSTORE_SHARED_SECRET" --demo \

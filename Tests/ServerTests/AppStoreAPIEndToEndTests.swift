@@ -38,10 +38,18 @@ struct AppStoreAPIEndToEndTests {
             return World(simulator: simulator, server: server, settings: [
                 "VERIFY_RECEIPT_URL": server.productionURL.absoluteString,
                 "VERIFY_RECEIPT_SANDBOX_URL": server.sandboxURL.absoluteString,
-                "APPSTORE_ROOT_CERTIFICATES": rootFile.path, "APPSTORE_APP_APPLE_ID": String(app.appAppleID),
+                "APPSTORE_ROOT_CERTIFICATES": rootFile.path, "APPSTORE_RECEIPT_ROOT_CERTIFICATES": rootFile.path,
+                "APPSTORE_APP_APPLE_ID": String(app.appAppleID),
                 "APPSTORE_ISSUER_ID": key.issuerID, "APPSTORE_KEY_ID": key.keyID, "APPSTORE_PRIVATE_KEY_FILE": keyFile.path,
                 "APPSTORE_API_URL": server.apiProductionURL.absoluteString, "APPSTORE_API_SANDBOX_URL": server.apiSandboxURL.absoluteString,
             ], files: [keyFile, rootFile])
+        }
+
+        /// An app receipt holding `purchases`, signed by the simulator's PKI as Apple signs receipts.
+        func receipt(_ purchases: [TestAppReceipt.Purchase]) throws -> String {
+            let pki = try simulator.signingPKI()
+            return try TestAppReceipt.signedBase64(bundleID: RunningService.bundleID, purchases: purchases, by: .init(
+                leaf: pki.leaf.certificate, key: pki.leaf.key, intermediates: [pki.intermediate.certificate]))
         }
 
         func close() async {
@@ -240,10 +248,26 @@ struct AppStoreAPIEndToEndTests {
         try await RunningService.with(settings: world.settings.merging(["APPSTORE_SHARED_SECRET": ""]) { _, new in new }) { service in
             let customer = try #require(world.simulator.truth().customers.first { !$0.subscriptions.isEmpty })
             let subscription = try #require(customer.subscriptions.first)
-            let receipt = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [
+            let proven: [TestAppReceipt.Purchase] = [
                 .init(transactionID: subscription.originalTransactionID, originalTransactionID: subscription.originalTransactionID),
-            ])
+            ]
             world.simulator.resetStats()
+
+            // The reproduction from review: an unsigned PKCS#7 container carrying the customer's
+            // real transaction id is refused before anything is looked up, and links nobody.
+            let forged = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: proven)
+            let refused = try await service.post("/v1/receipts", ["app_user_id": "thief", "receipt_data": forged])
+            #expect(refused.status == 422, "\(String(decoding: refused.body, as: UTF8.self))")
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("not signed by the App Store"))
+            #expect(try await service.get("/v1/subscribers/thief").status == 404)
+            #expect(world.simulator.stats().api.isEmpty, "nothing was looked up")
+            // Signed, but for another app.
+            let pki = try world.simulator.signingPKI()
+            let otherApp = try TestAppReceipt.signedBase64(bundleID: "com.example.other", purchases: proven, by: .init(
+                leaf: pki.leaf.certificate, key: pki.leaf.key, intermediates: [pki.intermediate.certificate]))
+            #expect(try await service.post("/v1/receipts", ["app_user_id": "thief", "receipt_data": otherApp]).status == 422)
+
+            let receipt = try world.receipt(proven)
             let linked = try await service.post("/v1/receipts", ["app_user_id": "receipt-user", "receipt_data": receipt])
             #expect(linked.status == 200, "\(String(decoding: linked.body, as: UTF8.self))")
             let listed = try #require(try jsonObject(linked)["subscriptions"] as? [[String: Any]])
@@ -251,9 +275,9 @@ struct AppStoreAPIEndToEndTests {
             #expect(world.simulator.stats().total == 0, "no verifyReceipt call without a shared secret")
 
             // A receipt whose transaction Apple does not know, one without purchases, and one that is no receipt.
-            let unknown = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [.init(transactionID: "999999999999", originalTransactionID: nil)])
+            let unknown = try world.receipt([.init(transactionID: "999999999999", originalTransactionID: nil)])
             #expect(try await service.post("/v1/receipts", ["app_user_id": "receipt-user", "receipt_data": unknown]).status == 422)
-            let empty = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [])
+            let empty = try world.receipt([])
             let none = try await service.post("/v1/receipts", ["app_user_id": "receipt-user", "receipt_data": empty])
             #expect(none.status == 422)
             #expect(String(decoding: none.body, as: UTF8.self).contains("no in-app purchase"))
@@ -277,7 +301,7 @@ struct AppStoreAPIEndToEndTests {
                 let truth = world.simulator.truth(of: customer, at: Date())
                 guard let subscription = truth.subscriptions.first else { continue }
                 // Any transaction of the customer will do: the API answers for the whole customer.
-                let receipt = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [
+                let receipt = try world.receipt([
                     .init(transactionID: subscription.originalTransactionID, originalTransactionID: subscription.originalTransactionID),
                 ])
                 let answer = try await service.post("/v1/eligibility", ["receipt_data": receipt, "product_ids": productIDs])
@@ -294,10 +318,15 @@ struct AppStoreAPIEndToEndTests {
             #expect(answersSeen.isSuperset(of: ["eligible", "ineligible"]), "\(answersSeen)")
 
             // A transaction Apple does not know, a receipt without purchases, and one that is no receipt.
-            let unknown = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [.init(transactionID: "999999999999", originalTransactionID: nil)])
+            let unknown = try world.receipt([.init(transactionID: "999999999999", originalTransactionID: nil)])
             let refused = try await service.post("/v1/eligibility", ["receipt_data": unknown, "product_ids": productIDs])
             #expect(refused.status == 422, "\(String(decoding: refused.body, as: UTF8.self))")
-            let empty = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [])
+            // An unsigned container naming a real customer's transaction reveals nothing of them.
+            let real = try #require(world.simulator.truth().customers.lazy.compactMap(\.subscriptions.first).first).originalTransactionID
+            let forged = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [.init(transactionID: real, originalTransactionID: real)])
+            let unproven = try await service.post("/v1/eligibility", ["receipt_data": forged, "product_ids": productIDs])
+            #expect(unproven.status == 422 && String(decoding: unproven.body, as: UTF8.self).contains("not signed by the App Store"))
+            let empty = try world.receipt([])
             #expect(try await service.post("/v1/eligibility", ["receipt_data": empty, "product_ids": productIDs]).status == 422)
             #expect(try await service.post("/v1/eligibility", ["receipt_data": "bm90IGEgcmVjZWlwdA==", "product_ids": productIDs]).status == 400)
         }

@@ -30,6 +30,7 @@ public struct PurchaseRecorder: Sendable {
     private let answers: ReadAnswers
     private let inbox: NotificationInbox
     private let signatures: SignedPayloadVerifier
+    private let receiptProof: AppReceiptVerifier
     private let apps: AppRegistry
     private let wait: Duration
     private let onQueued: @Sendable () async -> Void
@@ -39,25 +40,27 @@ public struct PurchaseRecorder: Sendable {
     ///   - onQueued: called after a purchase is queued (to wake the worker).
     ///   - answers: reads the user's subscriber JSON back.
     public init(
-        evidence: AppleEvidence, database: PostgresClient, answers: ReadAnswers, signatures: SignedPayloadVerifier, apps: AppRegistry,
-        wait: Duration, onQueued: @escaping @Sendable () async -> Void
+        evidence: AppleEvidence, database: PostgresClient, answers: ReadAnswers, signatures: SignedPayloadVerifier,
+        receiptProof: AppReceiptVerifier, apps: AppRegistry, wait: Duration, onQueued: @escaping @Sendable () async -> Void
     ) {
         self.evidence = evidence
         self.applier = FactApplier(database: database)
         self.answers = answers
         self.inbox = NotificationInbox(client: database)
         self.signatures = signatures
+        self.receiptProof = receiptProof
         self.apps = apps
         self.wait = wait
         self.onQueued = onQueued
     }
 
     /// A device's receipt: verified with `verifyReceipt`, or, for an app with an App Store
-    /// Server API key and no shared secret, looked up by the transaction id it names.
+    /// Server API key and no shared secret, looked up by the transaction id it names once its
+    /// signature verifies.
     public func record(receipt submission: ReceiptSubmission, appUserID: String, logger: Logger) async throws -> Recorded {
         if submission.isLookedUp(by: evidence) {
             return try await record(
-                lookup: try submission.transactionIDToLookUp(), bundleID: submission.app.bundleID, appUserID: appUserID, logger: logger)
+                lookup: try await submission.provenTransactionID(verifiedBy: receiptProof), bundleID: submission.app.bundleID, appUserID: appUserID, logger: logger)
         }
         let evidence = self.evidence
         let answer = await firstResult(within: wait) {
@@ -117,7 +120,7 @@ public struct PurchaseRecorder: Sendable {
     /// offer used years ago in the group counts).
     public func facts(of submission: ReceiptSubmission, logger: Logger) async throws -> [ReceiptFacts] {
         if submission.isLookedUp(by: evidence) {
-            let transactionID = try submission.transactionIDToLookUp()
+            let transactionID = try await submission.provenTransactionID(verifiedBy: receiptProof)
             let evidence = self.evidence
             let answer = await firstResult(within: wait) {
                 await evidence.lookUp(

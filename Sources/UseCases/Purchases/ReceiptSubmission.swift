@@ -1,4 +1,5 @@
 import AppStore
+import AppStoreSignature
 import Settings
 import SubscriptiondCore
 
@@ -28,16 +29,25 @@ public struct ReceiptSubmission: Sendable {
         app.sharedSecret == nil && evidence.canLookUp(bundleID: app.bundleID)
     }
 
-    /// The transaction id the receipt names: read, not verified, so only a key for the lookup,
-    /// whose signed answer is what counts.
-    func transactionIDToLookUp() throws(UseCaseError) -> String {
-        let transactionID: String?
+    /// The transaction id to look the customer up by: the receipt's first purchase, once its
+    /// PKCS#7 signature verifies to a receipt root and it names this app. An unverified
+    /// receipt's contents are never a lookup key: anyone can write a transaction id into one.
+    func provenTransactionID(verifiedBy verifier: AppReceiptVerifier) async throws(UseCaseError) -> String {
+        let contents: AppReceiptContents
         do {
-            transactionID = try AppReceiptContents(base64: receiptData).firstTransactionID
+            contents = try AppReceiptContents(base64: receiptData)
         } catch {
             throw .malformed(error.description)
         }
-        guard let transactionID else {
+        do {
+            _ = try await verifier.verify(contents)
+        } catch {
+            throw .receiptRejected("the receipt is not signed by the App Store (\(error.description)); nothing was looked up or linked")
+        }
+        guard contents.bundleID == app.bundleID else {
+            throw .receiptRejected("the receipt is for \(contents.bundleID ?? "no app"), not \(app.bundleID)")
+        }
+        guard let transactionID = contents.firstTransactionID else {
             throw .receiptRejected("the receipt holds no in-app purchase to look up")
         }
         return transactionID

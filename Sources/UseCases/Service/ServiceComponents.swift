@@ -64,6 +64,7 @@ public struct ServiceComponents: Sendable {
         onAnswerWrite: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void
     ) async throws -> ServiceComponents {
         let roots = try TrustAnchors.signedPayloads.load(configuration.appleRootCertificates)
+        let receiptRoots = try TrustAnchors.appReceipts.load(configuration.appleReceiptRootCertificates)
         let database = PostgresClient(
             configuration: .init(
                 connectionString: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,
@@ -105,7 +106,8 @@ public struct ServiceComponents: Sendable {
         let (readAnswers, answerWriter) = ReadAnswers(database: database, policies: configuration.apps.entitlementPolicies, logger: logger)
             .writingInBackground(onOutcome: onAnswerWrite)
         let purchases = PurchaseRecorder(
-            evidence: apiEvidence, database: database, answers: readAnswers, signatures: signatures, apps: configuration.apps,
+            evidence: apiEvidence, database: database, answers: readAnswers, signatures: signatures,
+            receiptProof: AppReceiptVerifier(roots: receiptRoots), apps: configuration.apps,
             wait: configuration.receiptWait, onQueued: onQueued)
         return ServiceComponents(
             migrations: migrations, inbox: NotificationInbox(client: database), roots: roots, signatures: signatures, processor: processor,

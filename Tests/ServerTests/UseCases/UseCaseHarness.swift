@@ -45,10 +45,11 @@ struct UseCaseHarness {
         await verify.stop()
     }
 
-    /// The recorder of `/v1/receipts` and `/v1/transactions`, trusting `pki`, waiting `wait` for Apple.
+    /// The recorder of `/v1/receipts` and `/v1/transactions`, trusting `pki` (signed payloads and receipts), waiting `wait` for Apple.
     func purchases(wait: Duration = .seconds(5), onQueued: @escaping @Sendable () async -> Void = {}) -> PurchaseRecorder {
         PurchaseRecorder(
-            evidence: evidence, database: database, answers: answers, signatures: signatures, apps: apps, wait: wait, onQueued: onQueued)
+            evidence: evidence, database: database, answers: answers, signatures: signatures,
+            receiptProof: AppReceiptVerifier(roots: AppleRootCertificates([pki.root.certificate])), apps: apps, wait: wait, onQueued: onQueued)
     }
 
     /// Verifies what `pki` signs.

@@ -17,11 +17,13 @@ public struct AppCredentials: Sendable {
     public let apiKey: AppStoreAPIKey?
     /// Its `grandfather` rule and `sandbox_entitlement`.
     public let entitlementPolicy: EntitlementPolicy
+    /// Who owns a purchase several of its users prove (`link_policy`).
+    public let linkPolicy: LinkPolicy
 
     /// Creates credentials for one app.
     public init(
         bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil, apiKey: AppStoreAPIKey? = nil,
-        entitlementPolicy: EntitlementPolicy = .standard
+        entitlementPolicy: EntitlementPolicy = .standard, linkPolicy: LinkPolicy = .transfer
     ) {
         self.bundleID = bundleID
         self.sharedSecret = sharedSecret
@@ -29,13 +31,14 @@ public struct AppCredentials: Sendable {
         self.webhook = webhook
         self.apiKey = apiKey
         self.entitlementPolicy = entitlementPolicy
+        self.linkPolicy = linkPolicy
     }
 
     /// The same app with another webhook target.
     func with(webhook: WebhookTarget?) -> AppCredentials {
         AppCredentials(
             bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook, apiKey: apiKey,
-            entitlementPolicy: entitlementPolicy)
+            entitlementPolicy: entitlementPolicy, linkPolicy: linkPolicy)
     }
 }
 
@@ -63,6 +66,11 @@ public struct AppRegistry: Sendable {
     /// Every app's entitlement policy.
     public var entitlementPolicies: EntitlementPolicies {
         EntitlementPolicies(appsByBundleID.mapValues(\.entitlementPolicy))
+    }
+
+    /// Every app's link policy.
+    public var linkPolicies: LinkPolicies {
+        LinkPolicies(appsByBundleID.mapValues(\.linkPolicy))
     }
 
     /// True when no app is configured.

@@ -54,11 +54,12 @@ enum AppRegistryLoader {
             if let a = earlier.apiKey, let b = app.apiKey, a.keyID != b.keyID || a.issuerID != b.issuerID {
                 throw ConfigurationError("APPSTORE_KEY_ID", "and SUBSCRIPTIOND_CONFIG give two different App Store Server API keys for \(app.bundleID)")
             }
-            // Only the configuration file sets a policy; the single-app variables have the standard one.
+            // Only the configuration file sets policies; the single-app variables have the standard ones.
             byBundleID[app.bundleID] = AppCredentials(
                 bundleID: app.bundleID, sharedSecret: earlier.sharedSecret ?? app.sharedSecret, appAppleID: earlier.appAppleID ?? app.appAppleID,
                 webhook: earlier.webhook ?? app.webhook, apiKey: earlier.apiKey ?? app.apiKey,
-                entitlementPolicy: earlier.entitlementPolicy != .standard ? earlier.entitlementPolicy : app.entitlementPolicy)
+                entitlementPolicy: earlier.entitlementPolicy != .standard ? earlier.entitlementPolicy : app.entitlementPolicy,
+                linkPolicy: earlier.linkPolicy != .transfer ? earlier.linkPolicy : app.linkPolicy)
         }
         return order.compactMap { byBundleID[$0] }
     }

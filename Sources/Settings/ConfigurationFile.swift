@@ -4,7 +4,7 @@ import Subscriptions
 /// The `SUBSCRIPTIOND_CONFIG` file:
 /// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id", "webhook_url", "webhook_secret",
 /// "issuer_id", "key_id", "private_key_file", "grandfather": {"before_version", "entitlement"},
-/// "sandbox_entitlement": "grant" or "ignore"}]}`.
+/// "sandbox_entitlement": "grant" or "ignore", "link_policy": "transfer", "share" or "refuse"}]}`.
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
         let bundleID: String
@@ -18,6 +18,7 @@ struct ConfigurationFile: Decodable {
         let privateKeyFile: String?
         let grandfather: Grandfather?
         let sandboxEntitlement: String?
+        let linkPolicy: String?
 
         /// `{"before_version": "2.0", "entitlement": "pro"}`.
         struct Grandfather: Decodable {
@@ -33,7 +34,7 @@ struct ConfigurationFile: Decodable {
             case bundleID = "bundle_id", sharedSecret = "shared_secret", sharedSecretFile = "shared_secret_file"
             case appAppleID = "app_apple_id", webhookURL = "webhook_url", webhookSecret = "webhook_secret"
             case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
-            case grandfather, sandboxEntitlement = "sandbox_entitlement"
+            case grandfather, sandboxEntitlement = "sandbox_entitlement", linkPolicy = "link_policy"
         }
 
         init(from decoder: any Decoder) throws {
@@ -48,6 +49,7 @@ struct ConfigurationFile: Decodable {
             privateKeyFile = try container.decodeIfPresent(String.self, forKey: .privateKeyFile)
             grandfather = try container.decodeIfPresent(Grandfather.self, forKey: .grandfather)
             sandboxEntitlement = try container.decodeIfPresent(String.self, forKey: .sandboxEntitlement)
+            linkPolicy = try container.decodeIfPresent(String.self, forKey: .linkPolicy)
             // App Store Connect shows the Apple ID as a number; accept it as one or as text.
             if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
                 appAppleID = String(number)
@@ -83,8 +85,17 @@ struct ConfigurationFile: Decodable {
             let base = try credentials(app, appleID: appleID, setting: setting)
             return AppCredentials(
                 bundleID: base.bundleID, sharedSecret: base.sharedSecret, appAppleID: base.appAppleID, webhook: webhook, apiKey: apiKey,
-                entitlementPolicy: try entitlementPolicy(app, setting: setting))
+                entitlementPolicy: try entitlementPolicy(app, setting: setting), linkPolicy: try linkPolicy(app, setting: setting))
         }
+    }
+
+    /// The app's `link_policy`, checked (`transfer` when absent).
+    private static func linkPolicy(_ app: App, setting: String) throws -> LinkPolicy {
+        guard let text = app.linkPolicy else { return .transfer }
+        guard let policy = LinkPolicy(rawValue: text) else {
+            throw ConfigurationError(setting, "app \(app.bundleID): link_policy must be \"transfer\", \"share\" or \"refuse\", got '\(text)'")
+        }
+        return policy
     }
 
     /// The app's `grandfather` and `sandbox_entitlement`, checked.

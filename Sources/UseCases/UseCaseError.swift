@@ -13,11 +13,13 @@ public enum UseCaseError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownEntitlement(String)
     /// What the request names does not exist (a grant).
     case notFound(String)
+    /// The purchase belongs to another app user (its app account token, or the `refuse` link policy).
+    case ownedByOtherUser(String)
 
     public var description: String {
         switch self {
         case .malformed(let message), .receiptRejected(let message), .signatureRejected(let message), .unavailable(let message),
-             .unknownEntitlement(let message), .notFound(let message):
+             .unknownEntitlement(let message), .notFound(let message), .ownedByOtherUser(let message):
             message
         }
     }

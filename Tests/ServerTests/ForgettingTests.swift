@@ -10,13 +10,16 @@ struct ForgettingTests {
     static let subscription = "5700000000000001"
 
     /// Runs `body` against a service where two users are linked to one subscription by the
-    /// same receipt, the first also with a grant and an app account token.
+    /// same receipt (the app's link policy is `share`), the first also with a grant and an app
+    /// account token.
     private func withTwoUsersOneSubscription(_ body: (RunningService) async throws -> Void) async throws {
         let verify = ScriptedVerifyServer()
         try await verify.start()
         defer { Task { await verify.stop() } }
         verify.answerOneActivePeriodPerReceipt()
-        try await RunningService.with(verifyServer: verify, runsWorker: false) { service in
+        let config = try TemporaryFile.write(#"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","link_policy":"share"}]}"#, name: "share.json")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        try await RunningService.with(verifyServer: verify, settings: ["SUBSCRIPTIOND_CONFIG": config], runsWorker: false) { service in
             try await twoUsersOneSubscription(service)
             try await body(service)
         }
@@ -72,6 +75,8 @@ struct ForgettingTests {
             let url = service.databaseURL
             let unlinked = try await CLI.run(["subscriber", "unlink", "user-b", Self.subscription], databaseURL: url, environment: ["USER": "ops"])
             #expect(unlinked.status == 0 && unlinked.stdout.contains("unlinked user-b from \(Self.subscription)"))
+            let events = try await service.database.query("SELECT app_user_ids FROM webhook_events WHERE type = 'user_unlinked'")
+            #expect(try events.map { try $0.decode("app_user_ids", as: [String].self) } == [["user-b"]], "the app's backend hears of it")
             #expect(try await service.get("/v1/subscribers/user-b").status == 404, "b's only link is gone")
             #expect(try await CLI.run(["subscriber", "unlink", "user-b", Self.subscription], databaseURL: url).status == 1)
 

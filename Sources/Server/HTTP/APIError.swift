@@ -79,6 +79,7 @@ extension APIError {
         case .unavailable(let message): self = .unavailable(message)
         case .unknownEntitlement(let message): self = .init(.notFound, code: "unknown_entitlement", message: message)
         case .notFound(let message): self = .notFound(message)
+        case .ownedByOtherUser(let message): self = .init(.conflict, code: "owned_by_other_user", message: message)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Postgres
+import Subscriptions
 
 /// `app_account_tokens`: which app user each handed-out `appAccountToken` names.
 public struct AppAccountTokenStore: Sendable {
@@ -17,16 +18,18 @@ public struct AppAccountTokenStore: Sendable {
             """).prepared())
     }
 
-    /// The users the tokens name, inside the caller's transaction: a token handed out here
-    /// names the user it was made for, any other names the user whose id it is.
-    static func users(named tokens: Set<String>, in session: PostgresSession) throws -> [String: String] {
-        guard !tokens.isEmpty else { return [:] }
-        var users = Dictionary(uniqueKeysWithValues: tokens.map { ($0, $0) })
-        for row in try session.query(PostgresQuery("""
-            SELECT token, app_user_id FROM app_account_tokens WHERE token = ANY(\(Array(tokens))::text[])
-            """)) {
-            users[try row.decode("token")] = try row.decode("app_user_id")
-        }
-        return users
+    /// What the newest `appAccountToken` among purchase `id`'s stored transactions says,
+    /// inside the caller's transaction: a token handed out here names the user it was made
+    /// for, any other the user whose id it is; nil when no transaction carries one.
+    static func newestToken(environment: String, originalTransactionID id: String, in session: PostgresSession) throws -> PurchaseOwnership.Token? {
+        guard let row = try session.queryFirst(PostgresQuery("""
+            SELECT t.app_account_token AS token, a.app_user_id AS issued_to
+            FROM transactions t LEFT JOIN app_account_tokens a ON a.token = t.app_account_token
+            WHERE t.environment = \(environment) AND t.original_transaction_id = \(id) AND t.app_account_token IS NOT NULL
+            ORDER BY t.purchase_date DESC, t.transaction_id DESC
+            LIMIT 1
+            """).prepared()) else { return nil }
+        if let user = try row.decode("issued_to", as: String?.self) { return .issued(to: user) }
+        return .userID(try row.decode("token", as: String.self))
     }
 }

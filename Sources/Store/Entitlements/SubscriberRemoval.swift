@@ -1,3 +1,4 @@
+import AppStore
 import Foundation
 import Postgres
 
@@ -46,13 +47,19 @@ public struct SubscriberRemoval: Sendable {
     }
 
     /// Removes the link between `appUserID` and `originalTransactionID` (in every environment),
-    /// with an audit row; false when there was none.
+    /// with an audit row and, for a subscription, a `user_unlinked` event; false when there was none.
     public func unlink(appUserID: String, originalTransactionID: String, actor: String) async throws -> Bool {
         try await client.withTransaction { session in
-            let removed = try session.execute(PostgresQuery("""
+            let environments = try session.query(PostgresQuery("""
                 DELETE FROM subscribers WHERE app_user_id = \(appUserID) AND original_transaction_id = \(originalTransactionID)
-                """).prepared())
-            guard removed > 0 else { return false }
+                RETURNING environment
+                """).prepared()).map { try $0.decode("environment", as: String.self) }
+            guard !environments.isEmpty else { return false }
+            for environment in environments.compactMap(AppStoreEnvironment.init(rawValue:)) {
+                try WebhookOutbox.record(
+                    change: nil, linkedUsers: [], unlinkedUsers: [appUserID], environment: environment,
+                    originalTransactionID: originalTransactionID, now: Date(), in: session)
+            }
             try AuditLog.record(
                 action: "user_unlinked", actor: actor, appUserID: appUserID,
                 detail: ["original_transaction_id": originalTransactionID], in: session)

@@ -45,13 +45,17 @@ public enum FactStore {
     /// Subscriptions are locked per original transaction (advisory locks, taken in sorted
     /// order so concurrent workers cannot deadlock); transactions are merged with what is
     /// stored (facts never regress); renewal info is replaced only by newer information;
-    /// each touched subscription is recomputed from all its stored facts at `now`.
+    /// each touched subscription is recomputed from all its stored facts at `now`. Each
+    /// purchase's links then follow `PurchaseOwnership` under `linkPolicy` (the app's), with
+    /// `appUserID` as the claimant; a claim the rule refuses throws its
+    /// `PurchaseOwnership.Refusal`, and the caller's transaction stores nothing of the batch.
     @discardableResult
     public static func apply(
         _ facts: ReceiptFacts,
         receiptObservedAt: Date,
         notificationID: Int64?,
         appUserID: String? = nil,
+        linkPolicy: LinkPolicy = .transfer,
         now: Date = Date(),
         in session: PostgresSession
     ) throws -> [StatusChange] {
@@ -69,6 +73,7 @@ public enum FactStore {
         for id in subscriptionIDs {
             if let renewal = facts.renewal(of: id) { try replaceRenewalIfNewer(renewal, in: session) }
         }
+        let links = PurchaseLinks(environment: environment, bundleID: facts.bundleID, policy: linkPolicy, claimant: appUserID)
         var changes: [StatusChange] = []
         for id in subscriptionIDs {
             let receipt = facts.latestReceipt.map { (receipt: $0, observedAt: receiptObservedAt) }
@@ -77,22 +82,14 @@ public enum FactStore {
                 notificationID: notificationID, now: now, in: session
             )
             if let change { changes.append(change) }
-            // The caller's user, and the user the purchase's app account token names
-            // (DESIGN.md: apps that set the token need no call to link).
-            var linked: [String] = []
-            for user in try owners(of: id, in: facts, appUserID: appUserID, session: session) {
-                if try link(user, environment: environment, originalTransactionID: id, bundleID: facts.bundleID, in: session) {
-                    linked.append(user)
-                }
-            }
+            let linked = try links.settle(originalTransactionID: id, in: session)
             try WebhookOutbox.record(
-                change: change, linkedUsers: linked, environment: facts.environment, originalTransactionID: id, now: now, in: session)
+                change: change, linkedUsers: linked.link, unlinkedUsers: linked.unlink, environment: facts.environment,
+                originalTransactionID: id, now: now, in: session)
         }
         // One-time purchases belong to users the same way, and have no subscription row.
         for id in facts.oneTimePurchaseIDs {
-            for user in try owners(of: id, in: facts, appUserID: appUserID, session: session) {
-                try link(user, environment: environment, originalTransactionID: id, bundleID: facts.bundleID, in: session)
-            }
+            try links.settle(originalTransactionID: id, in: session)
         }
         if let appUserID, let version = facts.originalApplicationVersion {
             try OriginalVersionStore.record(
@@ -100,25 +97,6 @@ public enum FactStore {
                 appUserID: appUserID, proof: .receipt, in: session)
         }
         return changes
-    }
-
-    /// The users to link to purchase `id`: the caller's, and those its app account tokens name
-    /// (a token handed out by `GET …/app-account-token` names the user it was made for, any
-    /// other the user whose id it is), sorted.
-    private static func owners(of id: String, in facts: ReceiptFacts, appUserID: String?, session: PostgresSession) throws -> [String] {
-        let tokens = Set(facts.transactions(of: id).compactMap(\.appAccountToken))
-        let named = try AppAccountTokenStore.users(named: tokens, in: session)
-        return Set([appUserID].compactMap { $0 }).union(named.values).sorted()
-    }
-
-    /// Links `user` to a purchase; true when the link is new.
-    @discardableResult
-    private static func link(_ user: String, environment: String, originalTransactionID id: String, bundleID: String, in session: PostgresSession) throws -> Bool {
-        try session.execute(PostgresQuery("""
-            INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
-            VALUES (\(user), \(environment), \(id), \(bundleID))
-            ON CONFLICT DO NOTHING
-            """).prepared()) == 1
     }
 
     private static func mergeTransactions(_ incoming: [TransactionFact], environment: String, in session: PostgresSession) throws {

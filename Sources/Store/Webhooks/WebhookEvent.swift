@@ -10,6 +10,10 @@ public enum WebhookEventType: String, Sendable, Codable, CaseIterable {
     case statusChanged = "status_changed"
     /// It was linked to an app user it was not linked to before.
     case userLinked = "user_linked"
+    /// App users lost it (`app_user_ids` names them): another user proved it under the
+    /// `transfer` link policy, its app account token names someone else, or an operator
+    /// unlinked them.
+    case userUnlinked = "user_unlinked"
 }
 
 /// Delivery state of an outbound event.
@@ -38,7 +42,7 @@ public struct WebhookEvent: Sendable {
     public let environment: AppStoreEnvironment
     /// The subscription's key.
     public let originalTransactionID: String
-    /// The app users linked to the subscription at the change.
+    /// The app users linked to the subscription at the change (for `user_unlinked`, the users unlinked).
     public let appUserIDs: [String]
     /// The status before the change (nil for a new subscription).
     public let previousStatus: SubscriptionStatus?

@@ -8,10 +8,12 @@ extension WebhookOutbox {
     /// one that changed it), so an event exists exactly when its change committed.
     ///
     /// A new subscription is `subscription_created` (it carries the users linked with it);
-    /// a status change is `status_changed`; users linked without either are `user_linked`.
+    /// a status change is `status_changed`; users linked without either are `user_linked`;
+    /// users who lost it (another user's proof under `transfer`, an app account token naming
+    /// someone else) are `user_unlinked`, whose `app_user_ids` are those users.
     static func record(
-        change: StatusChange?, linkedUsers: [String], environment: AppStoreEnvironment, originalTransactionID id: String,
-        now: Date, in session: PostgresSession
+        change: StatusChange?, linkedUsers: [String], unlinkedUsers: [String] = [], environment: AppStoreEnvironment,
+        originalTransactionID id: String, now: Date, in session: PostgresSession
     ) throws {
         var types: [(WebhookEventType, SubscriptionStatus?)] = []
         if let change {
@@ -20,15 +22,19 @@ extension WebhookOutbox {
         if !linkedUsers.isEmpty && change.map({ $0.oldStatus != nil }) ?? true {
             types.append((.userLinked, nil))
         }
+        if !unlinkedUsers.isEmpty {
+            types.append((.userUnlinked, nil))
+        }
         guard !types.isEmpty,
               let view = try SubscriptionReader.views(environment: environment, ids: [id], now: now, in: session).first
         else { return }
-        let users = try session.query(PostgresQuery("""
+        let linked = try session.query(PostgresQuery("""
             SELECT app_user_id FROM subscribers
             WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id) ORDER BY app_user_id
             """).prepared()).map { try $0.decode("app_user_id", as: String.self) }
         let state = try StoredSubscriptionState(view).encoded()
         for (type, previous) in types {
+            let users = type == .userUnlinked ? unlinkedUsers.sorted() : linked
             try session.execute(PostgresQuery("""
                 INSERT INTO webhook_events
                     (event_id, type, bundle_id, environment, original_transaction_id, app_user_ids, previous_status, subscription)

@@ -12,29 +12,39 @@ import Subscriptions
 /// transactions applying overlapping batches cannot deadlock.
 public struct FactApplier: Sendable {
     private let database: PostgresClient
+    private let linkPolicies: LinkPolicies
 
-    public init(database: PostgresClient) {
+    /// Applies through `database`, linking under each app's `linkPolicies`.
+    public init(database: PostgresClient, linkPolicies: LinkPolicies) {
         self.database = database
+        self.linkPolicies = linkPolicies
     }
 
-    /// Applies `batches` in a transaction of their own, linking `appUserID` when given.
+    /// Applies `batches` in a transaction of their own, linking `appUserID` when given (a
+    /// claim the app's link policy refuses throws `UseCaseError.ownedByOtherUser` and stores nothing).
     @discardableResult
     public func apply(_ batches: [FactBatch], appUserID: String? = nil) async throws -> [StatusChange] {
-        try await database.withTransaction { session in
-            try Self.apply(batches, notificationID: nil, appUserID: appUserID, in: session)
+        do {
+            return try await database.withTransaction { session in
+                try Self.apply(batches, notificationID: nil, appUserID: appUserID, linkPolicies: linkPolicies, in: session)
+            }
+        } catch let refusal as PurchaseOwnership.Refusal {
+            throw UseCaseError.ownedByOtherUser(refusal.reason)
         }
     }
 
-    /// Applies `batches` inside `session`, the caller's transaction.
+    /// Applies `batches` inside `session`, the caller's transaction; a refused claim throws
+    /// `PurchaseOwnership.Refusal` (the caller's transaction must not commit).
     @discardableResult
     public static func apply(
-        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, in session: PostgresSession
+        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, linkPolicies: LinkPolicies, in session: PostgresSession
     ) throws -> [StatusChange] {
         try FactStore.lockSubscriptions(of: batches.map(\.facts), in: session)
         var changes: [StatusChange] = []
         for batch in batches {
             changes += try FactStore.apply(
-                batch.facts, receiptObservedAt: batch.observedAt, notificationID: notificationID, appUserID: appUserID, in: session)
+                batch.facts, receiptObservedAt: batch.observedAt, notificationID: notificationID, appUserID: appUserID,
+                linkPolicy: linkPolicies.policy(bundleID: batch.facts.bundleID), in: session)
         }
         return changes
     }

@@ -72,7 +72,7 @@ public struct OperatorContext: Sendable {
     }
 
     /// `sync`.
-    public func sync(evidence: AppleEvidence, concurrency: Int, logger: Logger) -> SubscriptionSync {
-        SubscriptionSync(database: database, evidence: evidence, concurrency: concurrency, logger: logger)
+    public func sync(evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) -> SubscriptionSync {
+        SubscriptionSync(database: database, evidence: evidence, linkPolicies: apps.linkPolicies, concurrency: concurrency, logger: logger)
     }
 }

@@ -82,9 +82,14 @@ public struct NotificationProcessor: Sendable {
             return try await dead(notification, reason: reason, logger: logger)
         }
         do {
-            try await database.withTransaction { session in
-                try FactApplier.apply(plan.batches, notificationID: notification.id, appUserID: notification.appUserID, in: session)
-                try NotificationInbox.markProcessed(notification, note: plan.note, in: session)
+            do {
+                try await apply(plan, of: notification, linking: notification.appUserID)
+            } catch let refusal as PurchaseOwnership.Refusal {
+                // A queued purchase whose user may not have it (another user's app account
+                // token, the refuse policy): Apple's facts are still facts; the link is not made.
+                var plan = plan
+                plan.note = [plan.note, "not linked to its app user: \(refusal.reason)"].compactMap { $0 }.joined(separator: "; ")
+                try await apply(plan, of: notification, linking: nil)
             }
         } catch let error as StaleClaimError {
             logger.info("attempt superseded; its work was rolled back", metadata: [LogKey.error: "\(error)"])
@@ -98,6 +103,15 @@ public struct NotificationProcessor: Sendable {
         }
         logger.debug("notification processed")
         return .processed
+    }
+
+    /// Applies the plan's facts and marks the notification processed, in one transaction.
+    private func apply(_ plan: ApplyPlan, of notification: ClaimedNotification, linking appUserID: String?) async throws {
+        try await database.withTransaction { session in
+            try FactApplier.apply(
+                plan.batches, notificationID: notification.id, appUserID: appUserID, linkPolicies: apps.linkPolicies, in: session)
+            try NotificationInbox.markProcessed(notification, note: plan.note, in: session)
+        }
     }
 
     private func dead(_ notification: ClaimedNotification, reason: String, logger: Logger) async throws -> Outcome {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Settings
 import Store
 import SubscriptiondCore
 import UseCases
@@ -42,7 +43,7 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandExecution.withDatabase(options) { context in
             try await APISession.with(concurrency: concurrency) { session in
-                let sync = context.sync(evidence: session.evidence, concurrency: concurrency, logger: session.logger)
+                let sync = context.sync(evidence: session.evidence, apps: session.settings.apps, concurrency: concurrency, logger: session.logger)
                 let targets = try await sync.targets(all ? nil : originalTransactionIDs)
                 if !all, let missing = originalTransactionIDs.first(where: { id in !targets.contains { $0.originalTransactionID == id } }) {
                     throw CommandFailure.notFound("no subscription of an app with an API key has original_transaction_id \(missing); nothing was synced")

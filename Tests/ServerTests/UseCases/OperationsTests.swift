@@ -84,7 +84,8 @@ struct OperationsTests {
             let receipts = ReceiptVerifier(
                 http: http, productionURL: configuration.verifyReceiptURL, sandboxURL: configuration.verifyReceiptSandboxURL, timeout: .seconds(5))
             let sync = SubscriptionSync(
-                database: service.database, evidence: AppleEvidence(receipts: receipts, api: directory), concurrency: 8, logger: logger)
+                database: service.database, evidence: AppleEvidence(receipts: receipts, api: directory), linkPolicies: configuration.apps.linkPolicies,
+                concurrency: 8, logger: logger)
 
             let targets = try await sync.targets(nil)
             #expect(Set(targets.map(\.originalTransactionID)) == Set(truth.map(\.originalTransactionID)))

@@ -1,0 +1,35 @@
+import Postgres
+import Subscriptions
+
+/// The `subscribers` rows of the purchases one batch of facts touches: who owns each, by
+/// `PurchaseOwnership`, written inside the batch's transaction (the purchase is locked).
+struct PurchaseLinks {
+    let environment: String
+    let bundleID: String
+    let policy: LinkPolicy
+    /// The user the facts were proved for (nil: a notification, a revalidation).
+    let claimant: String?
+
+    /// Applies the rule to purchase `id` after its facts merged; returns what changed.
+    @discardableResult
+    func settle(originalTransactionID id: String, in session: PostgresSession) throws -> PurchaseOwnership.Change {
+        let owners = Set(try session.query(PostgresQuery("""
+            SELECT app_user_id FROM subscribers WHERE environment = \(environment) AND original_transaction_id = \(id)
+            """).prepared()).map { try $0.decode("app_user_id", as: String.self) })
+        let token = try AppAccountTokenStore.newestToken(environment: environment, originalTransactionID: id, in: session)
+        let change = try PurchaseOwnership.change(policy: policy, claimant: claimant, token: token, owners: owners)
+        for user in change.link {
+            try session.execute(PostgresQuery("""
+                INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
+                VALUES (\(user), \(environment), \(id), \(bundleID))
+                ON CONFLICT DO NOTHING
+                """).prepared())
+        }
+        for user in change.unlink {
+            try session.execute(PostgresQuery("""
+                DELETE FROM subscribers WHERE app_user_id = \(user) AND environment = \(environment) AND original_transaction_id = \(id)
+                """).prepared())
+        }
+        return change
+    }
+}

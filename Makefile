@@ -53,6 +53,8 @@ run: build db-start
 demo: build db-start
 	@Deploy/local/demo.sh
 
+# A test process that traps prints only its crashed thread's frames (no registers, no image
+# list), so the end of a log says where it trapped.
 # The test cluster runs without fsync: no test crashes PostgreSQL itself (the durability
 # tests kill subscriptiond), and dozens of CREATE DATABASE at the suite's start otherwise
 # wait on the disk.
@@ -60,7 +62,8 @@ test: deps
 	@LOCAL_POSTGRES_NAME=postgres-test LOCAL_POSTGRES_FSYNC=off $(PG) start
 	@set -a; . .local/postgres-test/env; set +a; \
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) && \
-	NO_COLOR=1 "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/subscriptiondPackageTests.xctest" --testing-library swift-testing \
+	NO_COLOR=1 SWIFT_BACKTRACE=enable=yes,threads=crashed,registers=none,images=none \
+	"$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/subscriptiondPackageTests.xctest" --testing-library swift-testing \
 		--experimental-maximum-parallelization-width $(TEST_WIDTH) $(if $(TEST_FILTER),--filter '$(TEST_FILTER)'); \
 	status=$$?; LOCAL_POSTGRES_NAME=postgres-test $(PG) stop; exit $$status
 

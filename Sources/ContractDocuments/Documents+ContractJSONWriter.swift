@@ -67,6 +67,7 @@ extension SubscriberDocument: ContractJSONWritable {
     public func write(to writer: inout ContractJSONWriter) {
         writer.object { json in
             json.key("app_user_id"); json.value(appUserID)
+            json.key("apple_accounts"); json.value(appleAccounts)
             json.key("entitled_groups")
             json.array { json in
                 for group in entitledGroups { json.value(group) }

@@ -2,7 +2,7 @@ import Foundation
 import Store
 import Subscriptions
 
-/// The contract's subscriber JSON: `{"app_user_id", "subscriptions": [...],
+/// The contract's subscriber JSON: `{"app_user_id", "apple_accounts", "subscriptions": [...],
 /// "entitled_groups": [...], "entitlements": {...}, "purchases": [...]}`.
 public struct SubscriberDocument: Sendable {
     let appUserID: String
@@ -18,6 +18,8 @@ public struct SubscriberDocument: Sendable {
     /// The subscription groups in which the user is entitled now (counted as entitlements
     /// are: a Sandbox subscription of an app that ignores Sandbox does not count), sorted.
     public let entitledGroups: [String]
+    /// How many Apple accounts at least fed the user's purchases (``AppleAccounts``).
+    public let appleAccounts: Int
 
     /// The document of a user as read, under `catalog` and the apps' `policies`, at `now`.
     public init(appUserID: String, read: SubscriberRead, catalog: ProductCatalog, policies: EntitlementPolicies, now: Date) {
@@ -27,6 +29,7 @@ public struct SubscriberDocument: Sendable {
         self.entitlements = evaluation.states
         self.entitlementsNextChange = evaluation.nextChange
         self.purchases = PurchaseSummary.purchases(of: read.holdings, catalog: catalog)
+        self.appleAccounts = read.appleAccounts
         self.entitledGroups = Array(Set(read.views.map(\.snapshot).filter { snapshot in
             snapshot.entitled && policies.policy(for: snapshot.bundleID).counts(snapshot.environment)
         }.compactMap(\.subscriptionGroupID))).sorted()

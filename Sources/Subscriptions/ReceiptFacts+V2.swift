@@ -43,7 +43,8 @@ extension TransactionFact {
             priceMilliunits: t.price.map(Int64.init),
             currency: t.currency,
             storefront: t.storefront,
-            revocationType: t.revocationDate == nil ? nil : t.revocationTypeRaw
+            revocationType: t.revocationDate == nil ? nil : t.revocationTypeRaw,
+            appTransactionID: t.appTransactionID
         )
     }
 }

@@ -45,6 +45,7 @@ extension TransactionFact {
         result.priceMilliunits = Self.pick(priceMilliunits, other.priceMilliunits)
         result.currency = Self.pick(currency, other.currency)
         result.storefront = Self.pick(storefront, other.storefront)
+        result.appTransactionID = Self.pick(appTransactionID, other.appTransactionID)
         // The reason and the revocation type travel with the date they explain.
         let cancellation: Cancellation
         if statedAt != other.statedAt {

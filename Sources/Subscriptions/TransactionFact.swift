@@ -63,6 +63,9 @@ public struct TransactionFact: Sendable, Hashable, Codable {
     public var storefront: String?
     /// Apple's `revocationType` (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`), with the cancellation.
     public var revocationType: String?
+    /// Apple's id of the customer's purchase of the app (`appTransactionId`, StoreKit 2
+    /// transactions since 2025): one per Apple account and app, never the account's name.
+    public var appTransactionID: String?
 
     /// Builds a fact field by field.
     public init(
@@ -93,7 +96,8 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         priceMilliunits: Int64? = nil,
         currency: String? = nil,
         storefront: String? = nil,
-        revocationType: String? = nil
+        revocationType: String? = nil,
+        appTransactionID: String? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -123,6 +127,7 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         self.currency = currency
         self.storefront = storefront
         self.revocationType = revocationType
+        self.appTransactionID = appTransactionID
     }
 
     /// The fact a receipt entry states; `nil` without a purchase date (it cannot be placed in time).

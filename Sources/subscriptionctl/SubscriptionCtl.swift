@@ -16,7 +16,7 @@ struct SubscriptionCtl: AsyncParsableCommand {
         subcommands: [
             MigrateCommand.self, ProductsCommand.self, SubscriberCommand.self, SubscriptionCommand.self,
             NotificationsCommand.self, EligibilityCommand.self, RevalidateCommand.self, StatsCommand.self, WebhooksCommand.self,
-            SyncCommand.self, TestNotificationCommand.self, AnswersCommand.self, GrantsCommand.self,
+            SyncCommand.self, TestNotificationCommand.self, AnswersCommand.self, GrantsCommand.self, SuspiciousCommand.self,
         ]
     )
 

@@ -81,22 +81,18 @@ struct AppStoreAPIEndToEndTests {
             try await service.waitUntilSettled(timeout: .seconds(300))
             #expect(try await count(service, "SELECT count(*) AS n FROM notifications") == notifications.count - dropped.count)
 
-            // Killed (SIGINT, no handler: the process just ends) after a dozen pages, then run again.
+            // Killed (SIGKILL) after a dozen pages, then run again.
             // Subscriptions' sandbox periods last minutes; one-time purchases are dated days back.
             // From the oldest dropped notification, within the 180 days Apple keeps.
             let oldest = max(Date().addingTimeInterval(-179 * 86_400), (dropped.map(\.date).min() ?? Date()).addingTimeInterval(-60))
             let since = ISO8601DateFormatter().string(from: oldest)
             let arguments = ["notifications", "backfill", "--since", since, "--environment", "Sandbox", "--json"]
             let environment = service.environment.merging(["DATABASE_URL": service.databaseURL]) { _, new in new }
-            // Held to 4 pages a second, the first run is still going when the 12th page is
-            // served, however fast or loaded the machine: the interrupt lands half way.
             world.simulator.resetStats()
-            world.simulator.setAPIRateLimit(4)
             let simulator = world.simulator
             let first = try await CLI.spawn(CLI.binary.path, arguments, databaseURL: service.databaseURL, environment: environment,
-                                            interruptWhen: { simulator.stats().api["http_200", default: 0] >= 12 })
-            #expect(first.status != 0, "the first run should have been stopped half way")
-            world.simulator.setAPIRateLimit(nil)
+                                            interruptWhen: { simulator.stats().api["http_200", default: 0] >= 12 }, signal: SIGKILL)
+            #expect(first.status != 0, "the first run should have been stopped half way: \(simulator.stats().api)")
             let second = try await CLI.run(arguments, databaseURL: service.databaseURL, environment: environment)
             #expect(second.status == 0, "\(second.stderr)")
             let summary = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])

@@ -119,6 +119,8 @@ struct ReadAnswersTests {
                 1: "c20531458ddc24d44d0fb6ece24fb47a27f751100cb728b6adb670aa2d77457f",
                 // Entitlements and purchases in the subscriber document, revocation_type in transactions.
                 2: "ecb71b6f696fc5fab9b267cfe9e24447c10c8606ade7e3dcc54e0d12c6a82f06",
+                // apple_accounts in the subscriber document.
+                3: "7feb857a38622d933f4534de815cffc801c943e57e2225026e259aa4cc84a6df",
             ]
             #expect(pinned[ReadAnswers.format] == digest, "stored answers changed: raise ReadAnswers.format and pin \(digest) for it")
         }

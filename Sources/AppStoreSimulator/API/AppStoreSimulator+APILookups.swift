@@ -136,7 +136,8 @@ extension AppStoreSimulator {
         guard let app = configuration.app(customer.bundleID) else { throw .internalError(status: 500) }
         return SignedTransactionRenderer.Context(
             app: app, environment: customer.environment, catalog: configuration.catalog,
-            appAccountToken: customer.spec.appAccountToken, signedDate: now
+            appAccountToken: customer.spec.appAccountToken,
+            appTransactionID: IDAllocator(seed: configuration.seed, customerNumber: customer.number).appTransactionID, signedDate: now
         )
     }
 

@@ -6,6 +6,8 @@ struct NotificationContext {
     var app: SimApp
     var catalog: ProductCatalog
     var seed: UInt64
+    /// The customer's `appTransactionId`, which every signed transaction carries.
+    var appTransactionID: String
     var signer: JWSSigner?
 
     /// The notification for `event` in `version`, as the customer's `sequence`-th; `nil`
@@ -37,7 +39,7 @@ struct NotificationContext {
     func transactionContext(signedDate: Date) -> SignedTransactionRenderer.Context {
         SignedTransactionRenderer.Context(
             app: app, environment: spec.environment, catalog: catalog,
-            appAccountToken: spec.appAccountToken, signedDate: signedDate
+            appAccountToken: spec.appAccountToken, appTransactionID: appTransactionID, signedDate: signedDate
         )
     }
 }

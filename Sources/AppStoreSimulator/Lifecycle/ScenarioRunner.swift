@@ -48,7 +48,8 @@ enum ScenarioRunner {
             start = start.addingTimeInterval(-overshoot)
         }
         let context = NotificationContext(
-            spec: spec, app: app, catalog: catalog, seed: configuration.seed, signer: signer
+            spec: spec, app: app, catalog: catalog, seed: configuration.seed,
+            appTransactionID: IDAllocator(seed: configuration.seed, customerNumber: number).appTransactionID, signer: signer
         )
         return try assemble(spec, number: number, events: events, finished: finished, context: context)
     }

@@ -18,6 +18,9 @@ extension SignedTransactionRenderer {
         if let token = context.appAccountToken {
             members.append(("appAccountToken", .string(token)))
         }
+        if let appTransactionID = context.appTransactionID {
+            members.append(("appTransactionId", .string(appTransactionID)))
+        }
         members += [
             ("inAppOwnershipType", .string("PURCHASED")),
             ("signedDate", millis(context.signedDate)),

@@ -9,6 +9,8 @@ enum SignedTransactionRenderer {
         var environment: SimEnvironment
         var catalog: ProductCatalog
         var appAccountToken: String?
+        /// The customer's `appTransactionId` (one per Apple account and app; nil in a TEST notification).
+        var appTransactionID: String? = nil
         var signedDate: Date
     }
 
@@ -29,6 +31,9 @@ enum SignedTransactionRenderer {
         ]
         if let token = context.appAccountToken {
             members.append(("appAccountToken", .string(token)))
+        }
+        if let appTransactionID = context.appTransactionID {
+            members.append(("appTransactionId", .string(appTransactionID)))
         }
         members += [
             ("inAppOwnershipType", .string(t.ownershipType)),

@@ -36,6 +36,8 @@ public struct SubscriberRead: Sendable {
     public let validUntil: Date?
     /// False when the views hold the time of the read itself, which a stored answer would freeze.
     public let isStorable: Bool
+    /// How many Apple accounts at least fed the user's purchases (``AppleAccounts``).
+    public var appleAccounts = 0
 
     /// A user nothing is known of.
     public static let unknown = SubscriberRead(views: [], holdings: CustomerHoldings(), usage: .none, validUntil: nil, isStorable: false)
@@ -137,7 +139,10 @@ public struct SubscriptionReader: Sendable {
                 usage: GroupUsage(history: history, catalogGroup: { facts.catalogGroups[$0] }, now: now),
                 validUntil: SubscriptionStatusRule.nextChange(after: now, transactions: history.transactions, renewals: history.renewals),
                 // A link whose `subscriptions` row is missing reads `updated_at` as the time of the read.
-                isStorable: facts.haveStoredUpdatedAt(views)
+                isStorable: facts.haveStoredUpdatedAt(views),
+                appleAccounts: AppleAccounts.count(AppleAccounts.purchases(of: history.transactions) {
+                    facts.catalogGroups[$0.productID] ?? $0.subscriptionGroupID
+                })
             )
         }
         for (user, extra) in extras where reads[user] == nil {

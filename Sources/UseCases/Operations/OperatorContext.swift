@@ -46,6 +46,8 @@ public struct OperatorContext: Sendable {
     public var manualGrants: ManualGrants { ManualGrants(database: database) }
     /// Forgetting users and removing links.
     public var forgetting: SubscriberForgetting { SubscriberForgetting(database: database) }
+    /// Irregular activity: users fed by many Apple accounts, purchases linked to many users.
+    public var irregularActivity: IrregularActivity { IrregularActivity(database: database) }
     /// Notification history backfill runs.
     public var backfill: BackfillStore { BackfillStore(client: database) }
     /// Revalidation runs and candidates.

@@ -24,9 +24,13 @@ enum CLI {
 
     /// Runs `executable` with `DATABASE_URL` set, on a thread of its own (waiting for a child
     /// must not hold one of the few cooperative threads every other test needs); sends it
-    /// SIGINT once `interruptWhen` returns true, polled every 20 ms while it runs.
+    /// `signal` (SIGINT: Ctrl-C) once `interruptWhen` returns true, polled every 20 ms while it runs.
+    ///
+    /// A child may start with SIGINT blocked or ignored, as the test process's thread that
+    /// spawned it had it: a command that takes SIGINT over (`revalidate`) still sees it, one
+    /// that does not may never notice. SIGKILL always ends it.
     static func spawn(_ executable: String, _ arguments: [String], databaseURL: String, environment: [String: String],
-                      interruptWhen: (@Sendable () -> Bool)?) async throws -> CLI.Result {
+                      interruptWhen: (@Sendable () -> Bool)?, signal: Int32 = SIGINT) async throws -> CLI.Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Swift.Result {
@@ -44,7 +48,7 @@ enum CLI {
                     try ChildProcesses.launch(process)
                     if let interruptWhen {
                         while process.isRunning && !interruptWhen() { Thread.sleep(forTimeInterval: 0.02) }
-                        if process.isRunning { process.interrupt() }
+                        if process.isRunning { kill(process.processIdentifier, signal) }
                     }
                     // Both pipes are drained concurrently: a full one would block the child.
                     let stderrData = DataBox()

@@ -60,6 +60,8 @@ struct ForgettingTests {
             #expect(try answers[0].decode("n", as: Int.self) == 0)
             let named = try await service.database.query("SELECT count(*) AS n FROM audit_log WHERE app_user_id = 'user-a' OR detail::text LIKE '%user-a%'")
             #expect(try named[0].decode("n", as: Int.self) == 0, "no audit row says who the user was")
+            let events = try await service.database.query("SELECT count(*) AS n FROM webhook_events WHERE 'user-a' = ANY(app_user_ids)")
+            #expect(try events[0].decode("n", as: Int.self) == 0, "no webhook event, sent or not, names the user")
             let tokens = try await service.database.query("SELECT count(*) AS n FROM app_account_tokens WHERE app_user_id = 'user-a'")
             #expect(try tokens[0].decode("n", as: Int.self) == 0, "the token mapping is gone")
             let actions = try await service.database.query("SELECT action FROM audit_log ORDER BY id").map { try $0.decode("action", as: String.self) }

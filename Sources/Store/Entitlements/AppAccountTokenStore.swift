@@ -1,3 +1,4 @@
+import Foundation
 import Postgres
 import Subscriptions
 
@@ -8,6 +9,15 @@ public struct AppAccountTokenStore: Sendable {
     /// Creates the store.
     public init(client: PostgresClient) {
         self.client = client
+    }
+
+    /// This installation's token namespace: 16 random bytes made by the migration, the same
+    /// for every call.
+    public func namespace() async throws -> [UInt8] {
+        let text: String = try await client.query(PostgresQuery(
+            "SELECT namespace::text AS namespace FROM app_account_token_namespace").prepared()).first.map { try $0.decode("namespace") } ?? ""
+        guard let uuid = UUID(uuidString: text) else { throw StoreError("app_account_token_namespace holds no namespace") }
+        return withUnsafeBytes(of: uuid.uuid) { Array($0) }
     }
 
     /// Records that `token` names `appUserID` in `bundleID` (again: nothing changes).

@@ -25,7 +25,8 @@ public struct SubscriberRemoval: Sendable {
 
     /// Removes everything that names `appUserID`: its links, grants, original application
     /// versions, app account tokens and stored answers; queued purchases keep their place in the inbox but no
-    /// longer name the user, and earlier audit rows no longer say who it was. The audit row of
+    /// longer name the user, webhook events (sent or not) drop it from their `app_user_ids`,
+    /// and earlier audit rows no longer say who it was. The audit row of
     /// the removal says what was done and when, not who the user was. Nil when nothing was
     /// known of the user.
     public func forget(appUserID: String, actor: String) async throws -> Forgotten? {
@@ -39,6 +40,10 @@ public struct SubscriberRemoval: Sendable {
             try session.execute(PostgresQuery("DELETE FROM subscriber_answers WHERE app_user_id = \(appUserID)").prepared())
             try session.execute(PostgresQuery("UPDATE notifications SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())
             try session.execute(PostgresQuery("UPDATE audit_log SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())
+            try session.execute(PostgresQuery("""
+                UPDATE webhook_events SET app_user_ids = array_remove(app_user_ids, \(appUserID))
+                WHERE app_user_ids @> ARRAY[\(appUserID)]::text[]
+                """).prepared())
             try AuditLog.record(
                 action: "subscriber_deleted", actor: actor, appUserID: nil,
                 detail: ["links": String(links), "grants": String(grants), "original_application_versions": String(versions)], in: session)

@@ -73,7 +73,7 @@ public enum FactStore {
         for id in subscriptionIDs {
             if let renewal = facts.renewal(of: id) { try replaceRenewalIfNewer(renewal, in: session) }
         }
-        let links = PurchaseLinks(environment: environment, bundleID: facts.bundleID, policy: linkPolicy, claimant: appUserID)
+        let links = PurchaseLinks(facts: facts, policy: linkPolicy, claimant: appUserID)
         var changes: [StatusChange] = []
         for id in subscriptionIDs {
             let receipt = facts.latestReceipt.map { (receipt: $0, observedAt: receiptObservedAt) }

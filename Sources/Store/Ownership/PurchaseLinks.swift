@@ -1,18 +1,26 @@
+import AppStore
 import Postgres
 import Subscriptions
 
 /// The `subscribers` rows of the purchases one batch of facts touches: who owns each, by
 /// `PurchaseOwnership`, written inside the batch's transaction (the purchase is locked).
 struct PurchaseLinks {
-    let environment: String
-    let bundleID: String
+    let facts: ReceiptFacts
     let policy: LinkPolicy
     /// The user the facts were proved for (nil: a notification, a revalidation).
     let claimant: String?
 
     /// Applies the rule to purchase `id` after its facts merged; returns what changed.
+    ///
+    /// Facts with neither a claimant nor an app account token for the purchase cannot change
+    /// who owns it (the rule already ran on everything stored), so nothing is read for them:
+    /// most notifications cost no more than before there were link policies.
     @discardableResult
     func settle(originalTransactionID id: String, in session: PostgresSession) throws -> PurchaseOwnership.Change {
+        guard claimant != nil || facts.transactions(of: id).contains(where: { $0.appAccountToken != nil }) else {
+            return PurchaseOwnership.Change()
+        }
+        let environment = facts.environment.rawValue
         let owners = Set(try session.query(PostgresQuery("""
             SELECT app_user_id FROM subscribers WHERE environment = \(environment) AND original_transaction_id = \(id)
             """).prepared()).map { try $0.decode("app_user_id", as: String.self) })
@@ -21,7 +29,7 @@ struct PurchaseLinks {
         for user in change.link {
             try session.execute(PostgresQuery("""
                 INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
-                VALUES (\(user), \(environment), \(id), \(bundleID))
+                VALUES (\(user), \(environment), \(id), \(facts.bundleID))
                 ON CONFLICT DO NOTHING
                 """).prepared())
         }

@@ -7,12 +7,10 @@ import Store
 /// `GET /v1/subscribers/{app_user_id}/app-account-token`: the stable UUID the app passes to
 /// StoreKit as `appAccountToken`, so that a purchase carrying it belongs to that user without
 /// any call (DESIGN.md, "Who owns a purchase").
+///
+/// The UUIDv5 namespace is random per installation (made by the migration), so a token is
+/// stable for its user and nobody else can compute it.
 public struct AppAccountTokens: Sendable {
-    /// The UUIDv5 namespace of subscriptiond's tokens (RFC 9562, section 5.5).
-    static let namespace: [UInt8] = [
-        0x5c, 0x3e, 0x0b, 0x8e, 0x61, 0x7a, 0x4f, 0x0d, 0x9a, 0x52, 0x6b, 0x1f, 0x2e, 0x84, 0xd1, 0x37,
-    ]
-
     private let store: AppAccountTokenStore
     private let apps: AppRegistry
 
@@ -28,14 +26,15 @@ public struct AppAccountTokens: Sendable {
             throw UseCaseError.malformed("bundle_id is required when several apps are configured")
         }
         guard apps.app(bundleID: bundleID) != nil else { throw UseCaseError.malformed("\(bundleID) is not a configured app") }
-        let token = Self.uuid(bundleID: bundleID, appUserID: appUserID)
+        let token = Self.uuid(namespace: try await store.namespace(), bundleID: bundleID, appUserID: appUserID)
         try await store.record(token: token, bundleID: bundleID, appUserID: appUserID)
         return token
     }
 
-    /// The UUIDv5 of (app, user): SHA-1 of the namespace and the bundle id, a NUL and the user
-    /// id, with the version and variant bits set; lower-case text, as transactions carry it.
-    static func uuid(bundleID: String, appUserID: String) -> String {
+    /// The UUIDv5 of (app, user) in `namespace` (RFC 9562, section 5.5): SHA-1 of the namespace
+    /// and the bundle id, a NUL and the user id, with the version and variant bits set;
+    /// lower-case text, as transactions carry it.
+    static func uuid(namespace: [UInt8], bundleID: String, appUserID: String) -> String {
         var digest = Array(Insecure.SHA1.hash(data: namespace + Array(bundleID.utf8) + [0] + Array(appUserID.utf8)).prefix(16))
         digest[6] = (digest[6] & 0x0F) | 0x50
         digest[8] = (digest[8] & 0x3F) | 0x80

@@ -12,8 +12,22 @@ import Testing
 struct AppAccountTokenTests {
     @Test("the token is RFC 9562's UUIDv5 of the app and the user (the same as Python's uuid.uuid5)")
     func uuidVersion5() {
-        #expect(AppAccountTokens.uuid(bundleID: "com.example.app", appUserID: "user-42") == "29fde652-80d9-5fea-aa6a-0dc57e659c30")
-        #expect(AppAccountTokens.uuid(bundleID: "com.example.app", appUserID: "user-43") == "7fa3f289-b308-5136-a8c6-ba2584353da8")
+        // uuid.uuid5(uuid.UUID("5c3e0b8e-617a-4f0d-9a52-6b1f2e84d137"), "com.example.app\0user-42")
+        let namespace: [UInt8] = [0x5c, 0x3e, 0x0b, 0x8e, 0x61, 0x7a, 0x4f, 0x0d, 0x9a, 0x52, 0x6b, 0x1f, 0x2e, 0x84, 0xd1, 0x37]
+        #expect(AppAccountTokens.uuid(namespace: namespace, bundleID: "com.example.app", appUserID: "user-42") == "29fde652-80d9-5fea-aa6a-0dc57e659c30")
+        #expect(AppAccountTokens.uuid(namespace: namespace, bundleID: "com.example.app", appUserID: "user-43") == "7fa3f289-b308-5136-a8c6-ba2584353da8")
+    }
+
+    @Test("the namespace is the installation's own: a random (version 4) UUID the migration made, and tokens are UUIDv5s in it")
+    func namespacePerInstallation() async throws {
+        try await UseCaseHarness.with { harness in
+            let namespace = try await AppAccountTokenStore(client: harness.database).namespace()
+            #expect(namespace.count == 16 && namespace[6] >> 4 == 4 && namespace[8] >> 6 == 2, "\(namespace)")
+            let service = AppAccountTokens(database: harness.database, apps: harness.apps)
+            let token = try await service.token(for: "user-42", bundleID: nil)
+            #expect(token == AppAccountTokens.uuid(namespace: namespace, bundleID: UseCaseHarness.bundleID, appUserID: "user-42"))
+            #expect(token != "29fde652-80d9-5fea-aa6a-0dc57e659c30", "not the token of a namespace anyone can read in the source")
+        }
     }
 
     @Test("a purchase carrying a handed-out token links the user it was made for, with no call; an unknown token still names the user whose id it is")

@@ -142,6 +142,28 @@ struct EntitlementsUseCaseTests {
         }
     }
 
+    @Test("a Sandbox purchase of an app whose sandbox_entitlement is ignore is shown in purchases and grants nothing")
+    func sandboxIgnored() async throws {
+        try await UseCaseHarness.with { base in
+            let harness = base.with(apps: AppRegistry([AppCredentials(
+                bundleID: Self.app, sharedSecret: Secret(RunningService.sharedSecret), entitlementPolicy: EntitlementPolicy(sandboxEntitlement: .ignore))]))
+            try await Self.importCatalog(harness)
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let object: [String: Any] = [
+                "transactionId": "5200000000000009", "originalTransactionId": "5200000000000009", "bundleId": Self.app,
+                "productId": "com.example.pro.lifetime", "environment": "Sandbox", "purchaseDate": now - 86_400_000,
+                "signedDate": now, "type": "Non-Consumable", "quantity": 1,
+            ]
+            let jws = try TestJWS.sign(payload: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self), by: harness.pki)
+            guard case .applied(let body) = try await harness.purchases().record(signedTransaction: jws, appUserID: "tester", logger: harness.logger)
+            else { throw CocoaError(.featureUnsupported) }
+            let tester = try SubscriberJSON(body)
+            #expect(tester.summary("pro") == "inactive:-", "a TestFlight purchase costs nothing: no production access")
+            #expect(tester.purchases.map { $0["environment"] as? String } == ["Sandbox"])
+            #expect(try await entitlements(harness, "tester").0.summary("pro") == "inactive:-")
+        }
+    }
+
     @Test("two 30-day passes bought 10 days apart are active 60 days from the first; a consumable is a purchase that grants nothing")
     func passesStackAndConsumables() async throws {
         try await UseCaseHarness.with { harness in

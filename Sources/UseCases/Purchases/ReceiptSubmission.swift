@@ -42,7 +42,7 @@ public struct ReceiptSubmission: Sendable {
         do {
             _ = try await verifier.verify(contents)
         } catch {
-            throw .receiptRejected("the receipt is not signed by the App Store (\(error.description)); nothing was looked up or linked")
+            throw .receiptRejected("the receipt is not signed by the App Store: \(error.description); nothing was looked up or linked")
         }
         guard contents.bundleID == app.bundleID else {
             throw .receiptRejected("the receipt is for \(contents.bundleID ?? "no app"), not \(app.bundleID)")

@@ -44,6 +44,7 @@ public func buildApplication(
         retention: components.receiptRetention, days: configuration.retentionDays, dropSigned: configuration.retentionDropSigned,
         interval: environment.retentionInterval, logger: logger
     )
+    let sweep = StatusSweepService(sweep: components.sweep, interval: environment.sweepInterval, logger: logger)
     // Group commit: a few batches in flight, each taking what arrived meanwhile; the rest of
     // the pool stays for the worker and the query API.
     let intakeBatcher = IntakeBatcher(
@@ -78,6 +79,7 @@ public func buildApplication(
         services.append(worker)
         services.append(webhooks)
         services.append(retention)
+        services.append(sweep)
     } else if configuration.workerConcurrency == 0 {
         logger.notice("WORKER_CONCURRENCY is 0: this process takes notifications but does not process them")
     }

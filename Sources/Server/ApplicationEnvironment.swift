@@ -22,6 +22,8 @@ public struct ApplicationEnvironment: Sendable {
     public var webhookRetryPolicy: WebhookRetryPolicy
     /// How often the retention job runs.
     public var retentionInterval: Duration
+    /// How often the status sweep looks for subscriptions whose time has come.
+    public var sweepInterval: Duration
     /// The clock intake judges a signed notification's age by (tests of Apple's dated fixtures pin it).
     public var intakeClock: @Sendable () -> Date
 
@@ -35,6 +37,7 @@ public struct ApplicationEnvironment: Sendable {
         runsWorker: Bool = true,
         webhookRetryPolicy: WebhookRetryPolicy = WebhookRetryPolicy(),
         retentionInterval: Duration = .seconds(3_600),
+        sweepInterval: Duration = .seconds(10),
         intakeClock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.logger = logger
@@ -45,6 +48,7 @@ public struct ApplicationEnvironment: Sendable {
         self.runsWorker = runsWorker
         self.webhookRetryPolicy = webhookRetryPolicy
         self.retentionInterval = retentionInterval
+        self.sweepInterval = sweepInterval
         self.intakeClock = intakeClock
     }
 }

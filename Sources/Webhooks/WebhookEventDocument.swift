@@ -5,7 +5,8 @@ import SubscriptiondCore
 import Subscriptions
 
 /// The body of one webhook POST (DESIGN.md, "Outbound webhooks"): id, type, created_at,
-/// app_user_ids, previous_status and the contract's subscription JSON as it was at the change.
+/// app_user_ids, previous_status, the event's details where it has them (`reason`, `from`,
+/// `to`, `access_continues`) and the contract's subscription JSON as it was at the change.
 public struct WebhookEventDocument: Encodable, Sendable {
     let event: WebhookEvent
 
@@ -16,6 +17,7 @@ public struct WebhookEventDocument: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case id, type, createdAt = "created_at", appUserIDs = "app_user_ids", previousStatus = "previous_status", subscription
+        case reason, from, to, accessContinues = "access_continues"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -25,6 +27,10 @@ public struct WebhookEventDocument: Encodable, Sendable {
         try container.encode(event.createdAt, forKey: .createdAt)
         try container.encode(event.appUserIDs, forKey: .appUserIDs)
         try container.encode(event.previousStatus?.rawValue, forKey: .previousStatus)
+        try container.encodeIfPresent(event.detail.reason, forKey: .reason)
+        try container.encodeIfPresent(event.detail.from, forKey: .from)
+        try container.encodeIfPresent(event.detail.to, forKey: .to)
+        try container.encodeIfPresent(event.detail.accessContinues, forKey: .accessContinues)
         try container.encode(SubscriptionDocument(event.subscription, includeTransactions: false).jsonValue, forKey: .subscription)
     }
 

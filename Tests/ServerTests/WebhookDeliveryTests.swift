@@ -49,10 +49,11 @@ struct WebhookDeliveryTests {
                  type: try row.decode("type", as: String.self), subscription: try row.decode("original_transaction_id", as: String.self),
                  state: try row.decode("state", as: String.self))
             }
-            let statusEvents = try await service.database.query("SELECT count(*) AS n FROM status_events")[0].decode("n", as: Int.self)
-            #expect(statusEvents > 0)
-            // One event per status change (subscription_created is the first one), plus the links.
-            #expect(outbox.filter { $0.type != "user_linked" }.count == statusEvents)
+            let subscriptions = try await service.database.query("SELECT count(*) AS n FROM subscriptions")[0].decode("n", as: Int.self)
+            #expect(subscriptions > 0)
+            // One subscription_created per subscription (redeliveries add none), lifecycle events, and the links.
+            #expect(outbox.filter { $0.type == "subscription_created" }.count == subscriptions)
+            #expect(Set(outbox.map(\.type)).isSubset(of: Set(WebhookEventType.allCases.map(\.rawValue))))
             #expect(outbox.contains { $0.type == "user_linked" })
             #expect(outbox.allSatisfy { $0.state == "delivered" })
 

@@ -30,8 +30,12 @@ public struct SubscriptionStats: Sendable {
     public let byEnvironment: [String: Int]
     /// Stored rows whose status has run out since they were written (`active` past
     /// `expires_at`, `grace_period` past its end): reads recompute them, and so does
-    /// `subscriptionctl revalidate`.
+    /// `subscriptionctl revalidate`; the status sweep moves them within a minute.
     public let stale: Int
+    /// Subscriptions whose next status change is due (the sweep's backlog), and the oldest
+    /// due time: how far behind the sweep is.
+    public let sweepDue: Int
+    public let oldestDueAt: Date?
 
     /// Every subscription.
     public var total: Int { byStatus.values.reduce(0, +) }
@@ -84,7 +88,10 @@ public struct StatsQueries: Sendable {
                 WHERE (status = 'active' AND expires_at <= now())
                    OR (status = 'grace_period' AND grace_period_expires_at <= now())
                 """)?.decode("n", as: Int.self) ?? 0
-            return SubscriptionStats(byStatus: byStatus, byEnvironment: byEnvironment, stale: stale)
+            let due = try session.queryFirst("SELECT count(*) AS n, min(due_at) AS oldest FROM subscriptions WHERE due_at <= now()")
+            return SubscriptionStats(
+                byStatus: byStatus, byEnvironment: byEnvironment, stale: stale, sweepDue: try due?.decode("n", as: Int.self) ?? 0,
+                oldestDueAt: try due?.decode("oldest", as: Date?.self) ?? nil)
         }
     }
 }

@@ -31,7 +31,7 @@ public struct WebhookQueries: Sendable {
     private static let columns: StaticString = """
         w.id, w.event_id, w.type, w.bundle_id, w.environment, w.original_transaction_id,
         to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription, w.created_at,
-        w.state, w.attempts, w.next_attempt_at, w.last_error, w.last_status, w.delivered_at
+        w.reason, w.from_product, w.to_product, w.access_continues, w.state, w.attempts, w.next_attempt_at, w.last_error, w.last_status, w.delivered_at
         """
 
     /// Events, newest first, optionally only those in `state`.

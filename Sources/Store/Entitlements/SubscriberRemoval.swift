@@ -62,7 +62,7 @@ public struct SubscriberRemoval: Sendable {
             guard !environments.isEmpty else { return false }
             for environment in environments.compactMap(AppStoreEnvironment.init(rawValue:)) {
                 try WebhookOutbox.record(
-                    change: nil, linkedUsers: [], unlinkedUsers: [appUserID], environment: environment,
+                    events: [], previousStatus: nil, linkedUsers: [], unlinkedUsers: [appUserID], environment: environment,
                     originalTransactionID: originalTransactionID, now: Date(), in: session)
             }
             try AuditLog.record(

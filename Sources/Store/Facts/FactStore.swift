@@ -37,7 +37,12 @@ public enum FactStore {
 
     /// The lock keys of every original transaction `batches` touch, each once, in the one global order.
     static func lockKeys(of batches: [ReceiptFacts]) -> [String] {
-        Set(batches.flatMap { batch in batch.originalTransactionIDs.map { batch.environment.rawValue + ":" + $0 } }).sorted()
+        Set(batches.flatMap { batch in batch.originalTransactionIDs.map { lockKey(environment: batch.environment.rawValue, id: $0) } }).sorted()
+    }
+
+    /// The advisory lock key of one subscription or purchase (hashed with `hashtextextended(key, 0)`).
+    static func lockKey(environment: String, id: String) -> String {
+        environment + ":" + id
     }
 
     /// Applies one batch of facts inside the caller's transaction.
@@ -77,15 +82,15 @@ public enum FactStore {
         var changes: [StatusChange] = []
         for id in subscriptionIDs {
             let receipt = facts.latestReceipt.map { (receipt: $0, observedAt: receiptObservedAt) }
-            let change = try SubscriptionRecompute.run(
+            let outcome = try SubscriptionRecompute.run(
                 environment: facts.environment, originalTransactionID: id, receipt: receipt,
                 notificationID: notificationID, now: now, in: session
             )
-            if let change { changes.append(change) }
+            if let change = outcome?.status { changes.append(change) }
             let linked = try links.settle(originalTransactionID: id, in: session)
             try WebhookOutbox.record(
-                change: change, linkedUsers: linked.link, unlinkedUsers: linked.unlink, environment: facts.environment,
-                originalTransactionID: id, now: now, in: session)
+                events: outcome?.events ?? [], previousStatus: outcome?.status?.oldStatus, linkedUsers: linked.link,
+                unlinkedUsers: linked.unlink, environment: facts.environment, originalTransactionID: id, now: now, in: session)
         }
         // One-time purchases belong to users the same way, and have no subscription row.
         for id in facts.oneTimePurchaseIDs {

@@ -5,8 +5,16 @@ import Subscriptions
 
 /// Recomputes one `subscriptions` row from every stored fact of its original transaction.
 enum SubscriptionRecompute {
+    /// What recomputing one subscription changed.
+    struct Outcome {
+        /// The status change, if the status moved.
+        var status: StatusChange?
+        /// The lifecycle events of the change (``LifecycleRule``); none when nothing changed.
+        var events: [LifecycleEvent]
+    }
+
     /// Rewrites the row and, when the status changed, records a status event and sends
-    /// `NOTIFY subscription_status`. Returns the change, if any.
+    /// `NOTIFY subscription_status`. Nil when the facts make no subscription.
     static func run(
         environment: AppStoreEnvironment,
         originalTransactionID id: String,
@@ -14,27 +22,34 @@ enum SubscriptionRecompute {
         notificationID: Int64?,
         now: Date,
         in session: PostgresSession
-    ) throws -> StatusChange? {
+    ) throws -> Outcome? {
         let stored = try StoredFacts.load(environment: environment, originalTransactionIDs: [id], in: session)
         guard let snapshot = SubscriptionStatusRule.snapshot(
             originalTransactionID: id, transactions: stored.transactions[id] ?? [], renewal: stored.renewals[id], at: now
         ) else { return nil }
 
-        let previous = try session.queryFirst(PostgresQuery("""
-            SELECT status FROM subscriptions WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
+        let before = try session.queryFirst(PostgresQuery("""
+            SELECT status, product_id, expires_at, auto_renew, auto_renew_product_id, latest_transaction_id,
+                   expiration_intent, revocation_reason
+            FROM subscriptions WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
             FOR UPDATE
-            """).prepared()).map { try $0.decode("status", as: String.self) }.flatMap(SubscriptionStatus.init(rawValue:))
+            """).prepared()).map(SubscriptionMoment.init(row:))
+        let previous = before?.status
+        let events = LifecycleRule.events(before: before, after: SubscriptionMoment(snapshot))
+        // When time alone changes the status next, for the sweep.
+        let dueAt = SubscriptionStatusRule.nextChange(
+            after: now, transactions: stored.transactions[id] ?? [], renewals: stored.renewals[id].map { [$0] } ?? [])
 
         try session.execute(PostgresQuery("""
             INSERT INTO subscriptions (
                 environment, original_transaction_id, bundle_id, product_id, subscription_group_id, status, expires_at,
                 auto_renew, auto_renew_product_id, expiration_intent, in_trial, in_intro_offer, grace_period_expires_at,
-                revoked_at, revocation_reason, latest_transaction_id, latest_receipt, latest_receipt_observed_at)
+                revoked_at, revocation_reason, latest_transaction_id, latest_receipt, latest_receipt_observed_at, due_at)
             VALUES (\(environment.rawValue), \(id), \(snapshot.bundleID), \(snapshot.productID), \(snapshot.subscriptionGroupID),
                 \(snapshot.status.rawValue), \(snapshot.expiresAt), \(snapshot.autoRenew), \(snapshot.autoRenewProductID),
                 \(snapshot.expirationIntent?.rawValue), \(snapshot.inTrial), \(snapshot.inIntroOffer), \(snapshot.gracePeriodExpiresAt),
                 \(snapshot.revokedAt), \(snapshot.revocationReason), \(snapshot.latestTransactionID), \(receipt?.receipt),
-                \(receipt?.observedAt))
+                \(receipt?.observedAt), \(dueAt))
             ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
                 bundle_id = EXCLUDED.bundle_id, product_id = EXCLUDED.product_id,
                 subscription_group_id = EXCLUDED.subscription_group_id, status = EXCLUDED.status,
@@ -48,17 +63,34 @@ enum SubscriptionRecompute {
                          OR EXCLUDED.latest_receipt_observed_at >= subscriptions.latest_receipt_observed_at)
                     THEN EXCLUDED.latest_receipt ELSE subscriptions.latest_receipt END,
                 latest_receipt_observed_at = GREATEST(subscriptions.latest_receipt_observed_at, EXCLUDED.latest_receipt_observed_at),
+                due_at = EXCLUDED.due_at,
                 updated_at = now()
             """).prepared())
 
-        guard previous != snapshot.status else { return nil }
+        guard previous != snapshot.status else { return Outcome(status: nil, events: events) }
         try session.execute(PostgresQuery("""
             INSERT INTO status_events (environment, original_transaction_id, old_status, new_status, notification_id)
             VALUES (\(environment.rawValue), \(id), \(previous?.rawValue), \(snapshot.status.rawValue), \(notificationID))
             """).prepared())
         let payload = "\(environment.rawValue):\(id):\(snapshot.status.rawValue)"
         try session.execute(PostgresQuery("SELECT pg_notify('subscription_status', \(payload))").prepared())
-        return StatusChange(originalTransactionID: id, environment: environment, oldStatus: previous, newStatus: snapshot.status)
+        return Outcome(
+            status: StatusChange(originalTransactionID: id, environment: environment, oldStatus: previous, newStatus: snapshot.status),
+            events: events)
+    }
+}
+
+extension SubscriptionMoment {
+    /// Reads the lifecycle columns of a `subscriptions` row.
+    init(row: PostgresRow) throws {
+        let status: String = try row.decode("status")
+        guard let parsed = SubscriptionStatus(rawValue: status) else { throw StoreError("unknown status '\(status)' in subscriptions") }
+        self.init(
+            status: parsed, productID: try row.decode("product_id"), expiresAt: try row.decode("expires_at"),
+            autoRenew: try row.decode("auto_renew"), autoRenewProductID: try row.decode("auto_renew_product_id"),
+            latestTransactionID: try row.decode("latest_transaction_id"),
+            expirationIntent: try row.decode("expiration_intent", as: String?.self).flatMap(ExpirationIntent.init(rawValue:)),
+            revocationReason: try row.decode("revocation_reason"))
     }
 }
 

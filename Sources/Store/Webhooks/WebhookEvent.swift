@@ -2,19 +2,9 @@ import AppStore
 import Foundation
 import Subscriptions
 
-/// What an outbound event reports (DESIGN.md, "Outbound webhooks").
-public enum WebhookEventType: String, Sendable, Codable, CaseIterable {
-    /// A subscription seen for the first time.
-    case subscriptionCreated = "subscription_created"
-    /// Its status changed (including to `revoked` on a refund or revocation).
-    case statusChanged = "status_changed"
-    /// It was linked to an app user it was not linked to before.
-    case userLinked = "user_linked"
-    /// App users lost it (`app_user_ids` names them): another user proved it under the
-    /// `transfer` link policy, its app account token names someone else, or an operator
-    /// unlinked them.
-    case userUnlinked = "user_unlinked"
-}
+/// What an outbound event reports (DESIGN.md, "Outbound webhooks" and "Lifecycle events"):
+/// a lifecycle event's kind.
+public typealias WebhookEventType = LifecycleEvent.Kind
 
 /// Delivery state of an outbound event.
 public enum WebhookEventState: String, Sendable, Codable, CaseIterable {
@@ -44,8 +34,10 @@ public struct WebhookEvent: Sendable {
     public let originalTransactionID: String
     /// The app users linked to the subscription at the change (for `user_unlinked`, the users unlinked).
     public let appUserIDs: [String]
-    /// The status before the change (nil for a new subscription).
+    /// The status before the change (nil when it did not move, and for a new subscription).
     public let previousStatus: SubscriptionStatus?
+    /// The event's details: `reason`, `from`/`to` products, `access_continues`.
+    public let detail: LifecycleEvent
     /// The subscription as it was right after the change.
     public let subscription: SubscriptionView
     /// When the change was committed (the event's `created_at`).

@@ -95,7 +95,8 @@ extension WebhookEvent {
     /// The columns `init(row:)` reads (prefixed for the claim's UPDATE … FROM).
     static let columns: StaticString = """
         w.id, w.event_id, w.type, w.bundle_id, w.environment, w.original_transaction_id,
-        to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription, w.created_at
+        to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription, w.created_at,
+        w.reason, w.from_product, w.to_product, w.access_continues
         """
 
     init(row: PostgresRow) throws {
@@ -110,6 +111,9 @@ extension WebhookEvent {
             environment: environment, originalTransactionID: try row.decode("original_transaction_id"),
             appUserIDs: try JSONDecoder().decode([String].self, from: Data(users.utf8)),
             previousStatus: try row.decode("previous_status", as: String?.self).flatMap(SubscriptionStatus.init(rawValue:)),
+            detail: LifecycleEvent(
+                type, reason: try row.decode("reason"), from: try row.decode("from_product"), to: try row.decode("to_product"),
+                accessContinues: try row.decode("access_continues")),
             subscription: try StoredSubscriptionState.decode(try row.decode("subscription")).view,
             createdAt: try row.decode("created_at"))
     }

@@ -47,6 +47,8 @@ public struct ServiceComponents: Sendable {
     public let webhookSender: WebhookSender
     /// Removes receipts past their retention.
     public let receiptRetention: ReceiptRetention
+    /// Moves stored statuses when time alone changes them.
+    public let sweep: SubscriptionSweep
 
     private let database: PostgresClient
     private let upstreams: [CurlHTTPClient]
@@ -118,7 +120,8 @@ public struct ServiceComponents: Sendable {
             appAccountTokens: AppAccountTokens(database: database, apps: configuration.apps),
             webhookOutbox: WebhookOutbox(client: database),
             webhookSender: WebhookSender(http: upstreams.webhooks, timeout: configuration.webhookTimeout),
-            receiptRetention: ReceiptRetention(client: database), database: database, upstreams: upstreams.all)
+            receiptRetention: ReceiptRetention(client: database), sweep: SubscriptionSweep(client: database),
+            database: database, upstreams: upstreams.all)
     }
 
     /// Closes the database connections (last: everything before it may still write).

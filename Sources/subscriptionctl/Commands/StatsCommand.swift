@@ -84,12 +84,15 @@ struct StatsText {
         Output.line(environments.render())
         if subscriptions.stale == 1 {
             Output.line("")
-            Output.line("1 stored status has run out since it was written: reads recompute it, `subscriptionctl revalidate --all` rewrites it")
+            Output.line("1 stored status has run out since it was written: reads recompute it, the status sweep moves it")
         } else if subscriptions.stale > 1 {
             Output.line("")
             Output.line("\(subscriptions.stale) stored statuses have run out since they were written: reads recompute them, "
-                        + "`subscriptionctl revalidate --all` rewrites them")
+                        + "the status sweep moves them")
         }
+        Output.line("status sweep: " + (subscriptions.oldestDueAt.map {
+            "\(subscriptions.sweepDue) due, the oldest \(TimeText.duration(now.timeIntervalSince($0))) behind"
+        } ?? "nothing due"))
     }
 }
 
@@ -106,6 +109,7 @@ struct StatsDocument: Encodable {
         case oldestPendingAgeSeconds = "oldest_pending_age_seconds", topReasons = "top_reasons"
         case retrying, dead, reason, count
         case total, byStatus = "by_status", byEnvironment = "by_environment", stale
+        case sweepDue = "sweep_due", sweepLagSeconds = "sweep_lag_seconds"
         case webhooks, retention
     }
 
@@ -129,6 +133,8 @@ struct StatsDocument: Encodable {
         try subscriptionCounts.encode(Dictionary(uniqueKeysWithValues: subscriptions.byStatus.map { ($0.key.rawValue, $0.value) }), forKey: .byStatus)
         try subscriptionCounts.encode(subscriptions.byEnvironment, forKey: .byEnvironment)
         try subscriptionCounts.encode(subscriptions.stale, forKey: .stale)
+        try subscriptionCounts.encode(subscriptions.sweepDue, forKey: .sweepDue)
+        try subscriptionCounts.encode(subscriptions.oldestDueAt.map { Int(now.timeIntervalSince($0).rounded()) }, forKey: .sweepLagSeconds)
         try root.encode(webhooks, forKey: .webhooks)
         try root.encode(webhooks.retentionDocument, forKey: .retention)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import Subscriptions
 import UseCases
 
 /// `subscriptionctl webhooks list [--state S] [--limit N]`.

@@ -70,6 +70,7 @@ struct WebhookEventSummaryDocument: Encodable {
         case originalTransactionID = "original_transaction_id", appUserIDs = "app_user_ids", previousStatus = "previous_status"
         case attempts, createdAt = "created_at", deliveredAt = "delivered_at", nextAttemptAt = "next_attempt_at"
         case lastError = "last_error", lastStatus = "last_status", payload
+        case reason, from, to, accessContinues = "access_continues"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -84,6 +85,10 @@ struct WebhookEventSummaryDocument: Encodable {
         try container.encode(event.originalTransactionID, forKey: .originalTransactionID)
         try container.encode(event.appUserIDs, forKey: .appUserIDs)
         try container.encode(event.previousStatus?.rawValue, forKey: .previousStatus)
+        try container.encodeIfPresent(event.detail.reason, forKey: .reason)
+        try container.encodeIfPresent(event.detail.from, forKey: .from)
+        try container.encodeIfPresent(event.detail.to, forKey: .to)
+        try container.encodeIfPresent(event.detail.accessContinues, forKey: .accessContinues)
         try container.encode(summary.attempts, forKey: .attempts)
         try container.encode(event.createdAt, forKey: .createdAt)
         try container.encode(summary.deliveredAt, forKey: .deliveredAt)

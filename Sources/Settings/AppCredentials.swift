@@ -19,11 +19,14 @@ public struct AppCredentials: Sendable {
     public let entitlementPolicy: EntitlementPolicy
     /// Who owns a purchase several of its users prove (`link_policy`).
     public let linkPolicy: LinkPolicy
+    /// The event types its webhook receives (`webhook_event_types`; nil: every type).
+    public let webhookEventTypes: Set<LifecycleEvent.Kind>?
 
     /// Creates credentials for one app.
     public init(
         bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil, apiKey: AppStoreAPIKey? = nil,
-        entitlementPolicy: EntitlementPolicy = .standard, linkPolicy: LinkPolicy = .transfer
+        entitlementPolicy: EntitlementPolicy = .standard, linkPolicy: LinkPolicy = .transfer,
+        webhookEventTypes: Set<LifecycleEvent.Kind>? = nil
     ) {
         self.bundleID = bundleID
         self.sharedSecret = sharedSecret
@@ -32,13 +35,14 @@ public struct AppCredentials: Sendable {
         self.apiKey = apiKey
         self.entitlementPolicy = entitlementPolicy
         self.linkPolicy = linkPolicy
+        self.webhookEventTypes = webhookEventTypes
     }
 
     /// The same app with another webhook target.
     func with(webhook: WebhookTarget?) -> AppCredentials {
         AppCredentials(
             bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook, apiKey: apiKey,
-            entitlementPolicy: entitlementPolicy, linkPolicy: linkPolicy)
+            entitlementPolicy: entitlementPolicy, linkPolicy: linkPolicy, webhookEventTypes: webhookEventTypes)
     }
 }
 
@@ -71,6 +75,14 @@ public struct AppRegistry: Sendable {
     /// Every app's link policy.
     public var linkPolicies: LinkPolicies {
         LinkPolicies(appsByBundleID.mapValues(\.linkPolicy))
+    }
+
+    /// Which events are written for each app: none for an app without a webhook URL (they
+    /// would only pile up undeliverable), else its `webhook_event_types` (every type when absent).
+    public var webhookEvents: WebhookEventSelection {
+        WebhookEventSelection(appsByBundleID.mapValues { app in
+            app.webhook == nil ? [] : app.webhookEventTypes ?? Set(LifecycleEvent.Kind.allCases)
+        })
     }
 
     /// True when no app is configured.

@@ -59,7 +59,8 @@ enum AppRegistryLoader {
                 bundleID: app.bundleID, sharedSecret: earlier.sharedSecret ?? app.sharedSecret, appAppleID: earlier.appAppleID ?? app.appAppleID,
                 webhook: earlier.webhook ?? app.webhook, apiKey: earlier.apiKey ?? app.apiKey,
                 entitlementPolicy: earlier.entitlementPolicy != .standard ? earlier.entitlementPolicy : app.entitlementPolicy,
-                linkPolicy: earlier.linkPolicy != .transfer ? earlier.linkPolicy : app.linkPolicy)
+                linkPolicy: earlier.linkPolicy != .transfer ? earlier.linkPolicy : app.linkPolicy,
+                webhookEventTypes: earlier.webhookEventTypes ?? app.webhookEventTypes)
         }
         return order.compactMap { byBundleID[$0] }
     }

@@ -4,7 +4,8 @@ import Subscriptions
 /// The `SUBSCRIPTIOND_CONFIG` file:
 /// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id", "webhook_url", "webhook_secret",
 /// "issuer_id", "key_id", "private_key_file", "grandfather": {"before_version", "entitlement"},
-/// "sandbox_entitlement": "grant" or "ignore", "link_policy": "transfer", "share" or "refuse"}]}`.
+/// "sandbox_entitlement": "grant" or "ignore", "link_policy": "transfer", "share" or "refuse",
+/// "webhook_event_types": ["expired", ...]}]}`.
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
         let bundleID: String
@@ -19,6 +20,7 @@ struct ConfigurationFile: Decodable {
         let grandfather: Grandfather?
         let sandboxEntitlement: String?
         let linkPolicy: String?
+        let webhookEventTypes: [String]?
 
         /// `{"before_version": "2.0", "entitlement": "pro"}`.
         struct Grandfather: Decodable {
@@ -35,6 +37,7 @@ struct ConfigurationFile: Decodable {
             case appAppleID = "app_apple_id", webhookURL = "webhook_url", webhookSecret = "webhook_secret"
             case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
             case grandfather, sandboxEntitlement = "sandbox_entitlement", linkPolicy = "link_policy"
+            case webhookEventTypes = "webhook_event_types"
         }
 
         init(from decoder: any Decoder) throws {
@@ -50,6 +53,7 @@ struct ConfigurationFile: Decodable {
             grandfather = try container.decodeIfPresent(Grandfather.self, forKey: .grandfather)
             sandboxEntitlement = try container.decodeIfPresent(String.self, forKey: .sandboxEntitlement)
             linkPolicy = try container.decodeIfPresent(String.self, forKey: .linkPolicy)
+            webhookEventTypes = try container.decodeIfPresent([String].self, forKey: .webhookEventTypes)
             // App Store Connect shows the Apple ID as a number; accept it as one or as text.
             if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
                 appAppleID = String(number)
@@ -85,7 +89,20 @@ struct ConfigurationFile: Decodable {
             let base = try credentials(app, appleID: appleID, setting: setting)
             return AppCredentials(
                 bundleID: base.bundleID, sharedSecret: base.sharedSecret, appAppleID: base.appAppleID, webhook: webhook, apiKey: apiKey,
-                entitlementPolicy: try entitlementPolicy(app, setting: setting), linkPolicy: try linkPolicy(app, setting: setting))
+                entitlementPolicy: try entitlementPolicy(app, setting: setting), linkPolicy: try linkPolicy(app, setting: setting),
+                webhookEventTypes: try webhookEventTypes(app, setting: setting))
+        }
+    }
+
+    /// The app's `webhook_event_types`, checked (nil when absent: every type).
+    private static func webhookEventTypes(_ app: App, setting: String) throws -> Set<LifecycleEvent.Kind>? {
+        try app.webhookEventTypes.map { names in
+            try Set(names.map { name in
+                guard let kind = LifecycleEvent.Kind(rawValue: name) else {
+                    throw ConfigurationError(setting, "app \(app.bundleID): webhook_event_types names '\(name)', which is not an event type (\(LifecycleEvent.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                return kind
+            })
         }
     }
 

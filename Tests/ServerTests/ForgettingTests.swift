@@ -19,7 +19,11 @@ struct ForgettingTests {
         verify.answerOneActivePeriodPerReceipt()
         let config = try TemporaryFile.write(#"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","link_policy":"share"}]}"#, name: "share.json")
         defer { try? FileManager.default.removeItem(atPath: config) }
-        try await RunningService.with(verifyServer: verify, settings: ["SUBSCRIPTIOND_CONFIG": config], runsWorker: false) { service in
+        // A webhook URL, so events naming the users are written (nobody listens: they stay retrying).
+        let settings = [
+            "SUBSCRIPTIOND_CONFIG": config, "WEBHOOK_URL": "http://127.0.0.1:9/hooks", "WEBHOOK_SECRET": "forgetting-webhook-secret-0123456789",
+        ]
+        try await RunningService.with(verifyServer: verify, settings: settings, runsWorker: false) { service in
             try await twoUsersOneSubscription(service)
             try await body(service)
         }
@@ -46,6 +50,8 @@ struct ForgettingTests {
             // Stored answers for A exist before (read twice: computed, then stored).
             for _ in 0..<2 { #expect(try await service.get("/v1/subscribers/user-a/entitlements").status == 200) }
 
+            let before = try await service.database.query("SELECT count(*) AS n FROM webhook_events WHERE 'user-a' = ANY(app_user_ids)")
+            #expect(try before[0].decode("n", as: Int.self) > 0, "events name the user before")
             let deleted = try await service.delete("/v1/subscribers/user-a")
             #expect(deleted.status == 200)
             let forgotten = try #require(try jsonObject(deleted)["forgotten"] as? [String: Int])

@@ -25,7 +25,11 @@ struct OwnershipTests {
             let config = try TemporaryFile.write(
                 #"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","link_policy":"\#(policy.rawValue)"}]}"#, name: "ownership-config.json")
             files = [root, config]
-            settings = ["APPSTORE_ROOT_CERTIFICATES": root, "SUBSCRIPTIOND_CONFIG": config]
+            // A webhook URL, so events are written (nobody listens: they stay retrying).
+            settings = [
+                "APPSTORE_ROOT_CERTIFICATES": root, "SUBSCRIPTIOND_CONFIG": config,
+                "WEBHOOK_URL": "http://127.0.0.1:9/hooks", "WEBHOOK_SECRET": "ownership-webhook-secret-0123456789",
+            ]
         }
 
         /// The subscription's first Sandbox transaction, signed now, carrying `token` as its `appAccountToken`.

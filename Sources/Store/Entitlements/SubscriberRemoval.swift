@@ -1,6 +1,7 @@
 import AppStore
 import Foundation
 import Postgres
+import Subscriptions
 
 /// Forgetting an app user and removing one link, each with its `audit_log` row, in one
 /// transaction. Apple's facts (transactions, renewal info, subscriptions) stay: they are
@@ -62,7 +63,8 @@ public struct SubscriberRemoval: Sendable {
             guard !environments.isEmpty else { return false }
             for environment in environments.compactMap(AppStoreEnvironment.init(rawValue:)) {
                 try WebhookOutbox.record(
-                    events: [], previousStatus: nil, linkedUsers: [], unlinkedUsers: [appUserID], environment: environment,
+                    events: [], previousStatus: nil, linkedUsers: [], unlinkedUsers: [appUserID],
+                    kinds: Set(LifecycleEvent.Kind.allCases), environment: environment,
                     originalTransactionID: originalTransactionID, now: Date(), in: session)
             }
             try AuditLog.record(

@@ -54,6 +54,7 @@ public enum FactStore {
     /// purchase's links then follow `PurchaseOwnership` under `linkPolicy` (the app's), with
     /// `appUserID` as the claimant; a claim the rule refuses throws its
     /// `PurchaseOwnership.Refusal`, and the caller's transaction stores nothing of the batch.
+    /// Only the event types in `webhookEvents` (the app's selection) are written.
     @discardableResult
     public static func apply(
         _ facts: ReceiptFacts,
@@ -61,6 +62,7 @@ public enum FactStore {
         notificationID: Int64?,
         appUserID: String? = nil,
         linkPolicy: LinkPolicy = .transfer,
+        webhookEvents: Set<LifecycleEvent.Kind> = Set(LifecycleEvent.Kind.allCases),
         now: Date = Date(),
         in session: PostgresSession
     ) throws -> [StatusChange] {
@@ -90,7 +92,8 @@ public enum FactStore {
             let linked = try links.settle(originalTransactionID: id, in: session)
             try WebhookOutbox.record(
                 events: outcome?.events ?? [], previousStatus: outcome?.status?.oldStatus, linkedUsers: linked.link,
-                unlinkedUsers: linked.unlink, environment: facts.environment, originalTransactionID: id, now: now, in: session)
+                unlinkedUsers: linked.unlink, kinds: webhookEvents, environment: facts.environment, originalTransactionID: id,
+                now: now, in: session)
         }
         // One-time purchases belong to users the same way, and have no subscription row.
         for id in facts.oneTimePurchaseIDs {

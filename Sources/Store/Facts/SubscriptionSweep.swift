@@ -13,9 +13,12 @@ import Subscriptions
 /// advisory lock, so it cannot deadlock with `FactStore.apply`, which takes that lock first.
 public struct SubscriptionSweep: Sendable {
     private let client: PostgresClient
+    private let webhookEvents: WebhookEventSelection
 
-    public init(client: PostgresClient) {
+    /// A sweep writing the events `webhookEvents` selects for each app.
+    public init(client: PostgresClient, webhookEvents: WebhookEventSelection = .everything) {
         self.client = client
+        self.webhookEvents = webhookEvents
     }
 
     /// Recomputes up to `limit` subscriptions due at `now`, oldest due first; returns how
@@ -24,13 +27,15 @@ public struct SubscriptionSweep: Sendable {
     public func sweep(limit: Int, now: Date = Date()) async throws -> Int {
         try await client.withTransaction { session in
             let due = try session.query(PostgresQuery("""
-                SELECT environment, original_transaction_id FROM subscriptions
+                SELECT environment, original_transaction_id, bundle_id FROM subscriptions
                 WHERE due_at <= \(now)
                 ORDER BY due_at
                 LIMIT \(limit)
                 FOR UPDATE SKIP LOCKED
-                """).prepared()).map { (try AppStoreEnvironment(row: $0), try $0.decode("original_transaction_id", as: String.self)) }
-            for (environment, id) in due {
+                """).prepared()).map {
+                    (try AppStoreEnvironment(row: $0), try $0.decode("original_transaction_id", as: String.self), try $0.decode("bundle_id", as: String.self))
+                }
+            for (environment, id, bundleID) in due {
                 let key = FactStore.lockKey(environment: environment.rawValue, id: id)
                 let locked = try session.queryFirst(PostgresQuery(
                     "SELECT pg_try_advisory_xact_lock(hashtextextended(\(key), 0)) AS locked").prepared())?.decode("locked", as: Bool.self)
@@ -45,8 +50,8 @@ public struct SubscriptionSweep: Sendable {
                     continue
                 }
                 try WebhookOutbox.record(
-                    events: outcome.events, previousStatus: outcome.status?.oldStatus, linkedUsers: [], environment: environment,
-                    originalTransactionID: id, now: now, in: session)
+                    events: outcome.events, previousStatus: outcome.status?.oldStatus, linkedUsers: [],
+                    kinds: webhookEvents.kinds(bundleID: bundleID), environment: environment, originalTransactionID: id, now: now, in: session)
             }
             return due.count
         }

@@ -12,9 +12,11 @@ extension WebhookOutbox {
     /// `user_linked`; users who lost it (another user's proof under `transfer`, an app account
     /// token naming someone else, an operator's unlink) are `user_unlinked`, whose
     /// `app_user_ids` are those users. `previousStatus` is the status before, when it moved.
+    /// Only events whose kind is in `kinds` (the app's selection) are written.
     static func record(
         events: [LifecycleEvent], previousStatus: SubscriptionStatus?, linkedUsers: [String], unlinkedUsers: [String] = [],
-        environment: AppStoreEnvironment, originalTransactionID id: String, now: Date, in session: PostgresSession
+        kinds: Set<LifecycleEvent.Kind>, environment: AppStoreEnvironment, originalTransactionID id: String, now: Date,
+        in session: PostgresSession
     ) throws {
         var events = events
         if !linkedUsers.isEmpty && !events.contains(where: { $0.kind == .subscriptionCreated }) {
@@ -23,6 +25,7 @@ extension WebhookOutbox {
         if !unlinkedUsers.isEmpty {
             events.append(LifecycleEvent(.userUnlinked))
         }
+        events.removeAll { !kinds.contains($0.kind) }
         guard !events.isEmpty,
               let view = try SubscriptionReader.views(environment: environment, ids: [id], now: now, in: session).first
         else { return }

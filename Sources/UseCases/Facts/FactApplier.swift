@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import Settings
 import Store
 import Subscriptions
 
@@ -12,12 +13,13 @@ import Subscriptions
 /// transactions applying overlapping batches cannot deadlock.
 public struct FactApplier: Sendable {
     private let database: PostgresClient
-    private let linkPolicies: LinkPolicies
+    private let apps: AppRegistry
 
-    /// Applies through `database`, linking under each app's `linkPolicies`.
-    public init(database: PostgresClient, linkPolicies: LinkPolicies) {
+    /// Applies through `database`, linking under each app's link policy and writing the
+    /// webhook events each app's backend receives.
+    public init(database: PostgresClient, apps: AppRegistry) {
         self.database = database
-        self.linkPolicies = linkPolicies
+        self.apps = apps
     }
 
     /// Applies `batches` in a transaction of their own, linking `appUserID` when given (a
@@ -26,7 +28,7 @@ public struct FactApplier: Sendable {
     public func apply(_ batches: [FactBatch], appUserID: String? = nil) async throws -> [StatusChange] {
         do {
             return try await database.withTransaction { session in
-                try Self.apply(batches, notificationID: nil, appUserID: appUserID, linkPolicies: linkPolicies, in: session)
+                try Self.apply(batches, notificationID: nil, appUserID: appUserID, apps: apps, in: session)
             }
         } catch let refusal as PurchaseOwnership.Refusal {
             throw UseCaseError.ownedByOtherUser(refusal.reason)
@@ -37,14 +39,16 @@ public struct FactApplier: Sendable {
     /// `PurchaseOwnership.Refusal` (the caller's transaction must not commit).
     @discardableResult
     public static func apply(
-        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, linkPolicies: LinkPolicies, in session: PostgresSession
+        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, apps: AppRegistry, in session: PostgresSession
     ) throws -> [StatusChange] {
         try FactStore.lockSubscriptions(of: batches.map(\.facts), in: session)
+        let (linkPolicies, webhookEvents) = (apps.linkPolicies, apps.webhookEvents)
         var changes: [StatusChange] = []
         for batch in batches {
             changes += try FactStore.apply(
                 batch.facts, receiptObservedAt: batch.observedAt, notificationID: notificationID, appUserID: appUserID,
-                linkPolicy: linkPolicies.policy(bundleID: batch.facts.bundleID), in: session)
+                linkPolicy: linkPolicies.policy(bundleID: batch.facts.bundleID),
+                webhookEvents: webhookEvents.kinds(bundleID: batch.facts.bundleID), in: session)
         }
         return changes
     }

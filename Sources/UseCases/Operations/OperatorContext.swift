@@ -75,6 +75,6 @@ public struct OperatorContext: Sendable {
 
     /// `sync`.
     public func sync(evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) -> SubscriptionSync {
-        SubscriptionSync(database: database, evidence: evidence, linkPolicies: apps.linkPolicies, concurrency: concurrency, logger: logger)
+        SubscriptionSync(database: database, evidence: evidence, apps: apps, concurrency: concurrency, logger: logger)
     }
 }

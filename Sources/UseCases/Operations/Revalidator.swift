@@ -109,7 +109,7 @@ public struct Revalidator: Sendable {
         case .facts(let batches):
             do {
                 let changes = try await client.withTransaction { session in
-                    let changes = try FactApplier.apply(batches, notificationID: nil, appUserID: nil, linkPolicies: apps.linkPolicies, in: session)
+                    let changes = try FactApplier.apply(batches, notificationID: nil, appUserID: nil, apps: apps, in: session)
                     try RevalidationStore.record(item, outcome: "verified", in: session)
                     return changes
                 }

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Postgres
 import Store
+import Settings
 import SubscriptiondCore
-import Subscriptions
 
 /// `subscriptionctl sync`: reads stored subscriptions again from the App Store Server API
 /// (statuses and the customer's whole history) and applies what Apple says now, like a
@@ -15,9 +15,9 @@ public struct SubscriptionSync: Sendable {
     private let concurrency: Int
     private let logger: Logger
 
-    public init(database: PostgresClient, evidence: AppleEvidence, linkPolicies: LinkPolicies, concurrency: Int, logger: Logger) {
+    public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) {
         self.evidence = evidence
-        self.applier = FactApplier(database: database, linkPolicies: linkPolicies)
+        self.applier = FactApplier(database: database, apps: apps)
         self.queries = SyncTargetQueries(client: database)
         self.concurrency = max(1, concurrency)
         self.logger = logger

@@ -109,7 +109,7 @@ public struct NotificationProcessor: Sendable {
     private func apply(_ plan: ApplyPlan, of notification: ClaimedNotification, linking appUserID: String?) async throws {
         try await database.withTransaction { session in
             try FactApplier.apply(
-                plan.batches, notificationID: notification.id, appUserID: appUserID, linkPolicies: apps.linkPolicies, in: session)
+                plan.batches, notificationID: notification.id, appUserID: appUserID, apps: apps, in: session)
             try NotificationInbox.markProcessed(notification, note: plan.note, in: session)
         }
     }

@@ -44,7 +44,7 @@ public struct PurchaseRecorder: Sendable {
         receiptProof: AppReceiptVerifier, apps: AppRegistry, wait: Duration, onQueued: @escaping @Sendable () async -> Void
     ) {
         self.evidence = evidence
-        self.applier = FactApplier(database: database, linkPolicies: apps.linkPolicies)
+        self.applier = FactApplier(database: database, apps: apps)
         self.answers = answers
         self.inbox = NotificationInbox(client: database)
         self.signatures = signatures

@@ -120,7 +120,7 @@ public struct ServiceComponents: Sendable {
             appAccountTokens: AppAccountTokens(database: database, apps: configuration.apps),
             webhookOutbox: WebhookOutbox(client: database),
             webhookSender: WebhookSender(http: upstreams.webhooks, timeout: configuration.webhookTimeout),
-            receiptRetention: ReceiptRetention(client: database), sweep: SubscriptionSweep(client: database),
+            receiptRetention: ReceiptRetention(client: database), sweep: SubscriptionSweep(client: database, webhookEvents: configuration.apps.webhookEvents),
             database: database, upstreams: upstreams.all)
     }
 

@@ -48,7 +48,7 @@ struct AppAccountTokenTests {
                     observedAt: Date())
             }
             let own = "0b5e3c9e-8a51-4c1a-9f57-0d5a3e9f2c11"
-            try await FactApplier(database: harness.database, linkPolicies: harness.apps.linkPolicies).apply([facts("5800000000000001", token: token), facts("5800000000000002", token: own)])
+            try await FactApplier(database: harness.database, apps: harness.apps).apply([facts("5800000000000001", token: token), facts("5800000000000002", token: own)])
             let links = try await harness.database.query("SELECT app_user_id, original_transaction_id FROM subscribers ORDER BY 2").map {
                 "\(try $0.decode("app_user_id", as: String.self)) \(try $0.decode("original_transaction_id", as: String.self))"
             }

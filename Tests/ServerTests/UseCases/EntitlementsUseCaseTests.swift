@@ -291,7 +291,7 @@ struct ConcurrentPurchaseFactsTests {
     @Test("a purchase and its refund applied concurrently always end refunded")
     func purchaseAndRefundRace() async throws {
         try await UseCaseHarness.with { harness in
-            let applier = FactApplier(database: harness.database, linkPolicies: harness.apps.linkPolicies)
+            let applier = FactApplier(database: harness.database, apps: harness.apps)
             let bought = Date().addingTimeInterval(-10 * 86_400)
             for round in 0..<12 {
                 let id = "56000000000000\(10 + round)"

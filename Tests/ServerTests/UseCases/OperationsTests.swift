@@ -84,7 +84,7 @@ struct OperationsTests {
             let receipts = ReceiptVerifier(
                 http: http, productionURL: configuration.verifyReceiptURL, sandboxURL: configuration.verifyReceiptSandboxURL, timeout: .seconds(5))
             let sync = SubscriptionSync(
-                database: service.database, evidence: AppleEvidence(receipts: receipts, api: directory), linkPolicies: configuration.apps.linkPolicies,
+                database: service.database, evidence: AppleEvidence(receipts: receipts, api: directory), apps: configuration.apps,
                 concurrency: 8, logger: logger)
 
             let targets = try await sync.targets(nil)

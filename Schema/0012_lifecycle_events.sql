@@ -22,3 +22,6 @@ UPDATE subscriptions SET due_at = CASE
     WHEN status = 'grace_period' THEN grace_period_expires_at
 END;
 CREATE INDEX subscriptions_due_idx ON subscriptions (due_at) WHERE due_at IS NOT NULL;
+
+-- A replayed event gets the whole retry window again, counted from the replay.
+ALTER TABLE webhook_events ADD COLUMN replayed_at timestamptz;

@@ -2,12 +2,13 @@ import Foundation
 import HTTPClient
 import SubscriptiondCore
 
-/// When a failed delivery is tried again: ``Backoff/webhooks`` until the event is older
-/// than `giveUpAfter` (3 days), then it is `dead`.
+/// When a failed delivery is tried again: ``Backoff/webhooks`` until `giveUpAfter` (3 days)
+/// has passed since the event's retry window began (its creation, or its latest replay), then
+/// it is `dead`.
 public struct WebhookRetryPolicy: Sendable {
     /// The delays between attempts.
     public var backoff: Backoff
-    /// How long after the event's creation delivery keeps being tried.
+    /// How long after the retry window began delivery keeps being tried.
     public var giveUpAfter: Duration
 
     /// Creates a policy; the defaults try for 3 days, at most an hour apart.
@@ -23,9 +24,9 @@ public struct WebhookRetryPolicy: Sendable {
     }
 
     /// The next attempt after attempt number `attempt` failed, or nil when it would fall
-    /// past the event's deadline.
-    public func nextAttempt(after attempt: Int, createdAt: Date, now: Date, random: Double = Double.random(in: 0...1)) -> Date? {
+    /// past the deadline of the window that began at `windowStart`.
+    public func nextAttempt(after attempt: Int, windowStart: Date, now: Date, random: Double = Double.random(in: 0...1)) -> Date? {
         let next = now.addingTimeInterval(backoff.delay(afterFailure: attempt, random: random))
-        return next <= createdAt.addingTimeInterval(giveUpAfter.seconds) ? next : nil
+        return next <= windowStart.addingTimeInterval(giveUpAfter.seconds) ? next : nil
     }
 }

@@ -93,12 +93,12 @@ struct WebhookConfigurationTests {
     func backoff() throws {
         let policy = WebhookRetryPolicy()
         let created = Date(timeIntervalSince1970: 1_700_000_000)
-        let first = try #require(policy.nextAttempt(after: 1, createdAt: created, now: created, random: 0.5))
-        let fifth = try #require(policy.nextAttempt(after: 5, createdAt: created, now: created, random: 0.5))
+        let first = try #require(policy.nextAttempt(after: 1, windowStart: created, now: created, random: 0.5))
+        let fifth = try #require(policy.nextAttempt(after: 5, windowStart: created, now: created, random: 0.5))
         #expect(first.timeIntervalSince(created) == 10)
         #expect(fifth.timeIntervalSince(created) == 160)
-        let late = try #require(policy.nextAttempt(after: 60, createdAt: created, now: created, random: 1))
+        let late = try #require(policy.nextAttempt(after: 60, windowStart: created, now: created, random: 1))
         #expect(late.timeIntervalSince(created) <= 3_600 * 1.2)
-        #expect(policy.nextAttempt(after: 60, createdAt: created, now: created.addingTimeInterval(3 * 86_400 - 60), random: 0.5) == nil)
+        #expect(policy.nextAttempt(after: 60, windowStart: created, now: created.addingTimeInterval(3 * 86_400 - 60), random: 0.5) == nil)
     }
 }

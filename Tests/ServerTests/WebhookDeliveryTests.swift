@@ -124,6 +124,13 @@ struct WebhookDeliveryTests {
             let outboxID = try #require(events.first?["id"] as? Int)
             #expect(try await CLI.run(["webhooks", "replay", String(outboxID)], databaseURL: service.databaseURL).status == 0)
             #expect(try await CLI.run(["webhooks", "replay", "999"], databaseURL: service.databaseURL).status == 1)
+            // An event dead for days, replayed, gets the whole retry window again from the replay.
+            try await service.database.execute("UPDATE webhook_events SET state = 'dead', created_at = now() - interval '4 days'")
+            #expect(try await CLI.run(["webhooks", "replay", "--dead"], databaseURL: service.databaseURL).status == 0)
+            let replayed = try #require(try await WebhookQueries(client: service.database).detail(id: String(outboxID)))
+            #expect(Date().timeIntervalSince(replayed.event.createdAt) > 3 * 86_400)
+            #expect(abs(replayed.event.retryWindowStart.timeIntervalSinceNow) < 300, "the window starts at the replay")
+            #expect(WebhookRetryPolicy().nextAttempt(after: 1, windowStart: replayed.event.retryWindowStart, now: Date()) != nil)
             let stats = try await CLI.run(["stats", "--json"], databaseURL: service.databaseURL)
             let counted = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
             #expect(((counted["webhooks"] as? [String: Any])?["by_state"] as? [String: Int])?["pending"] == 1)

@@ -99,7 +99,7 @@ public struct WebhookDelivery: Service {
             case .acknowledged(let status):
                 if try await outbox.markDelivered(claim, status: status) { metrics.delivered.increment() }
             case .failed(let status, let reason):
-                if let next = configuration.retry.nextAttempt(after: claim.attempt, createdAt: claim.event.createdAt, now: Date()) {
+                if let next = configuration.retry.nextAttempt(after: claim.attempt, windowStart: claim.event.retryWindowStart, now: Date()) {
                     logger.info("webhook delivery failed; will retry", metadata: [LogKey.error: "\(reason)", "next_attempt_at": "\(next)"])
                     if try await outbox.scheduleRetry(claim, at: next, status: status, reason: reason) { metrics.retried.increment() }
                 } else {

@@ -31,7 +31,8 @@ public struct WebhookQueries: Sendable {
     private static let columns: StaticString = """
         w.id, w.event_id, w.type, w.bundle_id, w.environment, w.original_transaction_id,
         to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription, w.created_at,
-        w.reason, w.from_product, w.to_product, w.access_continues, w.state, w.attempts, w.next_attempt_at, w.last_error, w.last_status, w.delivered_at
+        w.reason, w.from_product, w.to_product, w.access_continues,
+        coalesce(w.replayed_at, w.created_at) AS retry_window_start, w.state, w.attempts, w.next_attempt_at, w.last_error, w.last_status, w.delivered_at
         """
 
     /// Events, newest first, optionally only those in `state`.
@@ -66,7 +67,8 @@ public struct WebhookQueries: Sendable {
             guard missing.isEmpty else { return .unknown(missing) }
             // attempts moves on, so an attempt still in flight cannot overwrite the replay.
             try session.execute("""
-                UPDATE webhook_events SET state = 'pending', attempts = attempts + 1, next_attempt_at = now(), updated_at = now()
+                UPDATE webhook_events SET state = 'pending', attempts = attempts + 1, next_attempt_at = now(), replayed_at = now(),
+                    updated_at = now()
                 WHERE id = ANY(\(texts)::bigint[])
                 """)
             return .requeued(wanted)
@@ -76,7 +78,7 @@ public struct WebhookQueries: Sendable {
     /// Puts every `dead` event back to `pending`; returns their ids.
     public func replayDead() async throws -> [Int64] {
         try await client.query("""
-            UPDATE webhook_events SET state = 'pending', next_attempt_at = now(), updated_at = now()
+            UPDATE webhook_events SET state = 'pending', next_attempt_at = now(), replayed_at = now(), updated_at = now()
             WHERE state = 'dead'
             RETURNING id
             """).map { try $0.decode("id", as: Int64.self) }.sorted()

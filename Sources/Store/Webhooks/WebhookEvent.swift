@@ -42,6 +42,9 @@ public struct WebhookEvent: Sendable {
     public let subscription: SubscriptionView
     /// When the change was committed (the event's `created_at`).
     public let createdAt: Date
+    /// When its retry window began: its creation, or its latest replay (a replayed event gets
+    /// the whole window again).
+    public let retryWindowStart: Date
 }
 
 /// An event claimed by a delivery attempt.

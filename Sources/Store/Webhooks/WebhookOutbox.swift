@@ -96,7 +96,8 @@ extension WebhookEvent {
     static let columns: StaticString = """
         w.id, w.event_id, w.type, w.bundle_id, w.environment, w.original_transaction_id,
         to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription, w.created_at,
-        w.reason, w.from_product, w.to_product, w.access_continues
+        w.reason, w.from_product, w.to_product, w.access_continues,
+        coalesce(w.replayed_at, w.created_at) AS retry_window_start
         """
 
     init(row: PostgresRow) throws {
@@ -115,7 +116,7 @@ extension WebhookEvent {
                 type, reason: try row.decode("reason"), from: try row.decode("from_product"), to: try row.decode("to_product"),
                 accessContinues: try row.decode("access_continues")),
             subscription: try StoredSubscriptionState.decode(try row.decode("subscription")).view,
-            createdAt: try row.decode("created_at"))
+            createdAt: try row.decode("created_at"), retryWindowStart: try row.decode("retry_window_start"))
     }
 }
 

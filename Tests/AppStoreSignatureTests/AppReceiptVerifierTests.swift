@@ -79,4 +79,33 @@ struct AppReceiptVerifierTests {
             try await AppReceiptVerifier(roots: AppleRootCertificates([unmarked.root.certificate])).verify(unmarkedReceipt)
         }
     }
+
+    @Test("hostile bytes: 600 seeded mutations of the genuine receipt are refused or read, never a crash; any that still verifies says exactly what the genuine one says")
+    func mutations() async throws {
+        let original = try Self.genuineReceipt()
+        let genuine = original.bytes
+        let verifier = AppReceiptVerifier(roots: try Self.bundledRoot("AppleIncRootCertificate.pem"))
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var changedMeaning = 0
+        for round in 0..<600 {
+            var bytes = genuine
+            switch round % 3 {
+            case 0: bytes[next() % bytes.count] ^= UInt8(truncatingIfNeeded: 1 + next() % 255)
+            case 1: bytes = Array(bytes.prefix(next() % bytes.count))
+            default: bytes[next() % 64] = UInt8(truncatingIfNeeded: next())
+            }
+            guard let contents = try? AppReceiptContents(bytes: bytes) else { continue }
+            // Bytes no signature covers (the version, the embedded copy of the root) may change;
+            // what the receipt says may not.
+            if let verified = try? await verifier.verify(contents),
+               (verified.bundleID, verified.createdAt, verified.purchases) != (original.bundleID, original.createdAt, original.purchases) {
+                changedMeaning += 1
+            }
+        }
+        #expect(changedMeaning == 0, "a receipt that says something else verified")
+    }
 }

@@ -113,11 +113,16 @@ extension EntitlementsDocument: ContractJSONWritable {
     }
 }
 
-/// One entry of the subscriber JSON's `purchases`.
-struct PurchaseDocument: ContractJSONWritable {
+/// One entry of the subscriber JSON's `purchases` (also the body of a purchase's webhook event).
+public struct PurchaseDocument: ContractJSONWritable {
     let purchase: PurchaseSummary
 
-    func write(to writer: inout ContractJSONWriter) {
+    /// The document of `purchase`.
+    public init(purchase: PurchaseSummary) {
+        self.purchase = purchase
+    }
+
+    public func write(to writer: inout ContractJSONWriter) {
         let fact = purchase.fact
         writer.object { json in
             json.key("currency"); json.value(fact.currency)

@@ -6,7 +6,8 @@ import Subscriptions
 
 /// The body of one webhook POST (DESIGN.md, "Outbound webhooks"): id, type, created_at,
 /// app_user_ids, previous_status, the event's details where it has them (`reason`, `from`,
-/// `to`, `access_continues`) and the contract's subscription JSON as it was at the change.
+/// `to`, `access_continues`) and the contract's subscription JSON as it was at the change —
+/// or, for a one-time purchase's event, its purchase JSON (as the subscriber JSON's `purchases`).
 public struct WebhookEventDocument: Encodable, Sendable {
     let event: WebhookEvent
 
@@ -17,7 +18,7 @@ public struct WebhookEventDocument: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case id, type, createdAt = "created_at", appUserIDs = "app_user_ids", previousStatus = "previous_status", subscription
-        case reason, from, to, accessContinues = "access_continues"
+        case reason, from, to, accessContinues = "access_continues", purchase
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -31,7 +32,12 @@ public struct WebhookEventDocument: Encodable, Sendable {
         try container.encodeIfPresent(event.detail.from, forKey: .from)
         try container.encodeIfPresent(event.detail.to, forKey: .to)
         try container.encodeIfPresent(event.detail.accessContinues, forKey: .accessContinues)
-        try container.encode(SubscriptionDocument(event.subscription, includeTransactions: false).jsonValue, forKey: .subscription)
+        if let subscription = event.subscription {
+            try container.encode(SubscriptionDocument(subscription, includeTransactions: false).jsonValue, forKey: .subscription)
+        }
+        if let purchase = event.purchase {
+            try container.encode(PurchaseDocument(purchase: purchase).jsonValue, forKey: .purchase)
+        }
     }
 
     /// The exact bytes sent: compact, keys sorted, so every attempt sends the same body.

@@ -185,6 +185,72 @@ struct LifecycleEventsTests {
     }
 }
 
+/// One-time purchases: `purchase_created` when first seen, `purchase_revoked` on a refund,
+/// in v1 (an `in_app` entry) and v2 (a signed Non-Consumable transaction); again, nothing.
+@Suite("Lifecycle events of one-time purchases")
+struct PurchaseEventsTests {
+    static let id = "7900000000000001"
+
+    static func facts(_ form: LifecycleEventsTests.Form, refunded: Bool, at now: Date) throws -> ReceiptFacts {
+        let bought = Int64((now.timeIntervalSince1970 - 86_400) * 1_000)
+        let stated = Int64(now.timeIntervalSince1970 * 1_000)
+        switch form {
+        case .v1:
+            let refund = refunded ? #", "cancellation_date_ms": "\#(stated - 1_000)", "cancellation_reason": "1""# : ""
+            let answer = """
+                {"status": 0, "environment": "Production", "receipt": {"bundle_id": "com.example.app", "in_app": [
+                  {"transaction_id": "\(id)", "original_transaction_id": "\(id)", "product_id": "com.example.pro.lifetime",
+                   "quantity": "1", "purchase_date_ms": "\(bought)"\(refund)}]}}
+                """
+            return ReceiptFacts(verifyResponse: try VerifyReceiptResponse.decode(from: Array(answer.utf8)), bundleID: "com.example.app", observedAt: now)
+        case .v2:
+            var object: [String: Any] = [
+                "transactionId": id, "originalTransactionId": id, "bundleId": "com.example.app", "productId": "com.example.pro.lifetime",
+                "purchaseDate": bought, "signedDate": stated, "type": "Non-Consumable", "environment": "Production", "quantity": 1,
+                "price": 29_990, "currency": "USD",
+            ]
+            if refunded { object["revocationDate"] = stated - 1_000; object["revocationReason"] = 1 }
+            let transaction = try StrictJSONParser.parse(Array(try JSONSerialization.data(withJSONObject: object))).decode(JWSTransactionPayload.self)
+            return ReceiptFacts(signedTransaction: transaction, renewalInfo: nil, bundleID: "com.example.app", environment: .production)
+        }
+    }
+
+    @Test("bought, then refunded: each writes its event with the purchase as it is then; applied again, nothing", arguments: LifecycleEventsTests.Form.allCases)
+    func boughtThenRefunded(_ form: LifecycleEventsTests.Form) async throws {
+        try await TestDatabase.withClient { client, _ in
+            try await client.execute("""
+                INSERT INTO products (product_id, bundle_id, type) VALUES ('com.example.pro.lifetime', 'com.example.app', 'non_consumable')
+                """)
+            var written = 0
+            for (step, refunded) in [false, true].enumerated() {
+                let now = LifecycleEventsTests.t0.addingTimeInterval(Double(step) * 86_400)
+                let facts = try Self.facts(form, refunded: refunded, at: now)
+                for attempt in 0..<2 {
+                    try await client.withTransaction { session in
+                        try FactStore.apply(facts, receiptObservedAt: now, notificationID: nil, appUserID: "buyer", now: now, in: session)
+                    }
+                    let rows = try await client.query("""
+                        SELECT type, reason, subscription IS NULL AS no_subscription, purchase->>'transactionID' AS purchase,
+                               purchase->>'type' AS purchase_type, purchase ? 'cancellationDate' AS revoked, to_json(app_user_ids)::text AS users
+                        FROM webhook_events ORDER BY id
+                        """)
+                    let new = Array(rows.dropFirst(written))
+                    written = rows.count
+                    let expected = attempt == 1 ? [] : (refunded ? ["purchase_revoked"] : ["purchase_created"])
+                    #expect(try new.map { try $0.decode("type", as: String.self) } == expected, "\(form) step \(step + 1)\(attempt == 0 ? "" : ", again")")
+                    for row in new {
+                        #expect(try row.decode("no_subscription", as: Bool.self) && row.decode("purchase", as: String?.self) == Self.id)
+                        #expect(try row.decode("purchase_type", as: String?.self) == "non_consumable")
+                        #expect(try row.decode("revoked", as: Bool.self) == refunded)
+                        #expect(try row.decode("users", as: String.self) == #"["buyer"]"#)
+                        #expect(try row.decode("reason", as: String?.self) == (refunded ? "1" : nil))
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Time moves status: `SubscriptionSweep` moves what is due, once, however many sweep.
 @Suite("Status sweep: due subscriptions move once, with their events, whoever sweeps")
 struct StatusSweepTests {

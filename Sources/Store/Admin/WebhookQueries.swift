@@ -30,8 +30,8 @@ public struct WebhookQueries: Sendable {
 
     private static let columns: StaticString = """
         w.id, w.event_id, w.type, w.bundle_id, w.environment, w.original_transaction_id,
-        to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription, w.created_at,
-        w.reason, w.from_product, w.to_product, w.access_continues,
+        to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription,
+        w.purchase::text AS purchase, w.created_at, w.reason, w.from_product, w.to_product, w.access_continues,
         coalesce(w.replayed_at, w.created_at) AS retry_window_start, w.state, w.attempts, w.next_attempt_at, w.last_error, w.last_status, w.delivered_at
         """
 

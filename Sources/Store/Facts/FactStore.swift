@@ -76,7 +76,7 @@ public enum FactStore {
         // minute. Sent unprepared, they are planned for their keys on every call
         // (`FactStorePlanningTests`); everything else keeps its cached plan.
         try lockSubscriptions(of: [facts], in: session)
-        try mergeTransactions(facts.transactions, environment: environment, in: session)
+        let merged = try mergeTransactions(facts.transactions, environment: environment, in: session)
         for id in subscriptionIDs {
             if let renewal = facts.renewal(of: id) { try replaceRenewalIfNewer(renewal, in: session) }
         }
@@ -95,9 +95,15 @@ public enum FactStore {
                 unlinkedUsers: linked.unlink, kinds: webhookEvents, environment: facts.environment, originalTransactionID: id,
                 now: now, in: session)
         }
-        // One-time purchases belong to users the same way, and have no subscription row.
+        // One-time purchases belong to users the same way, and have no subscription row; their
+        // events say the purchase as it is now.
         for id in facts.oneTimePurchaseIDs {
-            try links.settle(originalTransactionID: id, in: session)
+            let linked = try links.settle(originalTransactionID: id, in: session)
+            let events = merged.filter { $0.after.originalTransactionID == id && $0.after.isOneTimePurchase }
+                .flatMap { LifecycleRule.events(before: $0.before, after: $0.after) }
+            try WebhookOutbox.recordPurchase(
+                events: events, linkedUsers: linked.link, unlinkedUsers: linked.unlink, kinds: webhookEvents,
+                environment: facts.environment, originalTransactionID: id, in: session)
         }
         if let appUserID, let version = facts.originalApplicationVersion {
             try OriginalVersionStore.record(
@@ -107,9 +113,14 @@ public enum FactStore {
         return changes
     }
 
-    private static func mergeTransactions(_ incoming: [TransactionFact], environment: String, in session: PostgresSession) throws {
+    /// Merges `incoming` with what is stored; returns each transaction that changed, as it was
+    /// stored before (nil: new) and as it is now.
+    @discardableResult
+    private static func mergeTransactions(
+        _ incoming: [TransactionFact], environment: String, in session: PostgresSession
+    ) throws -> [(before: TransactionFact?, after: TransactionFact)] {
         let coalesced = TransactionFact.coalesced(incoming)
-        guard !coalesced.isEmpty else { return }
+        guard !coalesced.isEmpty else { return [] }
         let ids = coalesced.map(\.transactionID)
         var stored: [String: TransactionFact] = [:]
         for row in try session.query(PostgresQuery("""
@@ -120,10 +131,15 @@ public enum FactStore {
             let fact = try TransactionFact(row: row)
             stored[fact.transactionID] = fact
         }
+        var changed: [(before: TransactionFact?, after: TransactionFact)] = []
         for fact in coalesced {
             let merged = stored[fact.transactionID].map { $0.merged(with: fact) } ?? fact
-            if merged != stored[fact.transactionID] { try merged.upsert(in: session) }
+            if merged != stored[fact.transactionID] {
+                try merged.upsert(in: session)
+                changed.append((stored[fact.transactionID], merged))
+            }
         }
+        return changed
     }
 
     private static func replaceRenewalIfNewer(_ renewal: RenewalFact, in session: PostgresSession) throws {

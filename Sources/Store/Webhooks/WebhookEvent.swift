@@ -38,8 +38,10 @@ public struct WebhookEvent: Sendable {
     public let previousStatus: SubscriptionStatus?
     /// The event's details: `reason`, `from`/`to` products, `access_continues`.
     public let detail: LifecycleEvent
-    /// The subscription as it was right after the change.
-    public let subscription: SubscriptionView
+    /// The subscription as it was right after the change (nil for a one-time purchase's event).
+    public let subscription: SubscriptionView?
+    /// The one-time purchase as it was right after the change (nil for a subscription's event).
+    public let purchase: PurchaseSummary?
     /// When the change was committed (the event's `created_at`).
     public let createdAt: Date
     /// When its retry window began: its creation, or its latest replay (a replayed event gets

@@ -47,6 +47,53 @@ extension WebhookOutbox {
         }
     }
 
+    /// Writes the events of one one-time purchase's change inside the caller's transaction:
+    /// `events` (``LifecycleRule``: `purchase_created` carries the users linked with it), and
+    /// `user_linked` / `user_unlinked` as for subscriptions. The body carries the purchase as
+    /// stored now, with its catalog type and period end. Only kinds in `kinds` are written.
+    static func recordPurchase(
+        events: [LifecycleEvent], linkedUsers: [String], unlinkedUsers: [String], kinds: Set<LifecycleEvent.Kind>,
+        environment: AppStoreEnvironment, originalTransactionID id: String, in session: PostgresSession
+    ) throws {
+        var events = events
+        if !linkedUsers.isEmpty && !events.contains(where: { $0.kind == .purchaseCreated }) {
+            events.append(LifecycleEvent(.userLinked))
+        }
+        if !unlinkedUsers.isEmpty {
+            events.append(LifecycleEvent(.userUnlinked))
+        }
+        events.removeAll { !kinds.contains($0.kind) }
+        guard !events.isEmpty, let row = try session.queryFirst(PostgresQuery("""
+            SELECT \(unescaped: TransactionFact.columns) FROM transactions
+            WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
+            ORDER BY purchase_date DESC, transaction_id DESC LIMIT 1
+            """).prepared())
+        else { return }
+        let fact = try TransactionFact(row: row)
+        let product = try session.queryFirst(PostgresQuery("""
+            SELECT product_id, bundle_id, type, subscription_group_id, period, intro_payment_mode, intro_period,
+                   intro_periods, intro_price::text AS intro_price, trial_of, trial_period
+            FROM products WHERE product_id = \(fact.productID)
+            """).prepared()).map { try Product(row: $0) }
+        guard let purchase = PurchaseSummary.purchases(
+            of: CustomerHoldings(oneTimePurchases: [fact]), catalog: ProductCatalog(products: product.map { [$0] } ?? [])).first
+        else { return }
+        let linked = try session.query(PostgresQuery("""
+            SELECT app_user_id FROM subscribers
+            WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id) ORDER BY app_user_id
+            """).prepared()).map { try $0.decode("app_user_id", as: String.self) }
+        let state = try StoredPurchaseState(purchase).encoded()
+        for event in events {
+            let users = event.kind == .userUnlinked ? unlinkedUsers.sorted() : linked
+            try session.execute(PostgresQuery("""
+                INSERT INTO webhook_events
+                    (event_id, type, bundle_id, environment, original_transaction_id, app_user_ids, purchase, reason)
+                VALUES (\(newEventID()), \(event.kind.rawValue), \(fact.bundleID), \(environment.rawValue), \(id),
+                        \(users)::text[], \(state)::jsonb, \(event.reason))
+                """).prepared())
+        }
+    }
+
     /// `evt_` and 32 random hex digits.
     static func newEventID() -> String {
         "evt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

@@ -95,8 +95,8 @@ extension WebhookEvent {
     /// The columns `init(row:)` reads (prefixed for the claim's UPDATE … FROM).
     static let columns: StaticString = """
         w.id, w.event_id, w.type, w.bundle_id, w.environment, w.original_transaction_id,
-        to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription, w.created_at,
-        w.reason, w.from_product, w.to_product, w.access_continues,
+        to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription,
+        w.purchase::text AS purchase, w.created_at, w.reason, w.from_product, w.to_product, w.access_continues,
         coalesce(w.replayed_at, w.created_at) AS retry_window_start
         """
 
@@ -115,7 +115,8 @@ extension WebhookEvent {
             detail: LifecycleEvent(
                 type, reason: try row.decode("reason"), from: try row.decode("from_product"), to: try row.decode("to_product"),
                 accessContinues: try row.decode("access_continues")),
-            subscription: try StoredSubscriptionState.decode(try row.decode("subscription")).view,
+            subscription: try (try row.decode("subscription", as: String?.self)).map { try StoredSubscriptionState.decode($0).view },
+            purchase: try (try row.decode("purchase", as: String?.self)).map { try StoredPurchaseState.decode($0).summary },
             createdAt: try row.decode("created_at"), retryWindowStart: try row.decode("retry_window_start"))
     }
 }

@@ -9,6 +9,13 @@ public struct PurchaseSummary: Sendable, Hashable {
     /// The end of its own period (non-renewing subscriptions, trial products); nil otherwise.
     public let expiresAt: Date?
 
+    /// A purchase with its type and period end.
+    public init(fact: TransactionFact, type: ProductType?, expiresAt: Date?) {
+        self.fact = fact
+        self.type = type
+        self.expiresAt = expiresAt
+    }
+
     /// The purchases of `holdings`, oldest first.
     public static func purchases(of holdings: CustomerHoldings, catalog: ProductCatalog) -> [PurchaseSummary] {
         holdings.oneTimePurchases

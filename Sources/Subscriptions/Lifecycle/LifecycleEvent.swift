@@ -21,6 +21,10 @@ public struct LifecycleEvent: Sendable, Equatable {
         case statusChanged = "status_changed"
         case userLinked = "user_linked"
         case userUnlinked = "user_unlinked"
+        /// A one-time purchase seen for the first time.
+        case purchaseCreated = "purchase_created"
+        /// A one-time purchase refunded or revoked.
+        case purchaseRevoked = "purchase_revoked"
     }
 
     public let kind: Kind

@@ -46,6 +46,17 @@ public enum LifecycleRule {
         return events
     }
 
+    /// The events of a one-time purchase's change: `purchase_created` when it is first seen,
+    /// `purchase_revoked` when it becomes refunded or revoked (both when it is first seen so).
+    public static func events(before: TransactionFact?, after: TransactionFact) -> [LifecycleEvent] {
+        var events: [LifecycleEvent] = []
+        if before == nil { events.append(LifecycleEvent(.purchaseCreated)) }
+        if after.isRevoked && !(before?.isRevoked ?? false) {
+            events.append(LifecycleEvent(.purchaseRevoked, reason: after.cancellationReason))
+        }
+        return events
+    }
+
     private static func statusEvents(from old: SubscriptionStatus, to after: SubscriptionMoment, newPeriod: Bool) -> [LifecycleEvent] {
         switch (old, after.status) {
         case (_, .revoked):

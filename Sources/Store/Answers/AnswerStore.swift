@@ -151,6 +151,10 @@ public struct AnswerStore: Sendable {
                 \(PostgresTextArray(answers.map(\.entitlementsBody)))::text[],
                 \(keys(\.offerUsed))::text[], \(keys(\.purchased))::text[], \(keys(\.entitled))::text[])
                 AS u(user_id, answer_version, catalog_generation, valid_until, body, entitlements_body, offer_used, purchased, entitled)
+            -- A user forgotten since the answer was computed (DELETE /v1/subscribers/{id}) gets no row back.
+            WHERE EXISTS (SELECT 1 FROM subscribers s WHERE s.app_user_id = u.user_id)
+               OR EXISTS (SELECT 1 FROM entitlement_grants g WHERE g.app_user_id = u.user_id)
+               OR EXISTS (SELECT 1 FROM original_application_versions v WHERE v.app_user_id = u.user_id)
             ON CONFLICT (app_user_id) DO UPDATE SET
                 answer_version = EXCLUDED.answer_version, catalog_generation = EXCLUDED.catalog_generation,
                 format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body,

@@ -4,7 +4,7 @@ import Subscriptions
 
 /// A one-time purchase frozen in the outbox (`webhook_events.purchase`), as the subscriber
 /// JSON's `purchases` shows it, so every attempt of its event sends the same bytes.
-struct StoredPurchaseState: Codable {
+struct StoredPurchaseState: OutboxFrozenState {
     var transactionID: String
     var originalTransactionID: String
     var productID: String
@@ -49,17 +49,5 @@ struct StoredPurchaseState: Codable {
                 cancellationReason: cancellationReason, productType: type.flatMap(ProductType.init(rawValue:)), quantity: quantity,
                 priceMilliunits: priceMilliunits, currency: currency, storefront: storefront, revocationType: revocationType),
             type: type.flatMap(ProductType.init(rawValue:)), expiresAt: expiresAt)
-    }
-
-    func encoded() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
-    }
-
-    static func decode(_ text: String) throws -> StoredPurchaseState {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return try decoder.decode(StoredPurchaseState.self, from: Data(text.utf8))
     }
 }

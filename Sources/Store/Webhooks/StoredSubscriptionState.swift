@@ -4,7 +4,7 @@ import Subscriptions
 
 /// A subscription's state frozen in the outbox (`webhook_events.subscription`), so the
 /// event's subscription JSON is the state at the change however the row moves on later.
-struct StoredSubscriptionState: Codable {
+struct StoredSubscriptionState: OutboxFrozenState {
     var originalTransactionID: String
     var bundleID: String
     var environment: AppStoreEnvironment
@@ -65,16 +65,24 @@ struct StoredSubscriptionState: Codable {
             updatedAt: updatedAt, transactions: [], renewal: nil)
     }
 
-    /// JSON text for the jsonb column; dates as seconds since 1970, so nothing is rounded.
+}
+
+/// A state frozen in a jsonb column of the outbox (`StoredSubscriptionState`,
+/// `StoredPurchaseState`): JSON text with dates as seconds since 1970, so nothing is rounded.
+protocol OutboxFrozenState: Codable {}
+
+extension OutboxFrozenState {
+    /// JSON text for the jsonb column.
     func encoded() throws -> String {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    static func decode(_ text: String) throws -> StoredSubscriptionState {
+    /// The state a column holds.
+    static func decode(_ text: String) throws -> Self {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        return try decoder.decode(StoredSubscriptionState.self, from: Data(text.utf8))
+        return try decoder.decode(Self.self, from: Data(text.utf8))
     }
 }

@@ -18,33 +18,13 @@ extension WebhookOutbox {
         kinds: Set<LifecycleEvent.Kind>, environment: AppStoreEnvironment, originalTransactionID id: String, now: Date,
         in session: PostgresSession
     ) throws {
-        var events = events
-        if !linkedUsers.isEmpty && !events.contains(where: { $0.kind == .subscriptionCreated }) {
-            events.append(LifecycleEvent(.userLinked))
-        }
-        if !unlinkedUsers.isEmpty {
-            events.append(LifecycleEvent(.userUnlinked))
-        }
-        events.removeAll { !kinds.contains($0.kind) }
+        let events = withLinks(events, created: .subscriptionCreated, linkedUsers: linkedUsers, unlinkedUsers: unlinkedUsers, kinds: kinds)
         guard !events.isEmpty,
               let view = try SubscriptionReader.views(environment: environment, ids: [id], now: now, in: session).first
         else { return }
-        let linked = try session.query(PostgresQuery("""
-            SELECT app_user_id FROM subscribers
-            WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id) ORDER BY app_user_id
-            """).prepared()).map { try $0.decode("app_user_id", as: String.self) }
-        let state = try StoredSubscriptionState(view).encoded()
-        for event in events {
-            let users = event.kind == .userUnlinked ? unlinkedUsers.sorted() : linked
-            try session.execute(PostgresQuery("""
-                INSERT INTO webhook_events
-                    (event_id, type, bundle_id, environment, original_transaction_id, app_user_ids, previous_status, subscription,
-                     reason, from_product, to_product, access_continues)
-                VALUES (\(newEventID()), \(event.kind.rawValue), \(view.snapshot.bundleID), \(environment.rawValue), \(id),
-                        \(users)::text[], \(previousStatus?.rawValue), \(state)::jsonb,
-                        \(event.reason), \(event.from), \(event.to), \(event.accessContinues))
-                """).prepared())
-        }
+        try write(
+            events, bundleID: view.snapshot.bundleID, previousStatus: previousStatus, subscription: try StoredSubscriptionState(view).encoded(),
+            purchase: nil, unlinkedUsers: unlinkedUsers, environment: environment, originalTransactionID: id, in: session)
     }
 
     /// Writes the events of one one-time purchase's change inside the caller's transaction:
@@ -55,14 +35,7 @@ extension WebhookOutbox {
         events: [LifecycleEvent], linkedUsers: [String], unlinkedUsers: [String], kinds: Set<LifecycleEvent.Kind>,
         environment: AppStoreEnvironment, originalTransactionID id: String, in session: PostgresSession
     ) throws {
-        var events = events
-        if !linkedUsers.isEmpty && !events.contains(where: { $0.kind == .purchaseCreated }) {
-            events.append(LifecycleEvent(.userLinked))
-        }
-        if !unlinkedUsers.isEmpty {
-            events.append(LifecycleEvent(.userUnlinked))
-        }
-        events.removeAll { !kinds.contains($0.kind) }
+        let events = withLinks(events, created: .purchaseCreated, linkedUsers: linkedUsers, unlinkedUsers: unlinkedUsers, kinds: kinds)
         guard !events.isEmpty, let row = try session.queryFirst(PostgresQuery("""
             SELECT \(unescaped: TransactionFact.columns) FROM transactions
             WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
@@ -78,18 +51,45 @@ extension WebhookOutbox {
         guard let purchase = PurchaseSummary.purchases(
             of: CustomerHoldings(oneTimePurchases: [fact]), catalog: ProductCatalog(products: product.map { [$0] } ?? [])).first
         else { return }
+        try write(
+            events, bundleID: fact.bundleID, previousStatus: nil, subscription: nil, purchase: try StoredPurchaseState(purchase).encoded(),
+            unlinkedUsers: unlinkedUsers, environment: environment, originalTransactionID: id, in: session)
+    }
+
+    /// `events` with `user_linked` (unless `created` already carries the linked users) and
+    /// `user_unlinked` added, keeping only the kinds in `kinds`.
+    private static func withLinks(
+        _ events: [LifecycleEvent], created: LifecycleEvent.Kind, linkedUsers: [String], unlinkedUsers: [String], kinds: Set<LifecycleEvent.Kind>
+    ) -> [LifecycleEvent] {
+        var events = events
+        if !linkedUsers.isEmpty && !events.contains(where: { $0.kind == created }) {
+            events.append(LifecycleEvent(.userLinked))
+        }
+        if !unlinkedUsers.isEmpty {
+            events.append(LifecycleEvent(.userUnlinked))
+        }
+        return events.filter { kinds.contains($0.kind) }
+    }
+
+    /// Inserts `events` of one subscription or purchase, each naming the users linked now
+    /// (`user_unlinked`: the users unlinked), with its frozen `subscription` or `purchase` JSON.
+    private static func write(
+        _ events: [LifecycleEvent], bundleID: String, previousStatus: SubscriptionStatus?, subscription: String?, purchase: String?,
+        unlinkedUsers: [String], environment: AppStoreEnvironment, originalTransactionID id: String, in session: PostgresSession
+    ) throws {
         let linked = try session.query(PostgresQuery("""
             SELECT app_user_id FROM subscribers
             WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id) ORDER BY app_user_id
             """).prepared()).map { try $0.decode("app_user_id", as: String.self) }
-        let state = try StoredPurchaseState(purchase).encoded()
         for event in events {
             let users = event.kind == .userUnlinked ? unlinkedUsers.sorted() : linked
             try session.execute(PostgresQuery("""
                 INSERT INTO webhook_events
-                    (event_id, type, bundle_id, environment, original_transaction_id, app_user_ids, purchase, reason)
-                VALUES (\(newEventID()), \(event.kind.rawValue), \(fact.bundleID), \(environment.rawValue), \(id),
-                        \(users)::text[], \(state)::jsonb, \(event.reason))
+                    (event_id, type, bundle_id, environment, original_transaction_id, app_user_ids, previous_status, subscription,
+                     purchase, reason, from_product, to_product, access_continues)
+                VALUES (\(newEventID()), \(event.kind.rawValue), \(bundleID), \(environment.rawValue), \(id),
+                        \(users)::text[], \(previousStatus?.rawValue), \(subscription)::jsonb, \(purchase)::jsonb,
+                        \(event.reason), \(event.from), \(event.to), \(event.accessContinues))
                 """).prepared())
         }
     }

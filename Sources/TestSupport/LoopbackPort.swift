@@ -6,4 +6,19 @@ public enum LoopbackPort {
         TCPSocket.closeDescriptor(listener)
         return port
     }
+
+    /// A free port below the kernel's ephemeral range (32768 and up on Linux), for a server
+    /// that starts long after its port is chosen (certificates name it): an ephemeral port
+    /// can meanwhile become the local port of any client connection, and the server then
+    /// cannot bind it.
+    public static func freeOutsideEphemeralRange() throws -> Int {
+        for _ in 0..<200 {
+            let candidate = Int.random(in: 20_000..<32_000)
+            if let (listener, port) = try? TCPSocket.listenOnLoopback(port: candidate) {
+                TCPSocket.closeDescriptor(listener)
+                return port
+            }
+        }
+        return try free()
+    }
 }

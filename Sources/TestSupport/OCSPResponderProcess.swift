@@ -40,12 +40,34 @@ public final class OCSPResponderProcess: Sendable {
         try Data(lines.joined().utf8).write(to: index)
         try Data("unique_subject = no\n".utf8).write(to: directory.appendingPathComponent("index.txt.attr"))
 
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let arguments = [
             "openssl", "ocsp", "-port", String(port), "-index", index.path, "-CA", certificate.path,
             "-rsigner", certificate.path, "-rkey", key.path, "-ndays", "1", "-ignore_err",
         ]
+        // The port is fixed (the certificates name it), and a responder stopped a moment ago
+        // may still hold it: openssl then exits at once, so it is started again, a few times.
+        var started: Process?
+        for attempt in 1...5 {
+            if let process = try await Self.launch(arguments, directory: directory) {
+                started = process
+                break
+            }
+            if attempt < 5 { try await Task.sleep(for: .seconds(1)) }
+        }
+        guard let started else {
+            try? FileManager.default.removeItem(at: directory)
+            throw Failure(reason: "openssl ocsp did not start listening on \(port)")
+        }
+        process = started
+        self.port = port
+    }
+
+    /// Starts `openssl ocsp` with `arguments`; the process once it listens, nil when it exited
+    /// first (or did not listen within 10 s, when it is stopped).
+    private static func launch(_ arguments: [String], directory: URL) async throws -> Process? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
         // Ready once it says so on stderr (unbuffered). Probing the port instead would hang
         // it: the responder serves one connection at a time and blocks on one that sends nothing.
         let log = directory.appendingPathComponent("stderr.log")
@@ -53,15 +75,16 @@ public final class OCSPResponderProcess: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: log)
         try ChildProcesses.launch(process)
-        self.port = port
         let deadline = ContinuousClock.now + .seconds(10)
         while !((try? String(contentsOf: log, encoding: .utf8))?.contains("waiting for OCSP client connections") ?? false) {
             guard ContinuousClock.now < deadline, process.isRunning else {
-                stop()
-                throw Failure(reason: "openssl ocsp did not start listening on \(port)")
+                if process.isRunning { process.terminate() }
+                process.waitUntilExit()
+                return nil
             }
             try await Task.sleep(for: .milliseconds(50))
         }
+        return process
     }
 
     /// The URL a certificate names for this responder on `port`.

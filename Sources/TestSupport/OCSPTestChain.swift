@@ -9,8 +9,11 @@ public struct OCSPTestChain: Sendable {
     public let intermediatePort: Int
 
     public init() throws {
-        leafPort = try LoopbackPort.free()
-        intermediatePort = try LoopbackPort.free()
+        let leafPort = try LoopbackPort.freeOutsideEphemeralRange()
+        var intermediatePort = try LoopbackPort.freeOutsideEphemeralRange()
+        while intermediatePort == leafPort { intermediatePort = try LoopbackPort.freeOutsideEphemeralRange() }
+        self.leafPort = leafPort
+        self.intermediatePort = intermediatePort
         pki = try TestPKI(.init(
             leafOCSPURL: OCSPResponderProcess.url(port: leafPort),
             intermediateOCSPURL: OCSPResponderProcess.url(port: intermediatePort)))

@@ -33,10 +33,10 @@ enum TCPSocket {
     }
 
     /// A listening socket on 127.0.0.1 with a port chosen by the kernel.
-    static func listenOnLoopback() throws -> (socket: Int32, port: Int) {
+    static func listenOnLoopback(port: Int = 0) throws -> (socket: Int32, port: Int) {
         let listener = socket(AF_INET, streamType, 0)
         guard listener >= 0 else { throw Failure(operation: "socket", code: errno) }
-        var address = try self.address(host: "127.0.0.1", port: 0)
+        var address = try self.address(host: "127.0.0.1", port: port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

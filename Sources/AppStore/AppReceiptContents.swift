@@ -34,8 +34,6 @@ public struct AppReceiptContents: Sendable, Equatable {
         }.first
     }
 
-    /// `pkcs7-signedData` (RFC 5652).
-    private static let signedData: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 2]
     private static let bundleIDType = 2
     private static let creationDateType = 12
     private static let inAppPurchaseType = 17
@@ -55,7 +53,7 @@ public struct AppReceiptContents: Sendable, Equatable {
     public init(bytes: [UInt8]) throws(AppReceiptFormatError) {
         let payload: ArraySlice<UInt8>
         do {
-            payload = try Self.signedContent(of: BER.parse(bytes))
+            payload = try PKCS7SignedData(parsing: bytes).content
         } catch {
             throw AppReceiptFormatError("receipt_data is not an App Store receipt (a PKCS#7 container)")
         }
@@ -85,29 +83,6 @@ public struct AppReceiptContents: Sendable, Equatable {
         self.bundleID = bundleID
         self.createdAt = createdAt
         self.purchases = purchases
-    }
-
-    /// ContentInfo { signedData, [0] SignedData { version, digestAlgorithms,
-    /// encapContentInfo { type, [0] OCTET STRING }, … } }: the OCTET STRING's bytes.
-    private static func signedContent(of root: ASN1Node) throws -> ArraySlice<UInt8> {
-        try BER.sequence(root, identifier: .sequence) { nodes in
-            guard try ASN1ObjectIdentifier(berEncoded: &nodes) == signedData else {
-                throw ASN1Error.invalidASN1Object(reason: "not PKCS#7 signed data")
-            }
-            let content = try BER.explicitlyTagged(&nodes, tagNumber: 0, tagClass: .contextSpecific) { signed in
-                try BER.sequence(signed, identifier: .sequence) { fields in
-                    _ = fields.next()  // version
-                    _ = fields.next()  // digestAlgorithms
-                    guard let encapsulated = fields.next() else { throw ASN1Error.invalidASN1Object(reason: "no content") }
-                    while fields.next() != nil {}  // certificates, CRLs, signerInfos: AppReceiptVerifier's concern
-                    return try BER.sequence(encapsulated, identifier: .sequence) { inner in
-                        _ = try ASN1ObjectIdentifier(berEncoded: &inner)
-                        return try BER.explicitlyTagged(&inner, tagNumber: 0, tagClass: .contextSpecific) { try ASN1OctetString(berEncoded: $0) }
-                    }
-                }
-            }
-            return content.bytes
-        }
     }
 
     private struct Attribute {

@@ -1,3 +1,4 @@
+import AppStore
 import SwiftASN1
 
 /// An App Store receipt's PKCS#7 container, made acceptable to swift-certificates' CMS
@@ -35,7 +36,7 @@ enum AppReceiptContainer {
     static func normalized(_ container: [UInt8]) throws(AppReceiptContainerError) -> [UInt8] {
         let located: Located
         do {
-            located = try locate(in: BER.parse(container))
+            located = try locate(in: PKCS7SignedData(parsing: container))
         } catch let error as AppReceiptContainerError {
             throw error
         } catch {
@@ -73,28 +74,12 @@ enum AppReceiptContainer {
         return serializer.serializedBytes
     }
 
-    /// ContentInfo { type, [0] SignedData { version, digestAlgorithms, encapContentInfo,
-    /// [0] certificates OPTIONAL, [1] crls OPTIONAL, signerInfos } }.
-    private static func locate(in root: ASN1Node) throws -> Located {
-        try BER.sequence(root, identifier: .sequence) { nodes in
-            _ = try ASN1ObjectIdentifier(berEncoded: &nodes)
-            return try BER.explicitlyTagged(&nodes, tagNumber: 0, tagClass: .contextSpecific) { signed in
-                try BER.sequence(signed, identifier: .sequence) { fields in
-                    _ = fields.next()  // version
-                    _ = fields.next()  // digestAlgorithms
-                    _ = fields.next()  // encapContentInfo
-                    var certificates: ASN1Node?
-                    var last: ASN1Node?
-                    while let field = fields.next() {
-                        if field.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) { certificates = field }
-                        last = field
-                    }
-                    guard let signerInfos = last else { throw AppReceiptContainerError("no signer") }
-                    let (digest, algorithm) = try signer(in: signerInfos)
-                    return Located(certificates: certificates, digest: digest, signatureAlgorithm: algorithm)
-                }
-            }
-        }
+    /// The certificates and the one signer of the container's `SignedData`.
+    private static func locate(in envelope: PKCS7SignedData) throws -> Located {
+        let certificates = envelope.trailingFields.first { $0.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) }
+        guard let signerInfos = envelope.trailingFields.last else { throw AppReceiptContainerError("no signer") }
+        let (digest, algorithm) = try signer(in: signerInfos)
+        return Located(certificates: certificates, digest: digest, signatureAlgorithm: algorithm)
     }
 
     /// SignerInfos holding exactly one SignerInfo { version, sid, digestAlgorithm,

@@ -49,10 +49,21 @@ public struct AppCredentials: Sendable {
 /// The configured apps, looked up by bundle id.
 public struct AppRegistry: Sendable {
     private let appsByBundleID: [String: AppCredentials]
+    /// Every app's link policy (read for every batch of facts applied).
+    public let linkPolicies: LinkPolicies
+    /// Which events are written for each app: none for an app without a webhook URL (they
+    /// would only pile up undeliverable), else its `webhook_event_types` (every type when
+    /// absent). Read for every batch of facts applied.
+    public let webhookEvents: WebhookEventSelection
 
     /// Creates a registry; bundle ids must be unique.
     public init(_ apps: [AppCredentials]) {
-        self.appsByBundleID = Dictionary(apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
+        let appsByBundleID = Dictionary(apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
+        self.appsByBundleID = appsByBundleID
+        linkPolicies = LinkPolicies(appsByBundleID.mapValues(\.linkPolicy))
+        webhookEvents = WebhookEventSelection(appsByBundleID.mapValues { app in
+            app.webhook == nil ? [] : app.webhookEventTypes ?? Set(LifecycleEvent.Kind.allCases)
+        })
     }
 
     /// The app with this bundle id, if configured.
@@ -70,19 +81,6 @@ public struct AppRegistry: Sendable {
     /// Every app's entitlement policy.
     public var entitlementPolicies: EntitlementPolicies {
         EntitlementPolicies(appsByBundleID.mapValues(\.entitlementPolicy))
-    }
-
-    /// Every app's link policy.
-    public var linkPolicies: LinkPolicies {
-        LinkPolicies(appsByBundleID.mapValues(\.linkPolicy))
-    }
-
-    /// Which events are written for each app: none for an app without a webhook URL (they
-    /// would only pile up undeliverable), else its `webhook_event_types` (every type when absent).
-    public var webhookEvents: WebhookEventSelection {
-        WebhookEventSelection(appsByBundleID.mapValues { app in
-            app.webhook == nil ? [] : app.webhookEventTypes ?? Set(LifecycleEvent.Kind.allCases)
-        })
     }
 
     /// True when no app is configured.

@@ -42,13 +42,12 @@ public struct FactApplier: Sendable {
         _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, apps: AppRegistry, in session: PostgresSession
     ) throws -> [StatusChange] {
         try FactStore.lockSubscriptions(of: batches.map(\.facts), in: session)
-        let (linkPolicies, webhookEvents) = (apps.linkPolicies, apps.webhookEvents)
         var changes: [StatusChange] = []
         for batch in batches {
             changes += try FactStore.apply(
                 batch.facts, receiptObservedAt: batch.observedAt, notificationID: notificationID, appUserID: appUserID,
-                linkPolicy: linkPolicies.policy(bundleID: batch.facts.bundleID),
-                webhookEvents: webhookEvents.kinds(bundleID: batch.facts.bundleID), in: session)
+                linkPolicy: apps.linkPolicies.policy(bundleID: batch.facts.bundleID),
+                webhookEvents: apps.webhookEvents.kinds(bundleID: batch.facts.bundleID), in: session)
         }
         return changes
     }

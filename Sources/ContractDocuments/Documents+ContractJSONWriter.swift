@@ -113,6 +113,21 @@ extension EntitlementsDocument: ContractJSONWritable {
     }
 }
 
+/// Entitlements by id, as the subscriber JSON's `entitlements` shows them (also in the body
+/// of an `entitlement_changed` webhook event).
+public struct EntitlementMapDocument: ContractJSONWritable {
+    let entitlements: [String: EntitlementState]
+
+    /// The document of `entitlements`.
+    public init(_ entitlements: [String: EntitlementState]) {
+        self.entitlements = entitlements
+    }
+
+    public func write(to writer: inout ContractJSONWriter) {
+        EntitlementsDocument.write(entitlements, to: &writer)
+    }
+}
+
 /// One entry of the subscriber JSON's `purchases` (also the body of a purchase's webhook event).
 public struct PurchaseDocument: ContractJSONWritable {
     let purchase: PurchaseSummary

@@ -44,7 +44,7 @@ public func buildApplication(
         retention: components.receiptRetention, days: configuration.retentionDays, dropSigned: configuration.retentionDropSigned,
         interval: environment.retentionInterval, logger: logger
     )
-    let sweep = StatusSweepService(sweep: components.sweep, interval: environment.sweepInterval, logger: logger)
+    let sweep = StatusSweepService(sweep: components.sweep, reviews: components.entitlementReviews, interval: environment.sweepInterval, logger: logger)
     // Group commit: a few batches in flight, each taking what arrived meanwhile; the rest of
     // the pool stays for the worker and the query API.
     let intakeBatcher = IntakeBatcher(

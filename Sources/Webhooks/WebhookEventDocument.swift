@@ -7,7 +7,9 @@ import Subscriptions
 /// The body of one webhook POST (DESIGN.md, "Outbound webhooks"): id, type, created_at,
 /// app_user_ids, previous_status, the event's details where it has them (`reason`, `from`,
 /// `to`, `access_continues`) and the contract's subscription JSON as it was at the change —
-/// or, for a one-time purchase's event, its purchase JSON (as the subscriber JSON's `purchases`).
+/// or, for a one-time purchase's event, its purchase JSON (as the subscriber JSON's `purchases`);
+/// for `entitlement_changed`, `entitlement` (its id), `active` and `entitlements` holding that
+/// one entitlement's state (as the subscriber JSON's `entitlements`).
 public struct WebhookEventDocument: Encodable, Sendable {
     let event: WebhookEvent
 
@@ -18,7 +20,7 @@ public struct WebhookEventDocument: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case id, type, createdAt = "created_at", appUserIDs = "app_user_ids", previousStatus = "previous_status", subscription
-        case reason, from, to, accessContinues = "access_continues", purchase
+        case reason, from, to, accessContinues = "access_continues", purchase, entitlement, active, entitlements
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -37,6 +39,11 @@ public struct WebhookEventDocument: Encodable, Sendable {
         }
         if let purchase = event.purchase {
             try container.encode(PurchaseDocument(purchase: purchase).jsonValue, forKey: .purchase)
+        }
+        if let change = event.entitlement {
+            try container.encode(change.entitlementID, forKey: .entitlement)
+            try container.encode(change.state.active, forKey: .active)
+            try container.encode(EntitlementMapDocument([change.entitlementID: change.state]).jsonValue, forKey: .entitlements)
         }
     }
 

@@ -36,6 +36,10 @@ public struct SubscriptionStats: Sendable {
     /// due time: how far behind the sweep is.
     public let sweepDue: Int
     public let oldestDueAt: Date?
+    /// Users whose entitlement review is due (changes or time to report), and the oldest due
+    /// time: how far behind `entitlement_changed` is.
+    public let reviewsDue: Int
+    public let oldestReviewDueAt: Date?
 
     /// Every subscription.
     public var total: Int { byStatus.values.reduce(0, +) }
@@ -89,9 +93,12 @@ public struct StatsQueries: Sendable {
                    OR (status = 'grace_period' AND grace_period_expires_at <= now())
                 """)?.decode("n", as: Int.self) ?? 0
             let due = try session.queryFirst("SELECT count(*) AS n, min(due_at) AS oldest FROM subscriptions WHERE due_at <= now()")
+            let reviews = try session.queryFirst("SELECT count(*) AS n, min(due_at) AS oldest FROM entitlement_reviews WHERE due_at <= now()")
             return SubscriptionStats(
                 byStatus: byStatus, byEnvironment: byEnvironment, stale: stale, sweepDue: try due?.decode("n", as: Int.self) ?? 0,
-                oldestDueAt: try due?.decode("oldest", as: Date?.self) ?? nil)
+                oldestDueAt: try due?.decode("oldest", as: Date?.self) ?? nil,
+                reviewsDue: try reviews?.decode("n", as: Int.self) ?? 0,
+                oldestReviewDueAt: try reviews?.decode("oldest", as: Date?.self) ?? nil)
         }
     }
 }

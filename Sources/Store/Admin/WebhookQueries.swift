@@ -28,17 +28,15 @@ public struct WebhookQueries: Sendable {
         self.client = client
     }
 
-    private static let columns: StaticString = """
-        w.id, w.event_id, w.type, w.bundle_id, w.environment, w.original_transaction_id,
-        to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription,
-        w.purchase::text AS purchase, w.created_at, w.reason, w.from_product, w.to_product, w.access_continues,
-        coalesce(w.replayed_at, w.created_at) AS retry_window_start, w.state, w.attempts, w.next_attempt_at, w.last_error, w.last_status, w.delivered_at
+    /// The event's columns (as the delivery claim reads them) and its delivery state.
+    private static let deliveryColumns: StaticString = """
+        w.state, w.attempts, w.next_attempt_at, w.last_error, w.last_status, w.delivered_at
         """
 
     /// Events, newest first, optionally only those in `state`.
     public func list(state: WebhookEventState?, limit: Int) async throws -> [WebhookEventSummary] {
         try await client.query("""
-            SELECT \(unescaped: Self.columns) FROM webhook_events AS w
+            SELECT \(unescaped: WebhookEvent.columns), \(unescaped: Self.deliveryColumns) FROM webhook_events AS w
             WHERE (\(state?.rawValue)::text IS NULL OR w.state = \(state?.rawValue))
             ORDER BY w.created_at DESC, w.id DESC
             LIMIT \(limit)
@@ -49,7 +47,7 @@ public struct WebhookQueries: Sendable {
     public func detail(id: String) async throws -> WebhookEventSummary? {
         let number = Int64(id)
         return try await client.query("""
-            SELECT \(unescaped: Self.columns) FROM webhook_events AS w
+            SELECT \(unescaped: WebhookEvent.columns), \(unescaped: Self.deliveryColumns) FROM webhook_events AS w
             WHERE w.event_id = \(id) OR (\(number)::bigint IS NOT NULL AND w.id = \(number))
             """).map(Self.summary(row:)).first
     }

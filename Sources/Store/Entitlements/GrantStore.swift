@@ -34,6 +34,7 @@ public struct GrantStore: Sendable {
                 RETURNING \(unescaped: ManualGrant.columns)
                 """).prepared()) else { throw StoreError("INSERT … RETURNING gave no row") }
             let grant = try ManualGrant(row: row)
+            try EntitlementReviews.markDue(appUserIDs: [appUserID], in: session)
             try AuditLog.record(action: "grant_added", actor: actor, appUserID: appUserID, detail: grant.auditDetail, in: session)
             return grant
         }
@@ -49,6 +50,7 @@ public struct GrantStore: Sendable {
                 RETURNING \(unescaped: ManualGrant.columns)
                 """).prepared()) else { throw Failure.unknownGrant(id) }
             let grant = try ManualGrant(row: row)
+            try EntitlementReviews.markDue(appUserIDs: [grant.appUserID], in: session)
             var detail = grant.auditDetail
             if let reason { detail["revoke_reason"] = reason }
             try AuditLog.record(action: "grant_revoked", actor: actor, appUserID: grant.appUserID, detail: detail, in: session)

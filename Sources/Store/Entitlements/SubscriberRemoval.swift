@@ -26,7 +26,8 @@ public struct SubscriberRemoval: Sendable {
 
     /// Removes everything that names `appUserID`: its links, grants, original application
     /// versions, app account tokens and stored answers; queued purchases keep their place in the inbox but no
-    /// longer name the user, webhook events (sent or not) drop it from their `app_user_ids`,
+    /// longer name the user, webhook events (sent or not) drop it from their `app_user_ids`
+    /// (its entitlement events go, with its entitlement baseline and review),
     /// and earlier audit rows no longer say who it was. The audit row of
     /// the removal says what was done and when, not who the user was. Nil when nothing was
     /// known of the user.
@@ -43,8 +44,11 @@ public struct SubscriberRemoval: Sendable {
             try session.execute(PostgresQuery("UPDATE audit_log SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())
             try session.execute(PostgresQuery("""
                 UPDATE webhook_events SET app_user_ids = array_remove(app_user_ids, \(appUserID))
-                WHERE app_user_ids @> ARRAY[\(appUserID)]::text[]
+                WHERE app_user_ids @> ARRAY[\(appUserID)]::text[] AND app_user_id IS NULL
                 """).prepared())
+            // An entitlement's event is about the user alone: it goes.
+            try session.execute(PostgresQuery("DELETE FROM webhook_events WHERE app_user_id = \(appUserID)").prepared())
+            try EntitlementReviews.forget(appUserID: appUserID, in: session)
             try AuditLog.record(
                 action: "subscriber_deleted", actor: actor, appUserID: nil,
                 detail: ["links": String(links), "grants": String(grants), "original_application_versions": String(versions)], in: session)
@@ -61,6 +65,7 @@ public struct SubscriberRemoval: Sendable {
                 RETURNING environment
                 """).prepared()).map { try $0.decode("environment", as: String.self) }
             guard !environments.isEmpty else { return false }
+            try EntitlementReviews.markDue(appUserIDs: [appUserID], in: session)
             for environment in environments.compactMap(AppStoreEnvironment.init(rawValue:)) {
                 try WebhookOutbox.record(
                     events: [], previousStatus: nil, linkedUsers: [], unlinkedUsers: [appUserID],

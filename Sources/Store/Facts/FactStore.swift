@@ -54,7 +54,9 @@ public enum FactStore {
     /// purchase's links then follow `PurchaseOwnership` under `linkPolicy` (the app's), with
     /// `appUserID` as the claimant; a claim the rule refuses throws its
     /// `PurchaseOwnership.Refusal`, and the caller's transaction stores nothing of the batch.
-    /// Only the event types in `webhookEvents` (the app's selection) are written.
+    /// Only the event types in `webhookEvents` (the app's selection) are written; when it has
+    /// `entitlement_changed`, the users of every subscription or purchase that changed (and
+    /// those who lost one) are marked for an entitlement review (``EntitlementReviews``).
     @discardableResult
     public static func apply(
         _ facts: ReceiptFacts,
@@ -82,6 +84,9 @@ public enum FactStore {
         }
         let links = PurchaseLinks(facts: facts, policy: linkPolicy, claimant: appUserID)
         var changes: [StatusChange] = []
+        // Subjects whose change may move their users' entitlements, and users who lost one.
+        var moved: [String] = []
+        var unlinked: [String] = []
         for id in subscriptionIDs {
             let receipt = facts.latestReceipt.map { (receipt: $0, observedAt: receiptObservedAt) }
             let outcome = try SubscriptionRecompute.run(
@@ -90,6 +95,8 @@ public enum FactStore {
             )
             if let change = outcome?.status { changes.append(change) }
             let linked = try links.settle(originalTransactionID: id, in: session)
+            if !(outcome?.events ?? []).isEmpty || !linked.link.isEmpty || !linked.unlink.isEmpty { moved.append(id) }
+            unlinked += linked.unlink
             try WebhookOutbox.record(
                 events: outcome?.events ?? [], previousStatus: outcome?.status?.oldStatus, linkedUsers: linked.link,
                 unlinkedUsers: linked.unlink, kinds: webhookEvents, environment: facts.environment, originalTransactionID: id,
@@ -101,9 +108,15 @@ public enum FactStore {
             let linked = try links.settle(originalTransactionID: id, in: session)
             let events = merged.filter { $0.after.originalTransactionID == id && $0.after.isOneTimePurchase }
                 .flatMap { LifecycleRule.events(before: $0.before, after: $0.after) }
+            if !events.isEmpty || !linked.link.isEmpty || !linked.unlink.isEmpty { moved.append(id) }
+            unlinked += linked.unlink
             try WebhookOutbox.recordPurchase(
                 events: events, linkedUsers: linked.link, unlinkedUsers: linked.unlink, kinds: webhookEvents,
                 environment: facts.environment, originalTransactionID: id, in: session)
+        }
+        if webhookEvents.contains(.entitlementChanged) {
+            try EntitlementReviews.markDue(
+                linkedTo: facts.environment, originalTransactionIDs: moved, alsoUsers: unlinked, now: now, in: session)
         }
         if let appUserID, let version = facts.originalApplicationVersion {
             try OriginalVersionStore.record(

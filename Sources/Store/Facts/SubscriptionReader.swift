@@ -113,7 +113,21 @@ public struct SubscriptionReader: Sendable {
     /// ordered by user, environment and original transaction id; then their grants and
     /// original application versions.
     public func subscriberReads(appUserIDs: [String], now: Date = Date()) async throws -> [String: SubscriberRead] {
-        let rows = try await client.query(PostgresQuery("""
+        let rows = try await client.query(Self.linkedFacts(appUserIDs: appUserIDs))
+        let extras = try Self.userExtras(try await client.query(Self.userExtras(appUserIDs: appUserIDs)))
+        return try Self.subscriberReads(rows, extras: extras, now: now)
+    }
+
+    /// The same reads inside the caller's transaction (the entitlement review's).
+    static func subscriberReads(appUserIDs: [String], now: Date, in session: PostgresSession) throws -> [String: SubscriberRead] {
+        let rows = try session.query(linkedFacts(appUserIDs: appUserIDs))
+        let extras = try userExtras(try session.query(userExtras(appUserIDs: appUserIDs)))
+        return try subscriberReads(rows, extras: extras, now: now)
+    }
+
+    /// The users' links, each with its facts, ordered by user, environment and original transaction id.
+    private static func linkedFacts(appUserIDs: [String]) -> PostgresQuery {
+        PostgresQuery("""
             SELECT \(unescaped: JoinedFacts.columns), l.app_user_id AS link_app_user_id,
                    l.environment AS link_environment, l.original_transaction_id AS link_original_transaction_id,
                    s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
@@ -124,8 +138,11 @@ public struct SubscriptionReader: Sendable {
             LEFT JOIN products p ON p.product_id = t.product_id
             WHERE l.app_user_id \(equalsOneOf: appUserIDs)
             ORDER BY l.app_user_id, l.environment, l.original_transaction_id
-            """).prepared())
-        let extras = try await userExtras(appUserIDs: appUserIDs)
+            """).prepared()
+    }
+
+    /// The reads of the users of `rows` (``linkedFacts(appUserIDs:)``) and `extras`.
+    private static func subscriberReads(_ rows: [PostgresRow], extras: [String: UserExtras], now: Date) throws -> [String: SubscriberRead] {
         var reads: [String: SubscriberRead] = [:]
         for group in try Self.split(rows, by: "link_app_user_id") {
             let facts = try JoinedFacts(rows: group.rows)
@@ -161,15 +178,19 @@ public struct SubscriptionReader: Sendable {
     }
 
     /// The grants and versions of several users, in one statement.
-    private func userExtras(appUserIDs: [String]) async throws -> [String: UserExtras] {
-        let rows = try await client.query(PostgresQuery("""
+    private static func userExtras(appUserIDs: [String]) -> PostgresQuery {
+        PostgresQuery("""
             SELECT 'grant' AS kind, app_user_id, id, entitlement_id, expires_at, reason, created_at, revoked_at,
                    NULL::text AS bundle_id, NULL::text AS environment, NULL::text AS version
             FROM entitlement_grants WHERE app_user_id \(equalsOneOf: appUserIDs)
             UNION ALL
             SELECT 'version', app_user_id, NULL, NULL, NULL, NULL, NULL, NULL, bundle_id, environment, version
             FROM original_application_versions WHERE app_user_id \(equalsOneOf: appUserIDs)
-            """).prepared())
+            """).prepared()
+    }
+
+    /// The grants and versions of `rows` (``userExtras(appUserIDs:)``), by user.
+    private static func userExtras(_ rows: [PostgresRow]) throws -> [String: UserExtras] {
         var extras: [String: UserExtras] = [:]
         for row in rows {
             let user: String = try row.decode("app_user_id")

@@ -28,11 +28,12 @@ public struct WebhookEvent: Sendable {
     public let type: WebhookEventType
     /// The app's bundle id.
     public let bundleID: String
-    /// The subscription's environment.
+    /// The subscription's or purchase's environment (an entitlement's: its source's, else Production).
     public let environment: AppStoreEnvironment
-    /// The subscription's key.
-    public let originalTransactionID: String
-    /// The app users linked to the subscription at the change (for `user_unlinked`, the users unlinked).
+    /// The subscription's or purchase's key (nil for an entitlement's event, which is about a user).
+    public let originalTransactionID: String?
+    /// The app users linked to the subscription at the change (for `user_unlinked`, the users
+    /// unlinked; for `entitlement_changed`, its user).
     public let appUserIDs: [String]
     /// The status before the change (nil when it did not move, and for a new subscription).
     public let previousStatus: SubscriptionStatus?
@@ -42,6 +43,8 @@ public struct WebhookEvent: Sendable {
     public let subscription: SubscriptionView?
     /// The one-time purchase as it was right after the change (nil for a subscription's event).
     public let purchase: PurchaseSummary?
+    /// The entitlement that began or ended, as it was right after (only `entitlement_changed`).
+    public let entitlement: EntitlementChanges.Change?
     /// When the change was committed (the event's `created_at`).
     public let createdAt: Date
     /// When its retry window began: its creation, or its latest replay (a replayed event gets

@@ -56,6 +56,29 @@ extension WebhookOutbox {
             unlinkedUsers: unlinkedUsers, environment: environment, originalTransactionID: id, in: session)
     }
 
+    /// Writes one user's `entitlement_changed` events inside the caller's transaction (the
+    /// review that found the changes): for each change, one event per app of `bundleIDs(id)`
+    /// whose selection has the type, with the entitlement's state now. The user's events go
+    /// out in order (`app_user_id`), as a subscription's do.
+    static func recordEntitlementChanges(
+        _ changes: [EntitlementChanges.Change], appUserID: String, bundleIDs: (String) -> [String],
+        webhookEvents: WebhookEventSelection, in session: PostgresSession
+    ) throws {
+        for change in changes {
+            let bundles = bundleIDs(change.entitlementID).filter { webhookEvents.kinds(bundleID: $0).contains(.entitlementChanged) }
+            guard !bundles.isEmpty else { continue }
+            let entitlement = try StoredEntitlementState(change).encoded()
+            let environment = (change.state.environment ?? .production).rawValue
+            for bundleID in bundles {
+                try session.execute(PostgresQuery("""
+                    INSERT INTO webhook_events (event_id, type, bundle_id, environment, app_user_ids, app_user_id, entitlement)
+                    VALUES (\(newEventID()), \(LifecycleEvent.Kind.entitlementChanged.rawValue), \(bundleID), \(environment),
+                            ARRAY[\(appUserID)]::text[], \(appUserID), \(entitlement)::jsonb)
+                    """).prepared())
+            }
+        }
+    }
+
     /// `events` with `user_linked` (unless `created` already carries the linked users) and
     /// `user_unlinked` added, keeping only the kinds in `kinds`.
     private static func withLinks(

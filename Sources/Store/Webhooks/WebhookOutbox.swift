@@ -13,8 +13,8 @@ public struct WebhookOutbox: Sendable {
     }
 
     /// Claims up to `limit` due events for one attempt each, at most one per subscription
-    /// and only the oldest unfinished one of it, so events of one subscription go out in
-    /// order while different subscriptions proceed side by side. A claim pushes
+    /// (or, for entitlement events, per user) and only the oldest unfinished one of it, so
+    /// events of one subscription go out in order while different subscriptions proceed side by side. A claim pushes
     /// `next_attempt_at` out by `lease`: if this process dies mid-delivery, the event is due
     /// again after the lease (at least once). Events of apps outside `bundleIDs` are not claimed.
     public func claimDue(limit: Int, lease: Duration, bundleIDs: [String]) async throws -> [ClaimedWebhookEvent] {
@@ -29,6 +29,10 @@ public struct WebhookOutbox: Sendable {
                       AND NOT EXISTS (
                           SELECT 1 FROM webhook_events AS earlier
                           WHERE earlier.environment = e.environment AND earlier.original_transaction_id = e.original_transaction_id
+                            AND earlier.id < e.id AND earlier.state IN ('pending', 'retrying'))
+                      AND NOT EXISTS (
+                          SELECT 1 FROM webhook_events AS earlier
+                          WHERE earlier.app_user_id = e.app_user_id
                             AND earlier.id < e.id AND earlier.state IN ('pending', 'retrying'))
                     ORDER BY next_attempt_at, id
                     LIMIT \(limit)
@@ -96,7 +100,7 @@ extension WebhookEvent {
     static let columns: StaticString = """
         w.id, w.event_id, w.type, w.bundle_id, w.environment, w.original_transaction_id,
         to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription,
-        w.purchase::text AS purchase, w.created_at, w.reason, w.from_product, w.to_product, w.access_continues,
+        w.purchase::text AS purchase, w.entitlement::text AS entitlement, w.created_at, w.reason, w.from_product, w.to_product, w.access_continues,
         coalesce(w.replayed_at, w.created_at) AS retry_window_start
         """
 
@@ -117,6 +121,7 @@ extension WebhookEvent {
                 accessContinues: try row.decode("access_continues")),
             subscription: try (try row.decode("subscription", as: String?.self)).map { try StoredSubscriptionState.decode($0).view },
             purchase: try (try row.decode("purchase", as: String?.self)).map { try StoredPurchaseState.decode($0).summary },
+            entitlement: try (try row.decode("entitlement", as: String?.self)).map { try StoredEntitlementState.decode($0).change },
             createdAt: try row.decode("created_at"), retryWindowStart: try row.decode("retry_window_start"))
     }
 }

@@ -25,6 +25,8 @@ public struct LifecycleEvent: Sendable, Equatable {
         case purchaseCreated = "purchase_created"
         /// A one-time purchase refunded or revoked.
         case purchaseRevoked = "purchase_revoked"
+        /// One of a customer's entitlements began or ended (``EntitlementChanges``).
+        case entitlementChanged = "entitlement_changed"
     }
 
     public let kind: Kind

@@ -49,6 +49,8 @@ public struct ServiceComponents: Sendable {
     public let receiptRetention: ReceiptRetention
     /// Moves stored statuses when time alone changes them.
     public let sweep: SubscriptionSweep
+    /// Reviews users' entitlements after changes and when time ends them (`entitlement_changed`).
+    public let entitlementReviews: EntitlementReviews
 
     private let database: PostgresClient
     private let upstreams: [CurlHTTPClient]
@@ -121,6 +123,9 @@ public struct ServiceComponents: Sendable {
             webhookOutbox: WebhookOutbox(client: database),
             webhookSender: WebhookSender(http: upstreams.webhooks, timeout: configuration.webhookTimeout),
             receiptRetention: ReceiptRetention(client: database), sweep: SubscriptionSweep(client: database, webhookEvents: configuration.apps.webhookEvents),
+            entitlementReviews: EntitlementReviews(
+                client: database, policies: configuration.apps.entitlementPolicies, webhookEvents: configuration.apps.webhookEvents,
+                apps: configuration.apps.bundleIDs),
             database: database, upstreams: upstreams.all)
     }
 

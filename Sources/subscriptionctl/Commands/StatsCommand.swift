@@ -93,6 +93,9 @@ struct StatsText {
         Output.line("status sweep: " + (subscriptions.oldestDueAt.map {
             "\(subscriptions.sweepDue) due, the oldest \(TimeText.duration(now.timeIntervalSince($0))) behind"
         } ?? "nothing due"))
+        Output.line("entitlement reviews: " + (subscriptions.oldestReviewDueAt.map {
+            "\(subscriptions.reviewsDue) due, the oldest \(TimeText.duration(now.timeIntervalSince($0))) behind"
+        } ?? "nothing due"))
     }
 }
 
@@ -110,6 +113,7 @@ struct StatsDocument: Encodable {
         case retrying, dead, reason, count
         case total, byStatus = "by_status", byEnvironment = "by_environment", stale
         case sweepDue = "sweep_due", sweepLagSeconds = "sweep_lag_seconds"
+        case reviewsDue = "entitlement_reviews_due", reviewLagSeconds = "entitlement_review_lag_seconds"
         case webhooks, retention
     }
 
@@ -135,6 +139,8 @@ struct StatsDocument: Encodable {
         try subscriptionCounts.encode(subscriptions.stale, forKey: .stale)
         try subscriptionCounts.encode(subscriptions.sweepDue, forKey: .sweepDue)
         try subscriptionCounts.encode(subscriptions.oldestDueAt.map { Int(now.timeIntervalSince($0).rounded()) }, forKey: .sweepLagSeconds)
+        try subscriptionCounts.encode(subscriptions.reviewsDue, forKey: .reviewsDue)
+        try subscriptionCounts.encode(subscriptions.oldestReviewDueAt.map { Int(now.timeIntervalSince($0).rounded()) }, forKey: .reviewLagSeconds)
         try root.encode(webhooks, forKey: .webhooks)
         try root.encode(webhooks.retentionDocument, forKey: .retention)
     }

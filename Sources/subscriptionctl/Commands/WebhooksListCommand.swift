@@ -43,12 +43,12 @@ struct WebhooksListCommand: AsyncParsableCommand {
                 return
             }
             let now = Date()
-            var table = Table("ID", "EVENT", "STATE", "TYPE", "SUBSCRIPTION", "CREATED", "ATTEMPTS", "LAST ERROR")
+            var table = Table("ID", "EVENT", "STATE", "TYPE", "SUBJECT", "CREATED", "ATTEMPTS", "LAST ERROR")
             for summary in events {
                 let event = summary.event
                 table.append([
                     String(event.id), event.eventID, Style.state(summary.state.rawValue), event.type.rawValue,
-                    event.originalTransactionID, TimeText.withAge(event.createdAt, now: now), String(summary.attempts),
+                    event.originalTransactionID ?? "user " + event.appUserIDs.joined(separator: ","), TimeText.withAge(event.createdAt, now: now), String(summary.attempts),
                     ErrorText.short(summary.lastError),
                 ])
             }

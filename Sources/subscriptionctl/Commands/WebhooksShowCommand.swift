@@ -43,7 +43,11 @@ struct WebhooksShowCommand: AsyncParsableCommand {
             Output.line(Style.heading("webhook event \(event.id)") + "  \(event.type.rawValue) · " + Style.state(summary.state.rawValue))
             var fields = Fields()
             fields.append("event id", event.eventID)
-            fields.append("subscription", "\(event.originalTransactionID) · \(event.environment.rawValue) · \(event.bundleID)")
+            if let id = event.originalTransactionID {
+                fields.append(event.purchase == nil ? "subscription" : "purchase", "\(id) · \(event.environment.rawValue) · \(event.bundleID)")
+            } else {
+                fields.append("user", "\(event.appUserIDs.joined(separator: ", ")) · \(event.bundleID)")
+            }
             fields.append("created", TimeText.withAge(event.createdAt, now: now))
             if let delivered = summary.deliveredAt { fields.append("delivered", TimeText.withAge(delivered, now: now)) }
             if summary.state == .pending || summary.state == .retrying {

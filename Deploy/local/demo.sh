@@ -7,7 +7,8 @@
 # some signed version 2, some migrating from one to the other; every notification delivered
 # twice, shuffled — then a table of what subscriptiond says about each customer (status,
 # entitlements, eligibility) and whether it agrees with the simulator, and the webhook events
-# a demo receiver (the app's backend) got.
+# a demo receiver (the app's backend) got, including those of two subscriptions that end
+# after the run with no notification at all.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -65,6 +66,26 @@ status=0
     --truth-out .local/demo-truth.json --check-url "http://127.0.0.1:$sdport" --check-token "$ADMIN_TOKEN" \
     2> .local/demo-appstore-sim.log || status=$?
 
+# Two subscriptions end 40 s after the run and Apple sends nothing: the status sweep must
+# tell the app's backend by itself (expired, grace_period_expired, the entitlement's end).
+silent_endings() {
+    python3 - .local/demo-webhooks.jsonl <<'PY'
+import json, sys
+wanted = {"cleo-lapses-silently": "expired", "dan-grace-ends-silently": "grace_period_expired"}
+try:
+    events = [json.loads(line) for line in open(sys.argv[1])]
+except FileNotFoundError:
+    events = []
+got = {user for e in events for user in e.get("app_user_ids", []) if wanted.get(user) == e["type"]}
+sys.exit(0 if got == set(wanted) else 1)
+PY
+}
+echo "waiting for the subscriptions that end with no notification (cleo, dan; up to 120 s)…"
+for _ in $(seq 1 240); do
+    silent_endings && break
+    sleep 0.5
+done
+
 # The app's backend: what the demo receiver got once the outbox has drained.
 for _ in $(seq 1 100); do
     open="$(psql -tA "$DATABASE_URL" -c "SELECT count(*) FROM webhook_events WHERE state IN ('pending', 'retrying')")"
@@ -85,6 +106,11 @@ for kind, n in sorted(collections.Counter(e["type"] for e in unique.values()).it
     print(f"  {kind:22} {n}")
 for e in list(unique.values())[:5]:
     print(f"  e.g. {e['type']:20} {e['subscription']}  {e['previous_status'] or '-'} → {e['status']}")
+print("with no notification from Apple (time alone, found by the status sweep):")
+for user in ("cleo-lapses-silently", "dan-grace-ends-silently"):
+    told = [e for e in unique.values() if user in e.get("app_user_ids", [])
+            and e["type"] in ("expired", "grace_period_expired", "entitlement_changed") and e["status"] in ("expired", "billing_retry", "ended")]
+    print(f"  {user:24} " + (", ".join(f"{e['type']} ({e['previous_status'] or e['subscription']} → {e['status']})" for e in told) or "NOTHING ARRIVED"))
 PY
 echo
 echo "logs: .local/demo-subscriptiond.log, .local/demo-appstore-sim.log; the simulator's truth: .local/demo-truth.json"

@@ -162,6 +162,24 @@ struct ScenarioTests {
         #expect(try jsonObject(try #require(customer.notifications.last).body)["auto_renew_status"] as? String == "false")
     }
 
+    @Test("silent endings: the status holds at the end of the run and changes silentEndingLead later, with no notification after the run")
+    func silentEndings() throws {
+        let simulator = makeSimulator()
+        let customers = try simulator.addCustomers([
+            CustomerSpec(name: "lapses", scenario: .silentLapse, renewals: 1),
+            CustomerSpec(name: "grace-ends", scenario: .silentGraceEnd, renewals: 1),
+            CustomerSpec(name: "sandbox-lapses", scenario: .silentLapse, environment: .sandbox, renewals: 1),
+        ], endingAt: fixedEnd)
+        let after = fixedEnd.addingTimeInterval(ScenarioKind.silentEndingLead)
+        for customer in customers {
+            let changed: SimStatus = customer.scenario == .silentLapse ? .expired : .billingRetry
+            #expect(SubscriptionTruthProbe.status(customer, at: fixedEnd) == customer.scenario.finalStatus, "\(customer.id)")
+            #expect(SubscriptionTruthProbe.status(customer, at: after.addingTimeInterval(-1)) == customer.scenario.finalStatus, "\(customer.id)")
+            #expect(SubscriptionTruthProbe.status(customer, at: after.addingTimeInterval(1)) == changed, "\(customer.id)")
+            #expect(customer.lastEventDate <= fixedEnd, "\(customer.id)")
+        }
+    }
+
     @Test func everyScenarioEndsInItsAdvertisedStatus() throws {
         let simulator = makeSimulator()
         let specs = ScenarioKind.allCases.map { kind in

@@ -42,6 +42,10 @@ extension CustomerSpec {
                 name: "abby-paid-10.1-subscribes", scenario: .trialRenews, bundleID: paidApp, productID: paidYearly,
                 renewals: 0, originalApplicationVersion: "10.1"
             ),
+            // Their subscriptions end 40 s after the run with no notification: only the status
+            // sweep tells the app's backend (`expired`, `grace_period_expired`).
+            CustomerSpec(name: "cleo-lapses-silently", scenario: .silentLapse, productID: monthly, renewals: 1),
+            CustomerSpec(name: "dan-grace-ends-silently", scenario: .silentGraceEnd, productID: monthly, renewals: 1),
             CustomerSpec(
                 name: "ben-paid-1.9-subscribes", scenario: .cancelPending, bundleID: paidApp, productID: paidYearly,
                 renewals: 0, originalApplicationVersion: "1.9"

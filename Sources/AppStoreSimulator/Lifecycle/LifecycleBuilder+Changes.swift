@@ -133,6 +133,12 @@ extension LifecycleBuilder {
         record(.switchNow)
     }
 
+    /// Lets time pass with no event until `lead` before `moment`, where the run ends: what
+    /// happens at `moment` comes after the run, unannounced.
+    mutating func endRun(_ lead: TimeInterval, before moment: Date) {
+        advance(to: moment.addingTimeInterval(-lead))
+    }
+
     /// Lets `periods` lengths of the current product pass.
     mutating func wait(periods: Int) {
         advance(to: clock.end(of: currentProduct.period, from: now, count: periods))

@@ -72,6 +72,12 @@ extension ScenarioKind {
         case .gracePeriodExpired:
             builder.failBilling(grace: true)
             builder.expireGracePeriod()
+        case .silentLapse:
+            builder.setAutoRenew(false, at: moment)
+            builder.endRun(Self.silentEndingLead, before: builder.current.latest.expiresDate)
+        case .silentGraceEnd:
+            builder.failBilling(grace: true)
+            builder.endRun(Self.silentEndingLead, before: builder.current.renewal.gracePeriodExpiresDate ?? builder.now)
         default:
             break
         }

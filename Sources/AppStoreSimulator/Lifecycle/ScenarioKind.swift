@@ -1,3 +1,5 @@
+import Foundation
+
 /// The customer lifecycles the simulator can play, each ending in a known state.
 public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// Purchase (with the free trial when eligible), then renewals: ends `active`.
@@ -44,6 +46,13 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A failed charge with a grace period that runs out while Apple retries
     /// (`GRACE_PERIOD_EXPIRED`; silent in v1): ends `billing_retry`.
     case gracePeriodExpired = "grace-period-expired"
+    /// Auto-renew off, and the period ends `silentEndingLead` after the run with no
+    /// notification (Apple sends none in v1, and a lost v2 EXPIRED is no different): `active`
+    /// at the end of the run, `expired` soon after — only subscriptiond's status sweep can tell.
+    case silentLapse = "silent-lapse"
+    /// A failed charge whose grace period ends `silentEndingLead` after the run, with no
+    /// notification: `grace_period` at the end of the run, `billing_retry` soon after.
+    case silentGraceEnd = "silent-grace-end"
     /// A lifetime unlock (non-consumable) and nothing else: its entitlement for good
     /// (`non_consumable`). v2 `ONE_TIME_CHARGE`; silent in v1.
     case lifetime
@@ -82,7 +91,7 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// scenario buys no subscription.
     public var finalStatus: SimStatus? {
         switch self {
-        case .gracePeriod: .gracePeriod
+        case .gracePeriod, .silentGraceEnd: .gracePeriod
         case .billingRetry, .gracePeriodExpired: .billingRetry
         case .cancelExpire, .billingRetryExpire: .expired
         case .refund, .familyRevoke: .revoked
@@ -95,6 +104,14 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether the scenario buys an auto-renewable subscription.
     public var buysSubscription: Bool {
         finalStatus != nil
+    }
+
+    /// How long after the end of the run a silent scenario's subscription changes by time alone.
+    public static let silentEndingLead: TimeInterval = 40
+
+    /// Whether the scenario's subscription changes `silentEndingLead` after the run, unannounced.
+    public var endsSilentlyAfterRun: Bool {
+        self == .silentLapse || self == .silentGraceEnd
     }
 
     /// Whether the scenario needs an app with a grandfather rule.
@@ -134,11 +151,12 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// How often random customer generation picks the scenario, relative to the others: the
-    /// original lifecycles 3, the rarer events Apple added to v2 2, purchases of other products
-    /// and grandfathering 2.
+    /// original lifecycles 3, the rarer events Apple added to v2 2, silent endings 2, purchases
+    /// of other products and grandfathering 2.
     var weight: Int {
         switch self {
         case .offerCode, .promotionalOffer, .refundReversed, .familyRevoke, .renewalExtended, .gracePeriodExpired: 2
+        case .silentLapse, .silentGraceEnd: 2
         case _ where !Self.subscriptionLifecycles.contains(self): 2
         default: 3
         }

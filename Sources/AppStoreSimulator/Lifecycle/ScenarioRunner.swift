@@ -23,7 +23,10 @@ enum ScenarioRunner {
         }
         var jitterRandom = SeededRandom(seed: configuration.seed, name: "end-" + spec.name)
         var jitter = Int.random(in: 5...90, using: &jitterRandom)
-        if spec.environment == .sandbox && spec.scenario == .gracePeriod {
+        if spec.scenario.endsSilentlyAfterRun {
+            // Its unannounced change must come `silentEndingLead` after the run, not earlier.
+            jitter = 0
+        } else if spec.environment == .sandbox && spec.scenario == .gracePeriod {
             // A weekly product's sandbox grace period lasts a minute: the end must fall inside it.
             jitter = min(jitter, 30)
         }
@@ -44,7 +47,9 @@ enum ScenarioRunner {
             events = builder.events
             finished = builder.now
             let overshoot = finished.timeIntervalSince(target)
-            if overshoot <= 0 { break }
+            // A silent scenario's unannounced change must fall exactly `silentEndingLead` after
+            // the run, so its start moves either way; the others only need to end by `target`.
+            if overshoot <= 0 && !(spec.scenario.endsSilentlyAfterRun && overshoot < 0) { break }
             start = start.addingTimeInterval(-overshoot)
         }
         let context = NotificationContext(

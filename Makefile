@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test bench bench-intake bench-reads bench-drain bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
+.PHONY: all deps build run test bench bench-intake bench-reads bench-drain bench-sweep bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
 
 all: build
 
@@ -28,6 +28,7 @@ help:
 	@echo "make bench-intake       intake (v1, signed v2, and with 1,000,000 stored) next to pgbench's single-row insert"
 	@echo "make bench-reads        the three read endpoints at 1,000,000 subscribers next to the read ceiling (BENCH_USERS)"
 	@echo "make bench-drain        worker drain of 10,000 notifications, verifyReceipt answering after 200 ms, with peak RSS"
+	@echo "make bench-sweep        10,000 subscriptions ending at once: the sweep's drain, and intake's p99 meanwhile vs without"
 	@echo "make bench-eligibility  bench-reads with 100,000 subscribers"
 	@echo "make bench-signatures   signed-payload verifications per second on one core, full chain vs cached"
 	@echo "make fuzz   libFuzzer over the intake's JSON, decoders, date formatting and the v2 verifier (FUZZ_SECONDS, default 120)"
@@ -85,6 +86,9 @@ bench-signatures: deps
 
 bench-drain: deps
 	Benchmarks/drain.sh release
+
+bench-sweep: deps
+	Benchmarks/sweep.sh release
 
 # Not part of `make test`: a bounded libFuzzer run (see Fuzz/run.sh).
 fuzz: deps

@@ -5,7 +5,9 @@
 #   2. the three read endpoints at BENCH_USERS (default 1,000,000) subscribers next to
 #      1 / (1/H + 1/S), H = GET /health/live, S = pgbench -S;
 #   3. the worker's drain of 10,000 notifications against a 200 ms upstream next to
-#      0.8 × WORKER_CONCURRENCY / latency, with peak RSS.
+#      0.8 × WORKER_CONCURRENCY / latency, with peak RSS;
+#   4. 10,000 subscriptions ending at once: how long the status sweep takes under intake
+#      load, and intake's rate and p99 meanwhile next to a baseline without it.
 #
 #   make bench      # or: Benchmarks/all.sh [release|debug]
 #
@@ -33,10 +35,11 @@ status=0
 run_part intake Benchmarks/intake-vs-pgbench.sh "$config" || status=1
 run_part reads Benchmarks/reads.sh "$config" || status=1
 run_part drain Benchmarks/drain.sh "$config" || status=1
+run_part sweep Benchmarks/sweep.sh "$config" || status=1
 
 echo
 echo "== results ($(nproc) cores, $config build, $(( ($(date +%s) - started) / 60 )) min)"
-for name in intake reads drain; do
+for name in intake reads drain sweep; do
     [ -f "$logs/$name.log" ] || continue
     # Each script ends with a '== result' section: its measured figures, ceilings and ratios.
     sed -n '/^== result/,/^== [^r]/p' "$logs/$name.log" | grep -v '^== [^r]' || true

@@ -21,8 +21,13 @@ function init(args)
         line_number = line_number + 1
     end
     file:close()
-    -- The warm-up (BENCH_FIRST=0) sends the second half, so the measured run starts on fresh bodies.
-    if os.getenv("BENCH_FIRST") == "0" then next_body = math.floor(#bodies / 2) + 1 end
+    -- The warm-up (BENCH_FIRST=0) sends the second half, so the measured run starts on fresh bodies;
+    -- BENCH_OFFSET (a fraction) starts elsewhere, for runs that must not resend each other's bodies.
+    if os.getenv("BENCH_OFFSET") then
+        next_body = math.floor(#bodies * tonumber(os.getenv("BENCH_OFFSET"))) + 1
+    elseif os.getenv("BENCH_FIRST") == "0" then
+        next_body = math.floor(#bodies / 2) + 1
+    end
 end
 
 request = function()
@@ -31,7 +36,24 @@ request = function()
     return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, body)
 end
 
+-- BENCH_STATUSES=1 counts the answers by HTTP status (a Lua call per response: diagnosis only).
+if os.getenv("BENCH_STATUSES") == "1" then
+    statuses = {}
+    response = function(status, headers, body)
+        statuses[status] = (statuses[status] or 0) + 1
+        if status >= 300 and not sample then sample = status .. " " .. body end
+    end
+end
+
 done = function(summary, latency, requests)
+    for _, thread in ipairs(threads) do
+        local counts = thread:get("statuses")
+        if counts then
+            for status, n in pairs(counts) do io.write(string.format("BENCH status %s: %d\n", status, n)) end
+            local first = thread:get("sample")
+            if first then io.write("BENCH first non-2xx: " .. first .. "\n") end
+        end
+    end
     io.write(string.format("BENCH intake_requests=%d intake_seconds=%.2f intake_rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d socket_errors=%d\n",
         summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
         latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status,

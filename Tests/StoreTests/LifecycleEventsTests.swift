@@ -175,6 +175,15 @@ struct LifecycleEventsTests {
         ], form, "endings")
     }
 
+    @Test("late news: a period seen to end with no word of a renewal, then Apple says it is retrying the charge (status_changed)", arguments: Form.allCases)
+    func lateBillingRetry(_ form: Form) async throws {
+        try await play([
+            Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
+            Step(state: State(periods: [Self.first]), at: 30, events: ["expired"]),
+            Step(state: State(periods: [Self.first], billingRetry: true), at: 31, events: ["status_changed"]),
+        ], form, "late retry")
+    }
+
     @Test("v2: a refund reversed (REFUND_REVERSED carries the transaction without its revocation, signed later)")
     func refundReversed() async throws {
         try await play([

@@ -20,6 +20,8 @@ public func buildApplication(
     environment: ApplicationEnvironment
 ) async throws -> some ApplicationProtocol {
     let logger = environment.logger
+    // First, so a bad certificate or key stops startup before anything else opens.
+    let tlsContexts = try configuration.tls.map(TLSContextStore.init(files:))
     let workerSignal = WorkerSignal()
     let components = try await ServiceComponents.open(
         configuration: configuration, logger: logger, retryPolicy: environment.retryPolicy,
@@ -87,15 +89,24 @@ public func buildApplication(
     // Per connection: a cap per client address, and a deadline for each request to arrive whole.
     let connectionsPerAddress = ConnectionsPerAddress(cap: configuration.httpMaxConnectionsPerAddress)
     let requestTimeout = TimeAmount(configuration.httpRequestTimeout)
+    let http1 = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [
+            ConnectionsPerAddressHandler(registry: connectionsPerAddress, onRefusal: ConnectionGuardMetrics.addressAtCap),
+            RequestReadDeadlineHandler(limit: requestTimeout, onExpiry: ConnectionGuardMetrics.requestTimedOut),
+        ],
+        idleTimeout: TimeAmount(configuration.httpIdleTimeout)
+    )
+    // HTTPS with TLS_CERT_FILE / TLS_KEY_FILE (read again on SIGHUP), else HTTP for a reverse proxy.
+    var server = HTTPServerBuilder.http1(configuration: http1)
+    if let tlsContexts {
+        server = HTTPServerBuilder { responder in
+            ReloadableTLSChannel(base: HTTP1Channel(responder: responder, configuration: http1), contexts: tlsContexts)
+        }
+        services.append(TLSReloadService(contexts: tlsContexts, logger: logger))
+    }
     return Application(
         router: router,
-        server: .http1(configuration: .init(
-            additionalChannelHandlers: [
-                ConnectionsPerAddressHandler(registry: connectionsPerAddress, onRefusal: ConnectionGuardMetrics.addressAtCap),
-                RequestReadDeadlineHandler(limit: requestTimeout, onExpiry: ConnectionGuardMetrics.requestTimedOut),
-            ],
-            idleTimeout: TimeAmount(configuration.httpIdleTimeout)
-        )),
+        server: server,
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "subscriptiond",
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.httpMaxConnections, logger: logger)

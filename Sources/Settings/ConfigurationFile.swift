@@ -27,12 +27,12 @@ struct ConfigurationFile: Decodable {
             let beforeVersion: String
             let entitlement: String
 
-            enum CodingKeys: String, CodingKey {
+            enum CodingKeys: String, CodingKey, CaseIterable {
                 case beforeVersion = "before_version", entitlement
             }
         }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case bundleID = "bundle_id", sharedSecret = "shared_secret", sharedSecretFile = "shared_secret_file"
             case appAppleID = "app_apple_id", webhookURL = "webhook_url", webhookSecret = "webhook_secret"
             case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
@@ -65,17 +65,23 @@ struct ConfigurationFile: Decodable {
 
     let apps: [App]
 
-    /// Reads and validates the file, resolving `shared_secret_file` entries.
+    /// Reads and validates the file, resolving `shared_secret_file` entries. An unknown key
+    /// stops startup naming it and the nearest known key; other mistakes name their place.
     static func load(path: String) throws -> [AppCredentials] {
         let setting = "SUBSCRIPTIOND_CONFIG"
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(setting, "names \(path), which cannot be read")
         }
+        if let problem = ConfigurationFileCheck.unknownKey(in: data) {
+            throw ConfigurationError(setting, "file \(path): \(problem)")
+        }
         let file: ConfigurationFile
         do {
             file = try JSONDecoder().decode(ConfigurationFile.self, from: data)
+        } catch let error as DecodingError {
+            throw ConfigurationError(setting, "file \(path): \(ConfigurationFileCheck.describe(error))")
         } catch {
-            throw ConfigurationError(setting, "file \(path) is not valid: expected {\"apps\":[{\"bundle_id\":…,\"shared_secret\":…,\"app_apple_id\":…}]}")
+            throw ConfigurationError(setting, "file \(path) cannot be read as JSON (\(error))")
         }
         return try file.apps.map { app in
             guard !app.bundleID.isEmpty else { throw ConfigurationError(setting, "has an app with an empty bundle_id") }

@@ -14,6 +14,8 @@ public struct ServiceConfiguration: Sendable {
     public var host: String
     /// Listen port (0 picks a free one).
     public var port: Int
+    /// HTTPS on the listener (TLS 1.2+); nil speaks plain HTTP for a reverse proxy.
+    public var tls: TLSFiles?
     /// The apps whose notifications we accept.
     public var apps: AppRegistry
     /// Production verifyReceipt endpoint.
@@ -93,6 +95,8 @@ public struct ServiceConfiguration: Sendable {
         ("DATABASE_URL", "postgresql://localhost/subscriptiond"),
         ("SUBSCRIPTIOND_HOST", "127.0.0.1"),
         ("SUBSCRIPTIOND_PORT", "8080"),
+        ("TLS_CERT_FILE", nil),
+        ("TLS_KEY_FILE", nil),
         ("SUBSCRIPTIOND_CONFIG", nil),
         ("APPSTORE_BUNDLE_ID", nil),
         ("APPSTORE_SHARED_SECRET", nil),
@@ -147,6 +151,7 @@ public struct ServiceConfiguration: Sendable {
             databaseURL: try reader.required("DATABASE_URL"),
             host: try reader.required("SUBSCRIPTIOND_HOST"),
             port: try reader.integer("SUBSCRIPTIOND_PORT", in: 0...65_535),
+            tls: try TLSFiles.load(reader),
             apps: apps,
             verifyReceiptURL: try reader.upstreamURL("VERIFY_RECEIPT_URL"),
             verifyReceiptSandboxURL: try reader.upstreamURL("VERIFY_RECEIPT_SANDBOX_URL"),

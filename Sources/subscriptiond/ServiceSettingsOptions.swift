@@ -10,6 +10,10 @@ struct ServiceSettingsOptions: ParsableArguments {
     var host: String?
     @Option(help: "Listen port (SUBSCRIPTIOND_PORT, default 8080).")
     var port: String?
+    @Option(help: "PEM certificate chain to serve HTTPS with, TLS 1.2+, read again on SIGHUP (TLS_CERT_FILE; unset: plain HTTP for a reverse proxy).")
+    var tlsCertFile: String?
+    @Option(help: "PEM private key of that certificate (TLS_KEY_FILE).")
+    var tlsKeyFile: String?
     @Option(help: "JSON file with the apps and their shared secrets (SUBSCRIPTIOND_CONFIG).")
     var config: String?
     @Option(help: "Single-app shortcut: the app's bundle id (APPSTORE_BUNDLE_ID).")
@@ -99,6 +103,7 @@ struct ServiceSettingsOptions: ParsableArguments {
     func environment(merging base: [String: String]) -> [String: String] {
         let flags: [String: String?] = [
             "DATABASE_URL": databaseURL, "SUBSCRIPTIOND_HOST": host, "SUBSCRIPTIOND_PORT": port,
+            "TLS_CERT_FILE": tlsCertFile, "TLS_KEY_FILE": tlsKeyFile,
             "SUBSCRIPTIOND_CONFIG": config, "APPSTORE_BUNDLE_ID": appstoreBundleID,
             "APPSTORE_SHARED_SECRET": appstoreSharedSecret, "VERIFY_RECEIPT_URL": verifyReceiptURL,
             "VERIFY_RECEIPT_SANDBOX_URL": verifyReceiptSandboxURL, "VERIFY_TIMEOUT_MS": verifyTimeoutMs,

@@ -77,6 +77,7 @@ final class BurstProgress: Sendable {
 final class ServiceProcess: Sendable {
     private let environment: [String: String]
     private let current = Mutex<Process?>(nil)
+    private let log = Mutex<ProcessLog?>(nil)
 
     init(environment: [String: String]) {
         self.environment = environment
@@ -102,6 +103,7 @@ final class ServiceProcess: Sendable {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         let log = ProcessLog()
+        self.log.withLock { $0 = log }
         // Drain the child's log on a thread of its own, so the child never blocks on a full pipe.
         Thread.detachNewThread {
             while let chunk = ChildProcesses.readChunk(errors.fileHandleForReading) { log.append(chunk) }
@@ -135,6 +137,17 @@ final class ServiceProcess: Sendable {
             process.waitUntilExit()
         }
     }
+
+    /// Sends `signal` (SIGHUP: read the TLS files again) without waiting.
+    func send(_ signal: Int32) {
+        current.withLock { process in
+            guard let process, process.isRunning else { return }
+            Foundation.kill(process.processIdentifier, signal)
+        }
+    }
+
+    /// The child's log so far.
+    var logText: String { log.withLock { $0?.text ?? "" } }
 
     /// SIGTERM and wait.
     func terminate() {

@@ -35,3 +35,40 @@ struct EntitlementPolicyConfigurationTests {
         }
     }
 }
+
+@Suite("Configuration: SUBSCRIPTIOND_CONFIG mistakes are named by file, place and key")
+struct ConfigurationFileMistakesTests {
+    private func problem(_ json: String) -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("apps-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            try Data(json.utf8).write(to: file)
+            _ = try ServiceConfiguration.load(environment: ["SUBSCRIPTIOND_CONFIG": file.path])
+            return "no error"
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains(file.path), "\(text)")
+            return text.replacingOccurrences(of: "configuration error: SUBSCRIPTIOND_CONFIG file \(file.path): ", with: "")
+        }
+    }
+
+    @Test("an unknown key stops startup naming it and the nearest known key, at any level")
+    func unknownKeys() {
+        #expect(problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"webhook_ur":"https://example.com/h"}]}"#)
+            == #"apps[0] (a.b) has an unknown key "webhook_ur"; did you mean "webhook_url"?"#)
+        #expect(problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"grandfather":{"before":"2.0","entitlement":"pro"}}]}"#)
+            .hasPrefix(#"apps[0] (a.b).grandfather has an unknown key "before" (known: before_version, entitlement)"#))
+        #expect(problem(#"{"app":[]}"#) == #"the top level has an unknown key "app"; did you mean "apps"?"#)
+        #expect(problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"colour":"red"}]}"#).contains(#"unknown key "colour" (known: bundle_id, "#))
+    }
+
+    @Test("a wrong type, a missing key or text that is not JSON is said by its place")
+    func typesAndShapes() {
+        #expect(problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":true}]}"#) == "apps[0].app_apple_id must be a string or a number")
+        #expect(problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"webhook_event_types":"expired"}]}"#)
+            == "apps[0].webhook_event_types must be an array")
+        #expect(problem(#"{"apps":[{"app_apple_id":1}]}"#) == #"apps[0] lacks "bundle_id""#)
+        #expect(problem(#"{"apps":{}}"#) == "apps must be an array")
+        #expect(problem("apps: []") == #"is not JSON: expected {"apps": [{"bundle_id": …}]}"#)
+    }
+}

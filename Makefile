@@ -60,6 +60,7 @@ demo: build db-start
 # tests kill subscriptiond), and dozens of CREATE DATABASE at the suite's start otherwise
 # wait on the disk.
 test: deps
+	@INSTALL_TEST_TOOLS=1 Deploy/local/install-deps.sh
 	@LOCAL_POSTGRES_NAME=postgres-test LOCAL_POSTGRES_FSYNC=off $(PG) start
 	@set -a; . .local/postgres-test/env; set +a; \
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) && \

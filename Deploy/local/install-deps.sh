@@ -13,6 +13,11 @@ command -v script >/dev/null 2>&1 || needed+=(bsdutils)
 command -v curl >/dev/null 2>&1 || needed+=(curl)
 # The tests serve TLS with an untrusted certificate through `openssl s_server`.
 command -v openssl >/dev/null 2>&1 || needed+=(openssl)
+# `make test` checks the alert rules in Deploy/prometheus with promtool (Debian's prometheus
+# package; its server is not started).
+if [ "${INSTALL_TEST_TOOLS:-0}" = 1 ]; then
+    command -v promtool >/dev/null 2>&1 || needed+=(prometheus)
+fi
 if [ "${INSTALL_BENCH_TOOLS:-0}" = 1 ]; then
     command -v wrk >/dev/null 2>&1 || needed+=(wrk)
     command -v pgbench >/dev/null 2>&1 || needed+=(postgresql)

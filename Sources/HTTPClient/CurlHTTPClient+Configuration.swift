@@ -21,6 +21,9 @@ extension CurlHTTPClient {
         public var connectTimeout: Duration
         /// Requests that may wait for a free transfer slot; more fail at once with `.overloaded`.
         public var maxQueuedRequests: Int
+        /// Told of every request when it ends: how long it took and the HTTP status (nil when
+        /// no answer came: refused, timed out, cancelled, overloaded). For metrics.
+        public var onFinish: (@Sendable (_ duration: Duration, _ status: Int?) -> Void)?
 
         /// Creates a configuration; the defaults suit calls to Apple's APIs. The connection
         /// limits default to one connection per concurrent transfer.

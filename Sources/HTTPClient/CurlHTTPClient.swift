@@ -49,16 +49,19 @@ public final class CurlHTTPClient: Sendable {
         let logger = logger ?? self.logger
         let admitted = outstanding.wrappingAdd(1, ordering: .relaxed).newValue
         defer { outstanding.wrappingSubtract(1, ordering: .relaxed) }
+        let started = ContinuousClock.now
         guard admitted <= configuration.maxConcurrentTransfers + configuration.maxQueuedRequests else {
+            configuration.onFinish?(.zero, nil)
             throw HTTPClientError(kind: .overloaded)
         }
-        let started = ContinuousClock.now
         do {
             let response = try await send(request, startedAt: started)
+            configuration.onFinish?(ContinuousClock.now - started, response.status)
             let extra: Logger.Metadata = [HTTPClientLogKey.status: "\(response.status)"]
             logger.debug("HTTP request finished", metadata: Self.metadata(request, started: started, extra: extra))
             return response
         } catch {
+            configuration.onFinish?(ContinuousClock.now - started, nil)
             let extra: Logger.Metadata = [HTTPClientLogKey.error: "\(String(reflecting: error))"]
             logger.debug("HTTP request failed", metadata: Self.metadata(request, started: started, extra: extra))
             throw error

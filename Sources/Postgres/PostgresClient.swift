@@ -30,6 +30,11 @@ public final class PostgresClient: Sendable {
         self.logger = logger
     }
 
+    /// The pool at this moment (for metrics).
+    public func poolStatistics() async -> PostgresPoolStatistics {
+        await pool.statistics()
+    }
+
     /// Runs one statement on a leased connection and returns its rows.
     ///
     /// `leaseTimeout` overrides the configured wait for a free connection for this call.

@@ -55,6 +55,11 @@ actor PostgresConnectionPool {
         }
     }
 
+    /// Connections leased, idle connections kept, and leases waiting, right now.
+    func statistics() -> PostgresPoolStatistics {
+        PostgresPoolStatistics(inUse: leasedCount, idle: idle.count, waiting: waiters.count)
+    }
+
     /// Gives the slot back, keeping the connection for reuse when it is still usable.
     func release(_ connection: PostgresConnection?) {
         let reusable = connection.flatMap { !$0.isBroken && !isClosed ? $0 : nil }

@@ -25,7 +25,8 @@ public func buildApplication(
     let workerSignal = WorkerSignal()
     let components = try await ServiceComponents.open(
         configuration: configuration, logger: logger, retryPolicy: environment.retryPolicy,
-        onQueued: { await workerSignal.signal() }, onAnswerWrite: ReadAnswerMetrics.recordWrites)
+        onQueued: { await workerSignal.signal() }, onAnswerWrite: ReadAnswerMetrics.recordWrites,
+        onUpstreamRequest: PipelineMetrics.upstreamRequest)
     warnAboutTrust(configuration, roots: components.roots, logger: logger)
 
     let worker = NotificationWorker(
@@ -76,6 +77,7 @@ public func buildApplication(
             await components.answerWriter.flush()
         },
         ShutdownService(name: "upstream-http") { try await components.shutdownUpstreams() },
+        PipelineMetricsService(components: components, interval: environment.metricsSampleInterval, logger: logger),
     ]
     if environment.runsWorker && configuration.workerConcurrency > 0 {
         services.append(worker)

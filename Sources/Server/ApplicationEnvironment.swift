@@ -26,6 +26,8 @@ public struct ApplicationEnvironment: Sendable {
     public var sweepInterval: Duration
     /// The clock intake judges a signed notification's age by (tests of Apple's dated fixtures pin it).
     public var intakeClock: @Sendable () -> Date
+    /// How often the pipeline's gauges (inbox backlog, database pool, sweep backlog) are sampled.
+    public var metricsSampleInterval: Duration
 
     /// Creates the environment.
     public init(
@@ -38,7 +40,8 @@ public struct ApplicationEnvironment: Sendable {
         webhookRetryPolicy: WebhookRetryPolicy = WebhookRetryPolicy(),
         retentionInterval: Duration = .seconds(3_600),
         sweepInterval: Duration = .seconds(10),
-        intakeClock: @escaping @Sendable () -> Date = Date.init
+        intakeClock: @escaping @Sendable () -> Date = Date.init,
+        metricsSampleInterval: Duration = .seconds(15)
     ) {
         self.logger = logger
         self.metricsRegistry = metricsRegistry
@@ -50,5 +53,6 @@ public struct ApplicationEnvironment: Sendable {
         self.retentionInterval = retentionInterval
         self.sweepInterval = sweepInterval
         self.intakeClock = intakeClock
+        self.metricsSampleInterval = metricsSampleInterval
     }
 }

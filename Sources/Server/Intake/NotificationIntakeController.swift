@@ -23,27 +23,40 @@ struct NotificationIntakeController<Context: RequestContext> {
     }
 
     func accept(_ request: Request, context: Context) async throws -> IntakeAnswer {
-        let body = try await RequestBody.json(request, maxBytes: maxBodyBytes)
+        var version = "unknown"
+        let result: InboxInsertResult
         let entry: InboxEntry
         do {
-            let parser = self.parser
-            let parsed = try await largeBodies.read(size: body.count) { () throws(APIError) -> IntakeBody in try parser.parse(body) }
-            switch parsed {
-            case .v1(let v1): entry = v1
-            case .signed(let jws): entry = try await signed.entry(signedPayload: jws, logger: context.logger)
+            let body = try await RequestBody.json(request, maxBytes: maxBodyBytes)
+            do {
+                let parser = self.parser
+                let parsed = try await largeBodies.read(size: body.count) { () throws(APIError) -> IntakeBody in try parser.parse(body) }
+                switch parsed {
+                case .v1(let v1):
+                    version = "v1"
+                    entry = v1
+                case .signed(let jws):
+                    version = "v2"
+                    entry = try await signed.entry(signedPayload: jws, logger: context.logger)
+                }
+            } catch {
+                context.logger.info("notification rejected", metadata: [LogKey.error: "\(error.message)"])
+                throw error
             }
+            result = try await batcher.insert(entry)
         } catch {
-            context.logger.info("notification rejected", metadata: [LogKey.error: "\(error.message)"])
+            PipelineMetrics.received(version: version, outcome: (error as? APIError)?.code ?? "internal")
             throw error
         }
-        let result = try await batcher.insert(entry)
         switch result {
         case .accepted(let id):
+            PipelineMetrics.received(version: version, outcome: "accepted")
             context.logger.info("notification accepted", metadata: [
                 LogKey.notificationID: "\(id)", LogKey.notificationType: "\(entry.notificationType ?? "-")", LogKey.bundleID: "\(entry.bundleID)",
             ])
             return IntakeAnswer(status: .accepted, id: id)
         case .duplicate(let id):
+            PipelineMetrics.received(version: version, outcome: "duplicate")
             context.logger.info("notification redelivered", metadata: [LogKey.notificationID: "\(id)"])
             return IntakeAnswer(status: .duplicate, id: id)
         }

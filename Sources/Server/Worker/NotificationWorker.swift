@@ -72,11 +72,25 @@ public struct NotificationWorker: Service {
 
     private func attempt(_ notification: ClaimedNotification) async {
         do {
-            try await processor.process(notification, logger: logger)
+            let outcome = try await processor.process(notification, logger: logger)
+            PipelineMetrics.processed(outcome: outcome.metricName)
         } catch {
+            PipelineMetrics.processed(outcome: "unrecorded")
             // Recording the outcome failed (database trouble): the lease brings it back.
             logger.warning("could not record the outcome; the notification will be retried after its lease",
                            metadata: [LogKey.notificationID: "\(notification.id)", LogKey.error: "\(error)"])
+        }
+    }
+}
+
+extension NotificationProcessor.Outcome {
+    /// The `outcome` label of `subscriptiond_notifications_processed_total`.
+    var metricName: String {
+        switch self {
+        case .processed: "processed"
+        case .retrying: "retrying"
+        case .dead: "dead"
+        case .superseded: "superseded"
         }
     }
 }

@@ -123,6 +123,15 @@ public struct NotificationInbox: Sendable {
         guard recorded == 1 else { throw StaleClaimError(notificationID: notification.id, attempt: notification.attempt) }
     }
 
+    /// Notifications not yet processed (pending or retrying) and when the oldest arrived: the
+    /// worker's backlog (metrics).
+    public func backlog() async throws -> (unfinished: Int, oldestReceivedAt: Date?) {
+        let row = try await client.query("""
+            SELECT count(*) AS n, min(received_at) AS oldest FROM notifications WHERE state IN ('pending', 'retrying')
+            """).first
+        return (try row?.decode("n", as: Int.self) ?? 0, try row?.decode("oldest", as: Date?.self) ?? nil)
+    }
+
     /// Schedules another attempt at `nextAttemptAt`, keeping the reason. Returns false (and
     /// writes nothing) when the claim is stale.
     @discardableResult

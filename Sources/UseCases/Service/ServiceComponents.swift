@@ -62,10 +62,13 @@ public struct ServiceComponents: Sendable {
     ///   - retryPolicy: when failed notifications are tried again.
     ///   - onQueued: called whenever work is queued for the worker (to wake it).
     ///   - onAnswerWrite: told how each background write of read answers went (metrics).
+    ///   - onUpstreamRequest: told of every upstream request: which upstream, how long, the
+    ///     HTTP status (nil: no answer) (metrics).
     public static func open(
         configuration: ServiceConfiguration, logger: Logger, retryPolicy: RetryPolicy,
         onQueued: @escaping @Sendable () async -> Void,
-        onAnswerWrite: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void
+        onAnswerWrite: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void,
+        onUpstreamRequest: @escaping @Sendable (_ upstream: String, _ duration: Duration, _ status: Int?) -> Void = { _, _, _ in }
     ) async throws -> ServiceComponents {
         let roots = try TrustAnchors.signedPayloads.load(configuration.appleRootCertificates)
         let receiptRoots = try TrustAnchors.appReceipts.load(configuration.appleReceiptRootCertificates)
@@ -83,7 +86,7 @@ public struct ServiceComponents: Sendable {
             try? await database.shutdown()
             throw error
         }
-        let upstreams = UpstreamClients(configuration: configuration, logger: logger)
+        let upstreams = UpstreamClients(configuration: configuration, logger: logger, onRequest: onUpstreamRequest)
         let revocation = configuration.appStoreOnlineChecks ? OCSPResponderClient(http: upstreams.ocsp).revocationChecking : nil
         let signatures = SignedPayloadVerifier(roots: roots, revocation: revocation)
         let appStoreAPI: AppStoreAPIDirectory
@@ -127,6 +130,12 @@ public struct ServiceComponents: Sendable {
                 client: database, policies: configuration.apps.entitlementPolicies, webhookEvents: configuration.apps.webhookEvents,
                 apps: configuration.apps.bundleIDs),
             database: database, upstreams: upstreams.all)
+    }
+
+    /// The database pool at this moment: connections leased, idle, and requests waiting for one.
+    public func databaseConnections() async -> (inUse: Int, idle: Int, waiting: Int) {
+        let pool = await database.poolStatistics()
+        return (pool.inUse, pool.idle, pool.waiting)
     }
 
     /// Closes the database connections (last: everything before it may still write).

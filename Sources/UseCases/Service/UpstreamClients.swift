@@ -20,19 +20,32 @@ struct UpstreamClients {
     /// Webhook deliveries: they never queue behind Apple's calls (and back).
     let webhooks: CurlHTTPClient
 
-    init(configuration: ServiceConfiguration, logger: Logger) {
+    /// Which upstream a request went to, for `onRequest`.
+    enum Upstream: String, Sendable {
+        case verifyReceipt = "verify_receipt"
+        case appStoreServerAPI = "app_store_server_api"
+        case ocsp
+        case webhook
+    }
+
+    /// The clients; `onRequest` hears of every request's upstream, duration and HTTP status
+    /// (nil: no answer).
+    init(
+        configuration: ServiceConfiguration, logger: Logger,
+        onRequest: @escaping @Sendable (_ upstream: String, _ duration: Duration, _ status: Int?) -> Void = { _, _, _ in }
+    ) {
         let caBundle = configuration.upstreamCABundle
-        func client(_ transfers: Int, maxResponseBytes: Int = 16 * 1024 * 1024) -> CurlHTTPClient {
-            CurlHTTPClient(
-                configuration: .init(maxConcurrentTransfers: transfers, maxResponseBytes: maxResponseBytes, caBundlePath: caBundle),
-                logger: logger)
+        func client(_ upstream: Upstream, _ transfers: Int, maxResponseBytes: Int = 16 * 1024 * 1024) -> CurlHTTPClient {
+            var settings = CurlHTTPClient.Configuration(maxConcurrentTransfers: transfers, maxResponseBytes: maxResponseBytes, caBundlePath: caBundle)
+            settings.onFinish = { duration, status in onRequest(upstream.rawValue, duration, status) }
+            return CurlHTTPClient(configuration: settings, logger: logger)
         }
-        worker = client(max(2, configuration.workerConcurrency))
-        api = client(configuration.apiUpstreamConcurrency)
-        workerAppStore = client(max(2, configuration.workerConcurrency))
-        apiAppStore = client(configuration.apiUpstreamConcurrency)
-        ocsp = client(4, maxResponseBytes: 64 * 1024)
-        webhooks = client(configuration.webhookConcurrency)
+        worker = client(.verifyReceipt, max(2, configuration.workerConcurrency))
+        api = client(.verifyReceipt, configuration.apiUpstreamConcurrency)
+        workerAppStore = client(.appStoreServerAPI, max(2, configuration.workerConcurrency))
+        apiAppStore = client(.appStoreServerAPI, configuration.apiUpstreamConcurrency)
+        ocsp = client(.ocsp, 4, maxResponseBytes: 64 * 1024)
+        webhooks = client(.webhook, configuration.webhookConcurrency)
     }
 
     var all: [CurlHTTPClient] { [worker, api, workerAppStore, apiAppStore, ocsp, webhooks] }

@@ -12,6 +12,7 @@ func buildRouter(
     intakeBatcher: IntakeBatcher, largeBodies: LargeBodyLane
 ) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
+    router.add(middleware: AccessLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ConnectionCloseMiddleware())
     router.add(middleware: ErrorMappingMiddleware())

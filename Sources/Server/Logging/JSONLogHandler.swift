@@ -11,11 +11,14 @@ public struct JSONLogHandler: LogHandler {
     private let label: String
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
+    /// Metadata of the current task (a trace or request id) added to every line.
+    public var metadataProvider: Logger.MetadataProvider?
 
     /// Creates a handler for one logger label.
-    public init(label: String, logLevel: Logger.Level = .info) {
+    public init(label: String, logLevel: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
         self.logLevel = logLevel
+        self.metadataProvider = metadataProvider
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -30,7 +33,9 @@ public struct JSONLogHandler: LogHandler {
             "label": label,
             "message": event.message.description,
         ]
-        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        let merged = (metadataProvider?.get() ?? [:])
+            .merging(metadata) { _, new in new }
+            .merging(event.metadata ?? [:]) { _, new in new }
         for (key, value) in merged { object[key] = Self.plain(value) }
         guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         line.append(UInt8(ascii: "\n"))
@@ -50,17 +55,20 @@ public struct JSONLogHandler: LogHandler {
 }
 
 extension LoggingSystem {
-    /// Bootstraps logging once per process in the configured format and level.
-    public static func bootstrap(format: ServiceConfiguration.LogFormat, level: Logger.Level) {
-        bootstrap { label in
+    /// Bootstraps logging once per process in the configured format and level; both formats
+    /// keep `metadataProvider`'s metadata (task-local ids) on every line.
+    public static func bootstrap(
+        format: ServiceConfiguration.LogFormat, level: Logger.Level, metadataProvider: Logger.MetadataProvider? = nil
+    ) {
+        bootstrap({ label, provider in
             switch format {
             case .json:
-                return JSONLogHandler(label: label, logLevel: level)
+                return JSONLogHandler(label: label, logLevel: level, metadataProvider: provider)
             case .text:
-                var handler = StreamLogHandler.standardError(label: label)
+                var handler = StreamLogHandler.standardError(label: label, metadataProvider: provider)
                 handler.logLevel = level
                 return handler
             }
-        }
+        }, metadataProvider: metadataProvider)
     }
 }

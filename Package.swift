@@ -170,6 +170,12 @@ let package = Package(
 
         // Shared support: the verifyReceipt and OCSP clients, the worker's retry policy,
         // deadlines, the batch queue, log keys and the CLI's failure report.
+        .plugin(name: "BuildInfoStamp", capability: .buildTool()),
+        .target(
+            name: "BuildInfo",
+            swiftSettings: sharedSwiftSettings,
+            plugins: ["BuildInfoStamp"]
+        ),
         .target(
             name: "SubscriptiondCore",
             dependencies: [
@@ -321,6 +327,7 @@ let package = Package(
         .executableTarget(
             name: "subscriptiond",
             dependencies: [
+                "BuildInfo",
                 "Settings",
                 "Server",
                 "SubscriptiondCore",
@@ -335,6 +342,7 @@ let package = Package(
         .executableTarget(
             name: "subscriptionctl",
             dependencies: [
+                "BuildInfo",
                 "ContractDocuments",
                 "Settings",
                 "StoredAnswers",
@@ -365,6 +373,7 @@ let package = Package(
         .executableTarget(
             name: "appstore-sim",
             dependencies: [
+                "BuildInfo",
                 "AppStoreSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 
 /// `appstore-sim`: a local stand-in for Apple's App Store servers.
 @main
@@ -25,6 +26,7 @@ struct AppStoreSim: AsyncParsableCommand {
 
         Per-request faults: header X-Sim-Fault: 21005|21100|429|500|503|hang|reset, and X-Sim-Latency-Ms: N.
         """,
+        version: BuildInfo.versionLine("appstore-sim"),
         subcommands: [
             ServeCommand.self, RunCommand.self, TruthCommand.self, CACommand.self, TestNotificationCommand.self, APIKeyCommand.self,
             NotificationsCommand.self, ScenariosCommand.self, CatalogCommand.self,

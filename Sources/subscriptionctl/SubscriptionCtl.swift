@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 import Foundation
 import Logging
 
@@ -13,6 +14,7 @@ struct SubscriptionCtl: AsyncParsableCommand {
             Exit codes: 0 success, 1 not found or rule violated, 2 usage or configuration error, \
             3 database unreachable (130 when Ctrl-C stopped a revalidation).
             """,
+        version: BuildInfo.versionLine("subscriptionctl"),
         subcommands: [
             MigrateCommand.self, ProductsCommand.self, SubscriberCommand.self, SubscriptionCommand.self,
             NotificationsCommand.self, EligibilityCommand.self, RevalidateCommand.self, StatsCommand.self, WebhooksCommand.self,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 import Foundation
 import Hummingbird
 import Logging
@@ -20,7 +21,8 @@ struct Subscriptiond: AsyncParsableCommand {
             Example:
               DATABASE_URL=postgresql://localhost/subscriptiond \\
               APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=… subscriptiond --port 8080
-            """
+            """,
+        version: BuildInfo.versionLine("subscriptiond")
     )
 
     @OptionGroup var settings: ServiceSettingsOptions

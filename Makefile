@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test bench bench-intake bench-reads bench-drain bench-sweep bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
+.PHONY: all deps build run test release install bench bench-intake bench-reads bench-drain bench-sweep bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
 
 all: build
 
@@ -24,6 +24,8 @@ help:
 	@echo "make demo   subscriptiond against appstore-sim with named customers; prints who is entitled and the check"
 	@echo "make test   local PostgreSQL + every test suite, then stops that cluster"
 	@echo "make build  build all executables"
+	@echo "make release  dist/subscriptiond-VERSION-linux-ARCH.tar.gz: the executables (static Swift standard library) and what they read"
+	@echo "make install PREFIX=/usr/local  install that release under PREFIX (INSTALL.md in the tarball: the service user and settings)"
 	@echo "make bench  every performance goal in one run, each as a ratio to a ceiling measured alongside (docs/performance.md)"
 	@echo "make bench-intake       intake (v1, signed v2, and with 1,000,000 stored) next to pgbench's single-row insert"
 	@echo "make bench-reads        the three read endpoints at 1,000,000 subscribers next to the read ceiling (BENCH_USERS)"
@@ -63,11 +65,26 @@ test: deps
 	@INSTALL_TEST_TOOLS=1 Deploy/local/install-deps.sh
 	@LOCAL_POSTGRES_NAME=postgres-test LOCAL_POSTGRES_FSYNC=off $(PG) start
 	@set -a; . .local/postgres-test/env; set +a; \
+	rm -f .local/contract-answers.jsonl; \
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) && \
 	NO_COLOR=1 SWIFT_BACKTRACE=enable=yes,threads=crashed,registers=none,images=none \
+	SUBSCRIPTIOND_CONTRACT_RECORD="$(CURDIR)/.local/contract-answers.jsonl" \
 	"$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/subscriptiondPackageTests.xctest" --testing-library swift-testing \
 		--experimental-maximum-parallelization-width $(TEST_WIDTH) $(if $(TEST_FILTER),--filter '$(TEST_FILTER)'); \
-	status=$$?; LOCAL_POSTGRES_NAME=postgres-test $(PG) stop; exit $$status
+	status=$$?; \
+	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then \
+		python3 Tests/contract/check-openapi.py docs/openapi.yaml .local/contract-answers.jsonl || status=$$?; fi; \
+	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/package/install-test.sh debug || status=$$?; fi; \
+	LOCAL_POSTGRES_NAME=postgres-test $(PG) stop; exit $$status
+
+PREFIX ?= /usr/local
+
+release: deps
+	@Deploy/package/build-tarball.sh release
+
+install: release
+	@set -e; tarball="$$(ls -t dist/subscriptiond-*-linux-*.tar.gz | head -n 1)"; work="$$(mktemp -d)"; \
+	tar -C "$$work" -xzf "$$tarball"; "$$work"/subscriptiond-*/install.sh --prefix "$(PREFIX)"; rm -rf "$$work"
 
 bench: deps
 	Benchmarks/all.sh release

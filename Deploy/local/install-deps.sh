@@ -17,6 +17,12 @@ command -v openssl >/dev/null 2>&1 || needed+=(openssl)
 # package; its server is not started).
 if [ "${INSTALL_TEST_TOOLS:-0}" = 1 ]; then
     command -v promtool >/dev/null 2>&1 || needed+=(prometheus)
+    # Tests/contract/check-openapi.py holds the tests' answers to docs/openapi.yaml.
+    if ! python3 -c 'import yaml, jsonschema, openapi_spec_validator' >/dev/null 2>&1; then
+        echo "install-deps: installing pyyaml, jsonschema and openapi-spec-validator (pip)" >&2
+        python3 -m pip install --quiet pyyaml jsonschema openapi-spec-validator >&2 \
+            || python3 -m pip install --quiet --break-system-packages pyyaml jsonschema openapi-spec-validator >&2
+    fi
 fi
 if [ "${INSTALL_BENCH_TOOLS:-0}" = 1 ]; then
     command -v wrk >/dev/null 2>&1 || needed+=(wrk)

@@ -134,10 +134,10 @@ struct RunningService: Sendable {
         var headers: [HTTPHeader] = []
         if let contentType { headers.append(HTTPHeader(name: "Content-Type", value: contentType)) }
         let request = HTTPClient.HTTPRequest(method: .post, url: baseURL + "/notifications/appstore", headers: headers, body: body, timeout: .seconds(30))
-        var response = try await http.execute(request)
+        var response = try await execute(request)
         for wait in [1, 2, 4, 8, 16] where retriesUnavailable && response.status == 503 {
             try await Task.sleep(for: .seconds(wait))
-            response = try await http.execute(request)
+            response = try await execute(request)
         }
         return response
     }
@@ -149,7 +149,7 @@ struct RunningService: Sendable {
 
     /// POSTs raw JSON bytes to a query API path with the admin token.
     func post(_ path: String, bytes: [UInt8], timeout: Duration = .seconds(30)) async throws -> HTTPClient.HTTPResponse {
-        try await http.execute(HTTPClient.HTTPRequest(
+        try await execute(HTTPClient.HTTPRequest(
             method: .post, url: baseURL + path,
             headers: [HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
             body: bytes, timeout: timeout))
@@ -157,7 +157,7 @@ struct RunningService: Sendable {
 
     /// DELETEs a query API path with the admin token.
     func delete(_ path: String) async throws -> HTTPClient.HTTPResponse {
-        try await http.execute(HTTPClient.HTTPRequest(
+        try await execute(HTTPClient.HTTPRequest(
             method: .delete, url: baseURL + path, headers: [HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
             timeout: .seconds(10)))
     }
@@ -166,7 +166,14 @@ struct RunningService: Sendable {
     func get(_ path: String, token: String? = RunningService.adminToken) async throws -> HTTPClient.HTTPResponse {
         var headers: [HTTPHeader] = []
         if let token { headers.append(HTTPHeader(name: "Authorization", value: "Bearer \(token)")) }
-        return try await http.execute(HTTPClient.HTTPRequest(method: .get, url: baseURL + path, headers: headers, timeout: .seconds(10)))
+        return try await execute(HTTPClient.HTTPRequest(method: .get, url: baseURL + path, headers: headers, timeout: .seconds(10)))
+    }
+
+    /// Sends a request to the service, recording the exchange for the contract check.
+    func execute(_ request: HTTPClient.HTTPRequest) async throws -> HTTPClient.HTTPResponse {
+        let response = try await http.execute(request)
+        ContractRecorder.record(request, response)
+        return response
     }
 
     /// Waits until no notification is pending or retrying (or the deadline passes).

@@ -14,9 +14,11 @@ command -v curl >/dev/null 2>&1 || needed+=(curl)
 # The tests serve TLS with an untrusted certificate through `openssl s_server`.
 command -v openssl >/dev/null 2>&1 || needed+=(openssl)
 # `make test` checks the alert rules in Deploy/prometheus with promtool (Debian's prometheus
-# package; its server is not started).
+# package; its server is not started)...
 if [ "${INSTALL_TEST_TOOLS:-0}" = 1 ]; then
     command -v promtool >/dev/null 2>&1 || needed+=(prometheus)
+    # ... and Deploy/caddy/Caddyfile with `caddy validate`.
+    command -v caddy >/dev/null 2>&1 || needed+=(caddy)
     # Tests/contract/check-openapi.py holds the tests' answers to docs/openapi.yaml.
     if ! python3 -c 'import yaml, jsonschema, openapi_spec_validator' >/dev/null 2>&1; then
         echo "install-deps: installing pyyaml, jsonschema and openapi-spec-validator (pip)" >&2

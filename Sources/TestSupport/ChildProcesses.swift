@@ -37,6 +37,22 @@ public enum ChildProcesses {
         return data
     }
 
+    /// Runs `arguments` (a command found through PATH) to its end, in `directory` when given;
+    /// its exit status and its stdout and stderr together.
+    public static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try launch(process)
+        let data = readAll(output.fileHandleForReading)
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// Kills `process` (SIGKILL: some servers ignore SIGTERM), waits for it, and removes
     /// `directory`, its scratch files.
     public static func stop(_ process: Process, removing directory: URL) {

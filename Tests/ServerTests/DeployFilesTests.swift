@@ -3,22 +3,12 @@ import Testing
 import TestSupport
 
 /// The operator files in Deploy/ are checked by the tools that read them.
-@Suite("Deploy files: alert rules, dashboard")
+@Suite("Deploy files: alert rules, reverse-proxy example, dashboard")
 struct DeployFilesTests {
     static let prometheus = TestEnvironment.repositoryRoot().appendingPathComponent("Deploy/prometheus")
 
     private static func promtool(_ arguments: String...) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["promtool"] + arguments
-        process.currentDirectoryURL = prometheus
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try ChildProcesses.launch(process)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ChildProcesses.run(["promtool"] + arguments, in: prometheus)
     }
 
     @Test("promtool accepts the alert rules, and each alert fires on the series meant to fire it and not on healthy ones")
@@ -28,6 +18,13 @@ struct DeployFilesTests {
         #expect(check.output.contains("SUCCESS: 9 rules found"), "\(check.output)")
         let test = try Self.promtool("test", "rules", "alerts.test.yml")
         #expect(test.status == 0, "\(test.output)")
+    }
+
+    @Test("caddy accepts the reverse-proxy example")
+    func caddyfile() throws {
+        let file = TestEnvironment.repositoryRoot().appendingPathComponent("Deploy/caddy/Caddyfile").path
+        let validate = try ChildProcesses.run(["caddy", "validate", "--config", file, "--adapter", "caddyfile"])
+        #expect(validate.status == 0 && validate.output.contains("Valid configuration"), "caddy validate (make test installs caddy): \(validate.output)")
     }
 
     @Test("the dashboard is JSON whose every query reads a series subscriptiond exports or Hummingbird's")

@@ -27,16 +27,7 @@ struct HTTPSListenerTests {
     }
 
     private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try ChildProcesses.launch(process)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ChildProcesses.run(arguments)
     }
 
     @Test("serves HTTPS (TLS 1.2 and 1.3) to a client trusting its certificate, refuses plain HTTP, and serves a renewed pair after SIGHUP")

@@ -112,6 +112,12 @@ for user in ("cleo-lapses-silently", "dan-grace-ends-silently"):
             and e["type"] in ("expired", "grace_period_expired", "entitlement_changed") and e["status"] in ("expired", "billing_retry", "ended")]
     print(f"  {user:24} " + (", ".join(f"{e['type']} ({e['previous_status'] or e['subscription']} → {e['status']})" for e in told) or "NOTHING ARRIVED"))
 PY
+# What an operator's dashboard reads (docs/operations.md), as subscriptiond serves it now.
+echo
+echo "metrics (curl http://127.0.0.1:$sdport/metrics; all in .local/demo-metrics.txt):"
+curl -sf "http://127.0.0.1:$sdport/metrics" > .local/demo-metrics.txt || true
+grep -E '^subscriptiond_(notifications_received_total|notifications_processed_total|inbox_pending|inbox_oldest_pending_seconds|database_connections|webhook_deliveries_total)|^subscriptiond_upstream_request_duration_seconds_count' \
+    .local/demo-metrics.txt | sed 's/^/  /' || true
 echo
 echo "logs: .local/demo-subscriptiond.log, .local/demo-appstore-sim.log; the simulator's truth: .local/demo-truth.json"
 echo "inspect: DATABASE_URL=$DATABASE_URL $bin/subscriptionctl stats; webhooks received: .local/demo-webhooks.jsonl"

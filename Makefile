@@ -22,7 +22,7 @@ all: build
 help:
 	@echo "make run    local PostgreSQL + migrate + subscriptiond in the foreground (Ctrl-C stops it)"
 	@echo "make demo   subscriptiond against appstore-sim with named customers; prints who is entitled and the check"
-	@echo "make test   local PostgreSQL + every test suite, then stops that cluster"
+	@echo "make test   local PostgreSQL + every test suite, the OpenAPI check of their answers, the install test; then stops that cluster"
 	@echo "make build  build all executables"
 	@echo "make release  dist/subscriptiond-VERSION-linux-ARCH.tar.gz: the executables (static Swift standard library) and what they read"
 	@echo "make install PREFIX=/usr/local  install that release under PREFIX (INSTALL.md in the tarball: the service user and settings)"

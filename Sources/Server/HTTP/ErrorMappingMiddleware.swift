@@ -16,24 +16,33 @@ public struct ErrorMappingMiddleware<Context: RequestContext>: RouterMiddleware 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            throw error
-        } catch let error as UseCaseError {
-            throw APIError(error)
-        } catch let error as HTTPError {
-            throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase.lowercased())
-        } catch let error as IntakeBatcherError {
-            context.logger.warning("intake unavailable", metadata: [LogKey.error: "\(error)"])
-            throw APIError.unavailable("\(error); retry later")
-        } catch where DatabaseFailure(error) == .unavailable {
-            context.logger.warning("database unavailable", metadata: [LogKey.error: "\(error)"])
-            throw APIError.unavailable("the database is unavailable; retry later")
-        } catch where DatabaseFailure(error) == .unstorableText {
-            throw APIError.malformed("a value contains a NUL character (\\u0000), which cannot be stored")
         } catch {
+            throw Self.answer(for: error, logger: context.logger, requestID: context.id)
+        }
+    }
+
+    /// The answer `error` gets (logging what needs an operator's eye): for routes that must
+    /// know it before the middleware does, such as intake counting its outcomes.
+    static func answer(for error: any Error, logger: Logger, requestID: String) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as UseCaseError:
+            return APIError(error)
+        case let error as HTTPError:
+            return APIError(error.status, code: code(for: error.status), message: error.body ?? error.status.reasonPhrase.lowercased())
+        case let error as IntakeBatcherError:
+            logger.warning("intake unavailable", metadata: [LogKey.error: "\(error)"])
+            return APIError.unavailable("\(error); retry later")
+        case _ where DatabaseFailure(error) == .unavailable:
+            logger.warning("database unavailable", metadata: [LogKey.error: "\(error)"])
+            return APIError.unavailable("the database is unavailable; retry later")
+        case _ where DatabaseFailure(error) == .unstorableText:
+            return APIError.malformed("a value contains a NUL character (\\u0000), which cannot be stored")
+        default:
             // `description` only: a database error's detail can quote row values (a receipt).
-            context.logger.error("request failed", metadata: [LogKey.error: "\(error)"])
-            throw APIError.internalError(requestID: context.id)
+            logger.error("request failed", metadata: [LogKey.error: "\(error)"])
+            return APIError.internalError(requestID: requestID)
         }
     }
 

@@ -45,8 +45,10 @@ struct NotificationIntakeController<Context: RequestContext> {
             }
             result = try await batcher.insert(entry)
         } catch {
-            PipelineMetrics.received(version: version, outcome: (error as? APIError)?.code ?? "internal")
-            throw error
+            // Mapped here, as the middleware would, so the metric counts the answer Apple gets.
+            let answer = ErrorMappingMiddleware<Context>.answer(for: error, logger: context.logger, requestID: context.id)
+            PipelineMetrics.received(version: version, outcome: answer.code)
+            throw answer
         }
         switch result {
         case .accepted(let id):

@@ -23,7 +23,7 @@ enum PipelineMetrics {
     static func upstreamRequest(upstream: String, duration: Duration, status: Int?) {
         Timer(label: "subscriptiond_upstream_request_duration_seconds", dimensions: [
             ("upstream", upstream), ("status", status.map(String.init) ?? "none"),
-        ]).recordNanoseconds(duration.nanoseconds)
+        ]).record(duration: duration)
     }
 
     /// Notifications not yet processed, and the age of the oldest (0 when none).
@@ -38,14 +38,4 @@ enum PipelineMetrics {
     /// What time alone has made due: subscriptions (status sweep) and users (entitlement reviews).
     static let sweepDue = Gauge(label: "subscriptiond_status_sweep_due")
     static let entitlementReviewsDue = Gauge(label: "subscriptiond_entitlement_reviews_due")
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds, saturating.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        return product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
-    }
 }

@@ -22,23 +22,23 @@ struct StatusSweepService: Service {
         let swept = Counter(label: "subscriptiond_status_sweep_subscriptions_total")
         let reviewed = Counter(label: "subscriptiond_entitlement_reviews_total")
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            var wait = interval
-            do {
-                let claimed = try await sweep.sweep(limit: Self.batchSize)
-                swept.increment(by: Int64(claimed))
-                if claimed == Self.batchSize { wait = Self.pause }
-            } catch {
-                logger.warning("status sweep failed; will try at the next interval", metadata: [LogKey.error: "\(error)"])
-            }
-            do {
-                let claimed = try await reviews.review(limit: Self.batchSize)
-                reviewed.increment(by: Int64(claimed))
-                if claimed == Self.batchSize { wait = Self.pause }
-            } catch {
-                logger.warning("entitlement review failed; will try at the next interval", metadata: [LogKey.error: "\(error)"])
-            }
-            let sleep = wait
+            let sweptWhole = await batch("status sweep", counter: swept) { try await sweep.sweep(limit: Self.batchSize) }
+            let reviewedWhole = await batch("entitlement review", counter: reviewed) { try await reviews.review(limit: Self.batchSize) }
+            let sleep = sweptWhole || reviewedWhole ? Self.pause : interval
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: sleep) }
+        }
+    }
+
+    /// Runs one batch of `work`, counting what it claimed; true when it claimed a whole batch
+    /// (more may be due at once). A failure is logged and waits for the next interval.
+    private func batch(_ name: String, counter: Counter, _ work: () async throws -> Int) async -> Bool {
+        do {
+            let claimed = try await work()
+            counter.increment(by: Int64(claimed))
+            return claimed == Self.batchSize
+        } catch {
+            logger.warning("\(name) failed; will try at the next interval", metadata: [LogKey.error: "\(error)"])
+            return false
         }
     }
 }

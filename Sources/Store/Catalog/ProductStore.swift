@@ -62,14 +62,12 @@ public struct ProductStore: Sendable {
     /// The whole catalog, read inside the caller's session.
     public static func catalog(in session: PostgresSession) throws -> ProductCatalog {
         let rows = try session.query(PostgresQuery("""
-            SELECT product_id, bundle_id, type, subscription_group_id, period, intro_payment_mode, intro_period,
-                   intro_periods, intro_price::text AS intro_price, trial_of, trial_period,
-                   \(unescaped: Entitlement.catalogColumns)
-            FROM (SELECT 1) one LEFT JOIN products ON true
-            ORDER BY bundle_id, subscription_group_id NULLS LAST, product_id
+            SELECT \(unescaped: Product.catalogColumns), \(unescaped: Entitlement.catalogColumns)
+            FROM (SELECT 1) one LEFT JOIN products p ON true
+            ORDER BY p.bundle_id, p.subscription_group_id NULLS LAST, p.product_id
             """).prepared())
         guard let first = rows.first else { return .empty }
-        let products = try rows.filter { try $0.text("product_id") != nil }.map { try Product(row: $0) }
+        let products = try rows.filter { try $0.text("catalog_product_id") != nil }.map { try Product(row: $0, prefix: "catalog_") }
         return ProductCatalog(products: products, entitlements: try Entitlement.catalog(row: first))
     }
 }

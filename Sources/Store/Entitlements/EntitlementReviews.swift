@@ -67,36 +67,36 @@ public struct EntitlementReviews: Sendable {
 
     /// How far behind the reviews are: users due at `now`, and the oldest due time.
     public func backlog(now: Date = Date()) async throws -> (due: Int, oldestDueAt: Date?) {
-        let row = try await client.query(PostgresQuery("""
+        try await client.countAndOldest(PostgresQuery("""
             SELECT count(*) AS n, min(due_at) AS oldest FROM entitlement_reviews WHERE due_at <= \(now)
-            """)).first
-        return (try row?.decode("n", as: Int.self) ?? 0, try row?.decode("oldest", as: Date?.self) ?? nil)
+            """))
     }
 
     /// Marks `appUserIDs` due for review at `now` (the change's time, by the clock reviews
-    /// use), inside the caller's transaction (the one that changed what they hold). Users are
-    /// locked in sorted order, so two marks cannot deadlock.
+    /// use), inside the caller's transaction (the one that changed what they hold).
     static func markDue(appUserIDs: [String], now: Date = Date(), in session: PostgresSession) throws {
-        guard !appUserIDs.isEmpty else { return }
-        try session.execute(PostgresQuery("""
-            INSERT INTO entitlement_reviews (app_user_id, due_at)
-            SELECT DISTINCT u, \(now)::timestamptz FROM unnest(\(appUserIDs)::text[]) AS u ORDER BY u
-            ON CONFLICT (app_user_id) DO UPDATE SET due_at = least(entitlement_reviews.due_at, excluded.due_at)
-            """)) // not prepared: planned for its keys (see `FactStore.apply`)
+        // No subscription or purchase: the environment selects nothing.
+        try markDue(linkedTo: .production, originalTransactionIDs: [], alsoUsers: appUserIDs, now: now, in: session)
     }
 
-    /// Marks due at `now` the users linked to the subscriptions or purchases `ids` of `environment`,
-    /// and `alsoUsers` (those who just lost one), inside the caller's transaction.
+    /// Marks due at `now` the users linked to the subscriptions or purchases `ids` of
+    /// `environment`, and `alsoUsers` (those who just lost one), inside the caller's
+    /// transaction, in one statement. Users are locked in sorted order, so two marks cannot deadlock.
     static func markDue(
         linkedTo environment: AppStoreEnvironment, originalTransactionIDs ids: [String], alsoUsers: [String], now: Date,
         in session: PostgresSession
     ) throws {
         guard !ids.isEmpty || !alsoUsers.isEmpty else { return }
-        let linked = try session.query(PostgresQuery("""
-            SELECT DISTINCT app_user_id FROM subscribers
-            WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-            """)).map { try $0.decode("app_user_id", as: String.self) } // not prepared: planned for its keys
-        try markDue(appUserIDs: linked + alsoUsers, now: now, in: session)
+        try session.execute(PostgresQuery("""
+            INSERT INTO entitlement_reviews (app_user_id, due_at)
+            SELECT u, \(now)::timestamptz FROM (
+                SELECT app_user_id AS u FROM subscribers
+                WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
+                UNION
+                SELECT unnest(\(alsoUsers)::text[])
+            ) users ORDER BY u
+            ON CONFLICT (app_user_id) DO UPDATE SET due_at = least(entitlement_reviews.due_at, excluded.due_at)
+            """)) // not prepared: planned for its keys (see `FactStore.apply`)
     }
 
     /// Forgets `appUserID`'s baseline and review, inside the caller's transaction (the

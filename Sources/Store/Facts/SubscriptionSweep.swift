@@ -59,9 +59,8 @@ public struct SubscriptionSweep: Sendable {
 
     /// How far behind the sweep is: subscriptions due at `now`, and the oldest due time.
     public func backlog(now: Date = Date()) async throws -> (due: Int, oldestDueAt: Date?) {
-        let row = try await client.query(PostgresQuery("""
+        try await client.countAndOldest(PostgresQuery("""
             SELECT count(*) AS n, min(due_at) AS oldest FROM subscriptions WHERE due_at <= \(now)
-            """)).first
-        return (try row?.decode("n", as: Int.self) ?? 0, try row?.decode("oldest", as: Date?.self) ?? nil)
+            """))
     }
 }

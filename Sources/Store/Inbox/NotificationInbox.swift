@@ -126,10 +126,9 @@ public struct NotificationInbox: Sendable {
     /// Notifications not yet processed (pending or retrying) and when the oldest arrived: the
     /// worker's backlog (metrics).
     public func backlog() async throws -> (unfinished: Int, oldestReceivedAt: Date?) {
-        let row = try await client.query("""
+        try await client.countAndOldest(PostgresQuery("""
             SELECT count(*) AS n, min(received_at) AS oldest FROM notifications WHERE state IN ('pending', 'retrying')
-            """).first
-        return (try row?.decode("n", as: Int.self) ?? 0, try row?.decode("oldest", as: Date?.self) ?? nil)
+            """))
     }
 
     /// Schedules another attempt at `nextAttemptAt`, keeping the reason. Returns false (and

@@ -44,10 +44,8 @@ extension WebhookOutbox {
         else { return }
         let fact = try TransactionFact(row: row)
         let product = try session.queryFirst(PostgresQuery("""
-            SELECT product_id, bundle_id, type, subscription_group_id, period, intro_payment_mode, intro_period,
-                   intro_periods, intro_price::text AS intro_price, trial_of, trial_period
-            FROM products WHERE product_id = \(fact.productID)
-            """).prepared()).map { try Product(row: $0) }
+            SELECT \(unescaped: Product.catalogColumns) FROM products p WHERE p.product_id = \(fact.productID)
+            """).prepared()).map { try Product(row: $0, prefix: "catalog_") }
         guard let purchase = PurchaseSummary.purchases(
             of: CustomerHoldings(oneTimePurchases: [fact]), catalog: ProductCatalog(products: product.map { [$0] } ?? [])).first
         else { return }

@@ -129,9 +129,8 @@ extension WebhookEvent {
 extension WebhookOutbox {
     /// How many events are unfinished (pending or retrying) and when the oldest was created: the lag.
     public func backlog() async throws -> (unfinished: Int, oldestCreatedAt: Date?) {
-        let row = try await client.query("""
+        try await client.countAndOldest(PostgresQuery("""
             SELECT count(*) AS n, min(created_at) AS oldest FROM webhook_events WHERE state IN ('pending', 'retrying')
-            """).first
-        return (try row?.decode("n", as: Int.self) ?? 0, try row?.decode("oldest", as: Date?.self) ?? nil)
+            """))
     }
 }

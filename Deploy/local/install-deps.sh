@@ -26,6 +26,10 @@ if [ "${INSTALL_TEST_TOOLS:-0}" = 1 ]; then
             || python3 -m pip install --quiet --break-system-packages pyyaml jsonschema openapi-spec-validator >&2
     fi
 fi
+# `make image` and Deploy/container/image-test.sh build the container image.
+if [ "${INSTALL_TEST_TOOLS:-0}" = 1 ] || [ "${INSTALL_IMAGE_TOOLS:-0}" = 1 ]; then
+    command -v podman >/dev/null 2>&1 || needed+=(podman)
+fi
 if [ "${INSTALL_BENCH_TOOLS:-0}" = 1 ]; then
     command -v wrk >/dev/null 2>&1 || needed+=(wrk)
     command -v pgbench >/dev/null 2>&1 || needed+=(postgresql)

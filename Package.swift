@@ -1,13 +1,19 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// CI (`CI` set, as `.ci/run` is run) builds with every warning an error, so a warning cannot
+/// land; a local build keeps them warnings, so a newer toolchain's new deprecation does not stop
+/// `make run` on a user's machine.
+let warningsAreErrors = Context.environment["CI"].map { !$0.isEmpty && $0 != "false" } ?? false
+
 /// Settings every target of ours shares: Swift 6 language mode with strict concurrency,
 /// plus the upcoming features that keep imports and existentials explicit.
-let sharedSwiftSettings: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-]
+let sharedSwiftSettings: [SwiftSetting] =
+    [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ] + (warningsAreErrors ? [.treatAllWarnings(as: .error)] : [])
 
 let package = Package(
     name: "subscriptiond",

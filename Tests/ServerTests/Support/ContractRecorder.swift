@@ -9,7 +9,7 @@ import Synchronization
 enum ContractRecorder {
     private static let file: FileHandle? = {
         guard let path = ProcessInfo.processInfo.environment["SUBSCRIPTIOND_CONTRACT_RECORD"], !path.isEmpty else { return nil }
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         let handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
         return handle

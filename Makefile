@@ -15,16 +15,18 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test release install bench bench-intake bench-reads bench-drain bench-sweep bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
+.PHONY: all deps build run test format lint release image install bench bench-intake bench-reads bench-drain bench-sweep bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
 
 all: build
 
 help:
 	@echo "make run    local PostgreSQL + migrate + subscriptiond in the foreground (Ctrl-C stops it)"
 	@echo "make demo   subscriptiond against appstore-sim with named customers; prints who is entitled and the check"
-	@echo "make test   local PostgreSQL + every test suite, the OpenAPI check of their answers, the install test; then stops that cluster"
+	@echo "make test   local PostgreSQL + every test suite, the OpenAPI check of their answers, the install and image tests; then stops that cluster"
 	@echo "make build  build all executables"
+	@echo "make format / make lint  rewrite the sources in the house style (.swift-format) / check them (make test does)"
 	@echo "make release  dist/subscriptiond-VERSION-linux-ARCH.tar.gz: the executables (static Swift standard library) and what they read"
+	@echo "make image  the container image subscriptiond:VERSION (podman; Deploy/container/Containerfile) from that release"
 	@echo "make install PREFIX=/usr/local  install that release under PREFIX (INSTALL.md in the tarball: the service user and settings)"
 	@echo "make bench  every performance goal in one run, each as a ratio to a ceiling measured alongside (docs/performance.md)"
 	@echo "make bench-intake       intake (v1, signed v2, and with 1,000,000 stored) next to pgbench's single-row insert"
@@ -61,7 +63,7 @@ demo: build db-start
 # The test cluster runs without fsync: no test crashes PostgreSQL itself (the durability
 # tests kill subscriptiond), and dozens of CREATE DATABASE at the suite's start otherwise
 # wait on the disk.
-test: deps
+test: deps lint
 	@INSTALL_TEST_TOOLS=1 Deploy/local/install-deps.sh
 	@LOCAL_POSTGRES_NAME=postgres-test LOCAL_POSTGRES_FSYNC=off $(PG) start
 	@set -a; . .local/postgres-test/env; set +a; \
@@ -75,12 +77,28 @@ test: deps
 	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then \
 		python3 Tests/contract/check-openapi.py docs/openapi.yaml .local/contract-answers.jsonl || status=$$?; fi; \
 	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/package/install-test.sh debug || status=$$?; fi; \
+	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/container/image-test.sh debug || status=$$?; fi; \
 	LOCAL_POSTGRES_NAME=postgres-test $(PG) stop; exit $$status
+
+# The house style (.swift-format, swift-format as the toolchain ships it): `make format`
+# rewrites the sources, `make lint` (the first step of `make test`) fails on any difference.
+FORMATTED := Sources Tests Plugins Benchmarks Package.swift
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
+
+lint:
+	@$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED) \
+		|| { echo "lint: the sources differ from .swift-format's style; make format rewrites them" >&2; exit 1; }
 
 PREFIX ?= /usr/local
 
 release: deps
 	@Deploy/package/build-tarball.sh release
+
+image: release
+	@INSTALL_IMAGE_TOOLS=1 Deploy/local/install-deps.sh
+	@Deploy/container/build-image.sh
 
 install: release
 	@set -e; tarball="$$(ls -t dist/subscriptiond-*-linux-*.tar.gz | head -n 1)"; work="$$(mktemp -d)"; \

@@ -69,9 +69,10 @@ public struct AppReceiptContents: Sendable, Equatable {
                     createdAt = try? Date.ISO8601FormatStyle().parse(String(ASN1IA5String(berEncoded: BER.parse(attribute.value))))
                 case Self.inAppPurchaseType:
                     let fields = try Self.attributes(BER.parse(attribute.value))
-                    purchases.append(Purchase(
-                        transactionID: try fields.first { $0.type == Self.transactionIDType }.map(Self.utf8),
-                        originalTransactionID: try fields.first { $0.type == Self.originalTransactionIDType }.map(Self.utf8)))
+                    purchases.append(
+                        Purchase(
+                            transactionID: try fields.first { $0.type == Self.transactionIDType }.map(Self.utf8),
+                            originalTransactionID: try fields.first { $0.type == Self.originalTransactionIDType }.map(Self.utf8)))
                 default:
                     continue
                 }
@@ -95,12 +96,13 @@ public struct AppReceiptContents: Sendable, Equatable {
         try BER.set(node, identifier: .set) { nodes in
             var attributes: [Attribute] = []
             while let element = nodes.next() {
-                attributes.append(try BER.sequence(element, identifier: .sequence) { fields in
-                    let type = try Int(berEncoded: &fields)
-                    _ = fields.next()  // version
-                    let value = try ASN1OctetString(berEncoded: &fields)
-                    return Attribute(type: type, value: value.bytes)
-                })
+                attributes.append(
+                    try BER.sequence(element, identifier: .sequence) { fields in
+                        let type = try Int(berEncoded: &fields)
+                        _ = fields.next()  // version
+                        let value = try ASN1OctetString(berEncoded: &fields)
+                        return Attribute(type: type, value: value.bytes)
+                    })
             }
             return attributes
         }

@@ -24,7 +24,7 @@ public enum AppleDateRange {
     /// The date for a JSON number: integral, finite and inside the range, else nil.
     public static func date(milliseconds value: Double) -> Date? {
         guard value.isFinite, value == value.rounded(),
-              value >= Double(earliestMilliseconds), value <= Double(latestMilliseconds)
+            value >= Double(earliestMilliseconds), value <= Double(latestMilliseconds)
         else { return nil }
         return date(milliseconds: Int64(value))
     }

@@ -19,7 +19,7 @@ enum AppleWhitespace {
     static func trimmed(_ text: String) -> Substring {
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !contains($0) }),
-              let last = scalars.lastIndex(where: { !contains($0) })
+            let last = scalars.lastIndex(where: { !contains($0) })
         else { return "" }
         // Scalar indices, not characters: a blank followed by a combining mark is trimmed
         // as Foundation trims it.

@@ -117,7 +117,8 @@ extension KeyedDecodingContainer where Key == AppleKey {
         if let value = try? decodeIfPresent(Int64.self, forKey: key) { return String(value) }
         if let value = try? decodeIfPresent(UInt64.self, forKey: key) { return String(value) }
         if let value = try? decodeIfPresent(Double.self, forKey: key),
-           let whole = Int64(exactly: value) {
+            let whole = Int64(exactly: value)
+        {
             return String(whole)
         }
         return nil

@@ -13,7 +13,8 @@ extension NotificationV1 {
 
     /// Every transaction the body carries, unified first, each transaction id once.
     public var allTransactions: [ReceiptTransaction] {
-        let candidates = (unifiedReceipt?.latestReceiptInfo ?? [])
+        let candidates =
+            (unifiedReceipt?.latestReceiptInfo ?? [])
             + [latestReceiptInfo, latestExpiredReceiptInfo].compactMap { $0 }
         var seen = Set<String>()
         return candidates.filter { seen.insert($0.transactionID).inserted }

@@ -29,7 +29,9 @@ public struct PKCS7SignedData {
                     while let field = fields.next() { trailing.append(field) }
                     let content = try BER.sequence(encapsulated, identifier: .sequence) { inner in
                         _ = try ASN1ObjectIdentifier(berEncoded: &inner)
-                        return try BER.explicitlyTagged(&inner, tagNumber: 0, tagClass: .contextSpecific) { try ASN1OctetString(berEncoded: $0) }
+                        return try BER.explicitlyTagged(&inner, tagNumber: 0, tagClass: .contextSpecific) {
+                            try ASN1OctetString(berEncoded: $0)
+                        }
                     }
                     return (content.bytes, trailing)
                 }

@@ -9,8 +9,12 @@ extension AppStoreAPIClient {
     ///
     /// `environment` `nil` asks production, then sandbox on `TransactionIdNotFound`.
     /// Throws `AppStoreAPIError` or `CancellationError`.
-    public func subscriptionStatuses(transactionID: String, environment: AppStoreEnvironment? = nil, logger: Logger? = nil) async throws -> SubscriptionStatusesAnswer {
-        let call = AppStoreAPICall(method: .get, path: "/inApps/v1/subscriptions/" + (try Self.pathID(transactionID)), route: "/inApps/v1/subscriptions/{transactionId}")
+    public func subscriptionStatuses(
+        transactionID: String, environment: AppStoreEnvironment? = nil, logger: Logger? = nil
+    ) async throws -> SubscriptionStatusesAnswer {
+        let call = AppStoreAPICall(
+            method: .get, path: "/inApps/v1/subscriptions/" + (try Self.pathID(transactionID)),
+            route: "/inApps/v1/subscriptions/{transactionId}")
         return try await perform(call, in: Self.lookupOrder(environment), logger: logger) { environment, body throws(AppStoreAPIError) in
             let wire = try decodeJSON(AppStoreAPIWire.StatusResponse.self, body, in: environment)
             var groups: [SubscriptionGroupStatus] = []
@@ -25,17 +29,23 @@ extension AppStoreAPIClient {
                     guard let original = item.originalTransactionId ?? transaction.originalTransactionID else {
                         throw .malformedAnswer(environment: environment)
                     }
-                    last.append(SubscriptionLastTransaction(originalTransactionID: original, statusRaw: item.status, transaction: transaction, renewalInfo: renewal))
+                    last.append(
+                        SubscriptionLastTransaction(
+                            originalTransactionID: original, statusRaw: item.status, transaction: transaction, renewalInfo: renewal))
                 }
-                groups.append(SubscriptionGroupStatus(subscriptionGroupIdentifier: group.subscriptionGroupIdentifier, lastTransactions: last))
+                groups.append(
+                    SubscriptionGroupStatus(subscriptionGroupIdentifier: group.subscriptionGroupIdentifier, lastTransactions: last))
             }
             return SubscriptionStatusesAnswer(environment: environment, groups: groups)
         }
     }
 
     /// One page of Get Transaction History v2; pass the previous page's `revision` for the next.
-    public func transactionHistoryPage(transactionID: String, revision: String? = nil, environment: AppStoreEnvironment? = nil, logger: Logger? = nil) async throws -> TransactionHistoryPage {
-        var call = AppStoreAPICall(method: .get, path: "/inApps/v2/history/" + (try Self.pathID(transactionID)), route: "/inApps/v2/history/{transactionId}")
+    public func transactionHistoryPage(
+        transactionID: String, revision: String? = nil, environment: AppStoreEnvironment? = nil, logger: Logger? = nil
+    ) async throws -> TransactionHistoryPage {
+        var call = AppStoreAPICall(
+            method: .get, path: "/inApps/v2/history/" + (try Self.pathID(transactionID)), route: "/inApps/v2/history/{transactionId}")
         if let revision { call.query = [("revision", revision)] }
         return try await perform(call, in: Self.lookupOrder(environment), logger: logger) { environment, body throws(AppStoreAPIError) in
             let wire = try decodeJSON(AppStoreAPIWire.HistoryResponse.self, body, in: environment)
@@ -43,7 +53,8 @@ extension AppStoreAPIClient {
             for jws in wire.signedTransactions ?? [] {
                 transactions.append(try await verifiedTransaction(jws, in: environment))
             }
-            return TransactionHistoryPage(environment: environment, transactions: transactions, revision: wire.revision, hasMore: wire.hasMore ?? false)
+            return TransactionHistoryPage(
+                environment: environment, transactions: transactions, revision: wire.revision, hasMore: wire.hasMore ?? false)
         }
     }
 
@@ -51,7 +62,9 @@ extension AppStoreAPIClient {
     ///
     /// Refuses (`.malformedAnswer`) an answer that says `hasMore` without a new revision, or
     /// more than `maximumPages` pages, so a confused upstream cannot loop it forever.
-    public func transactionHistory(transactionID: String, environment: AppStoreEnvironment? = nil, maximumPages: Int = 10_000, logger: Logger? = nil) async throws -> (environment: AppStoreEnvironment, transactions: [JWSTransactionPayload]) {
+    public func transactionHistory(
+        transactionID: String, environment: AppStoreEnvironment? = nil, maximumPages: Int = 10_000, logger: Logger? = nil
+    ) async throws -> (environment: AppStoreEnvironment, transactions: [JWSTransactionPayload]) {
         var page = try await transactionHistoryPage(transactionID: transactionID, environment: environment, logger: logger)
         var transactions = page.transactions
         var pages = 1
@@ -59,7 +72,8 @@ extension AppStoreAPIClient {
             guard let revision = page.revision, pages < maximumPages else {
                 throw AppStoreAPIError.malformedAnswer(environment: page.environment)
             }
-            let next = try await transactionHistoryPage(transactionID: transactionID, revision: revision, environment: page.environment, logger: logger)
+            let next = try await transactionHistoryPage(
+                transactionID: transactionID, revision: revision, environment: page.environment, logger: logger)
             if next.hasMore, next.revision == revision {
                 throw AppStoreAPIError.malformedAnswer(environment: page.environment)
             }
@@ -71,38 +85,54 @@ extension AppStoreAPIClient {
     }
 
     /// Get Transaction Info; `environment` `nil` asks production, then sandbox.
-    public func transactionInfo(transactionID: String, environment: AppStoreEnvironment? = nil, logger: Logger? = nil) async throws -> TransactionInfoAnswer {
-        let call = AppStoreAPICall(method: .get, path: "/inApps/v1/transactions/" + (try Self.pathID(transactionID)), route: "/inApps/v1/transactions/{transactionId}")
+    public func transactionInfo(
+        transactionID: String, environment: AppStoreEnvironment? = nil, logger: Logger? = nil
+    ) async throws -> TransactionInfoAnswer {
+        let call = AppStoreAPICall(
+            method: .get, path: "/inApps/v1/transactions/" + (try Self.pathID(transactionID)),
+            route: "/inApps/v1/transactions/{transactionId}")
         return try await perform(call, in: Self.lookupOrder(environment), logger: logger) { environment, body throws(AppStoreAPIError) in
             let wire = try decodeJSON(AppStoreAPIWire.TransactionInfoResponse.self, body, in: environment)
-            return TransactionInfoAnswer(environment: environment, transaction: try await verifiedTransaction(wire.signedTransactionInfo, in: environment))
+            return TransactionInfoAnswer(
+                environment: environment, transaction: try await verifiedTransaction(wire.signedTransactionInfo, in: environment))
         }
     }
 
     /// Get App Transaction Info: the customer's purchase of the app (its original application
     /// version), found by any of the customer's transaction ids; `environment` `nil` asks
     /// production, then sandbox.
-    public func appTransactionInfo(transactionID: String, environment: AppStoreEnvironment? = nil, logger: Logger? = nil) async throws -> AppTransactionInfoAnswer {
+    public func appTransactionInfo(
+        transactionID: String, environment: AppStoreEnvironment? = nil, logger: Logger? = nil
+    ) async throws -> AppTransactionInfoAnswer {
         let call = AppStoreAPICall(
             method: .get, path: "/inApps/v1/transactions/appTransactions/" + (try Self.pathID(transactionID)),
             route: "/inApps/v1/transactions/appTransactions/{transactionId}")
         return try await perform(call, in: Self.lookupOrder(environment), logger: logger) { environment, body throws(AppStoreAPIError) in
             let wire = try decodeJSON(AppStoreAPIWire.AppTransactionInfoResponse.self, body, in: environment)
-            return AppTransactionInfoAnswer(environment: environment, appTransaction: try await verifiedAppTransaction(wire.signedAppTransactionInfo, in: environment))
+            return AppTransactionInfoAnswer(
+                environment: environment, appTransaction: try await verifiedAppTransaction(wire.signedAppTransactionInfo, in: environment))
         }
     }
 
     /// One page of Get Notification History in `environment`; pass the previous page's
     /// `paginationToken` for the next. Refuses a start more than 180 days back before sending.
-    public func notificationHistoryPage(_ query: NotificationHistoryQuery, paginationToken: String? = nil, environment: AppStoreEnvironment, now: Date = Date(), logger: Logger? = nil) async throws -> NotificationHistoryPage {
-        var call = AppStoreAPICall(method: .post, path: "/inApps/v1/notifications/history", route: "/inApps/v1/notifications/history", body: try query.body(now: now))
+    public func notificationHistoryPage(
+        _ query: NotificationHistoryQuery, paginationToken: String? = nil, environment: AppStoreEnvironment, now: Date = Date(),
+        logger: Logger? = nil
+    ) async throws -> NotificationHistoryPage {
+        var call = AppStoreAPICall(
+            method: .post, path: "/inApps/v1/notifications/history", route: "/inApps/v1/notifications/history",
+            body: try query.body(now: now))
         if let paginationToken { call.query = [("paginationToken", paginationToken)] }
         return try await perform(call, in: [environment], logger: logger) { environment, body throws(AppStoreAPIError) in
             let wire = try decodeJSON(AppStoreAPIWire.NotificationHistoryResponse.self, body, in: environment)
             var items: [NotificationHistoryItem] = []
             for item in wire.notificationHistory ?? [] {
                 let notification = try await verifiedNotification(item.signedPayload, in: environment)
-                items.append(NotificationHistoryItem(signedPayload: item.signedPayload ?? "", notification: notification, sendAttempts: (item.sendAttempts ?? []).map(NotificationSendAttempt.init)))
+                items.append(
+                    NotificationHistoryItem(
+                        signedPayload: item.signedPayload ?? "", notification: notification,
+                        sendAttempts: (item.sendAttempts ?? []).map(NotificationSendAttempt.init)))
             }
             return NotificationHistoryPage(notifications: items, paginationToken: wire.paginationToken, hasMore: wire.hasMore ?? false)
         }
@@ -120,12 +150,17 @@ extension AppStoreAPIClient {
     }
 
     /// Get Test Notification Status: the signed TEST notification and Apple's delivery attempts.
-    public func testNotificationStatus(token: String, environment: AppStoreEnvironment, logger: Logger? = nil) async throws -> TestNotificationStatus {
-        let call = AppStoreAPICall(method: .get, path: "/inApps/v1/notifications/test/" + (try Self.pathID(token)), route: "/inApps/v1/notifications/test/{token}")
+    public func testNotificationStatus(
+        token: String, environment: AppStoreEnvironment, logger: Logger? = nil
+    ) async throws -> TestNotificationStatus {
+        let call = AppStoreAPICall(
+            method: .get, path: "/inApps/v1/notifications/test/" + (try Self.pathID(token)), route: "/inApps/v1/notifications/test/{token}")
         return try await perform(call, in: [environment], logger: logger) { environment, body throws(AppStoreAPIError) in
             let wire = try decodeJSON(AppStoreAPIWire.NotificationHistoryItem.self, body, in: environment)
             let notification = try await verifiedNotification(wire.signedPayload, in: environment)
-            return TestNotificationStatus(signedPayload: wire.signedPayload ?? "", notification: notification, sendAttempts: (wire.sendAttempts ?? []).map(NotificationSendAttempt.init))
+            return TestNotificationStatus(
+                signedPayload: wire.signedPayload ?? "", notification: notification,
+                sendAttempts: (wire.sendAttempts ?? []).map(NotificationSendAttempt.init))
         }
     }
 
@@ -136,7 +171,9 @@ extension AppStoreAPIClient {
 
     /// An id for a path segment: non-empty, at most 256 characters, percent-encoded.
     static func pathID(_ id: String) throws(AppStoreAPIError) -> String {
-        guard !id.isEmpty, id.count <= 256 else { throw .invalidRequest(reason: "an id for the App Store Server API must have 1 to 256 characters") }
+        guard !id.isEmpty, id.count <= 256 else {
+            throw .invalidRequest(reason: "an id for the App Store Server API must have 1 to 256 characters")
+        }
         return percentEncoded(id)
     }
 }

@@ -47,7 +47,9 @@ extension AppStoreAPIClient {
             case .answered(let body):
                 return try await decode(environment, body)
             case .transactionNotFound:
-                logger.debug("App Store Server API does not know the transaction here", metadata: ["route": "\(call.route)", "environment": "\(environment.rawValue)"])
+                logger.debug(
+                    "App Store Server API does not know the transaction here",
+                    metadata: ["route": "\(call.route)", "environment": "\(environment.rawValue)"])
             }
         }
         throw AppStoreAPIError.notFound
@@ -71,7 +73,9 @@ extension AppStoreAPIClient {
                 response = try await http.execute(try request(call, in: environment), logger: logger)
             } catch let error as HTTPClientError {
                 guard error.isRetryable else { throw AppStoreAPIError.misconfigured(environment: environment, reason: "\(error)") }
-                guard failureCount < retries.upstreamRetries else { throw AppStoreAPIError.unavailable(environment: environment, reason: "\(error)") }
+                guard failureCount < retries.upstreamRetries else {
+                    throw AppStoreAPIError.unavailable(environment: environment, reason: "\(error)")
+                }
                 failureCount += 1
                 try await Task.sleep(for: retries.delay(beforeRetry: failureCount))
                 continue
@@ -81,7 +85,9 @@ extension AppStoreAPIClient {
                 try Task.checkCancellation()
                 throw AppStoreAPIError.unavailable(environment: environment, reason: "the HTTP client is not running")
             }
-            logger.debug("App Store Server API answered", metadata: ["route": "\(call.route)", "environment": "\(environment.rawValue)", "status": "\(response.status)"])
+            logger.debug(
+                "App Store Server API answered",
+                metadata: ["route": "\(call.route)", "environment": "\(environment.rawValue)", "status": "\(response.status)"])
             switch response.status {
             case 200..<300:
                 return .answered(response.body)
@@ -105,7 +111,8 @@ extension AppStoreAPIClient {
                 failureCount += 1
                 try await Task.sleep(for: retries.delay(beforeRetry: failureCount))
             default:
-                throw AppStoreAPIError.rejected(environment: environment, status: response.status, errorCode: Self.errorCode(in: response.body))
+                throw AppStoreAPIError.rejected(
+                    environment: environment, status: response.status, errorCode: Self.errorCode(in: response.body))
             }
         }
     }

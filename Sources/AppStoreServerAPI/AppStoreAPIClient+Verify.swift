@@ -4,7 +4,9 @@ import Foundation
 
 extension AppStoreAPIClient {
     /// Decodes an answer's JSON; anything unreadable is `.malformedAnswer` (retry a few times).
-    func decodeJSON<Wire: Decodable>(_ type: Wire.Type, _ body: [UInt8], in environment: AppStoreEnvironment) throws(AppStoreAPIError) -> Wire {
+    func decodeJSON<Wire: Decodable>(
+        _ type: Wire.Type, _ body: [UInt8], in environment: AppStoreEnvironment
+    ) throws(AppStoreAPIError) -> Wire {
         do {
             return try JSONDecoder().decode(type, from: Data(body))
         } catch {
@@ -47,7 +49,8 @@ extension AppStoreAPIClient {
     }
 
     /// Verifies a signed AppTransaction and checks it belongs to this app and `environment`.
-    func verifiedAppTransaction(_ jws: String?, in environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> AppTransactionPayload {
+    func verifiedAppTransaction(_ jws: String?, in environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> AppTransactionPayload
+    {
         guard let jws else { throw .malformedAnswer(environment: environment) }
         let appTransaction: AppTransactionPayload
         do {
@@ -63,7 +66,9 @@ extension AppStoreAPIClient {
 
     /// Verifies a signed notification (and its nested items) and checks it names this app
     /// and `environment`. The app's Apple id is left to intake, which knows it.
-    func verifiedNotification(_ signedPayload: String?, in environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> VerifiedNotificationV2 {
+    func verifiedNotification(
+        _ signedPayload: String?, in environment: AppStoreEnvironment
+    ) async throws(AppStoreAPIError) -> VerifiedNotificationV2 {
         guard let signedPayload else { throw .malformedAnswer(environment: environment) }
         let notification: VerifiedNotificationV2
         do {
@@ -72,7 +77,7 @@ extension AppStoreAPIClient {
             throw Self.unverified(error, in: environment, what: "notification")
         }
         guard notification.payload.bundleID == bundleID,
-              (try? AppIdentityCheck.resolvedEnvironment(of: notification.payload)) == environment
+            (try? AppIdentityCheck.resolvedEnvironment(of: notification.payload)) == environment
         else {
             throw .untrustedAnswer(environment: environment, reason: "notification: another app or environment")
         }

@@ -56,7 +56,8 @@ public enum AppStoreAPIError: Error, Sendable, Hashable, CustomStringConvertible
         case .unauthorized(let environment):
             "App Store Server API \(environment.label) refused the token (401): check the key file, key id, issuer id and bundle id"
         case .rateLimited(let environment, let retryAfter):
-            "App Store Server API \(environment.label) rate limited (429)" + (retryAfter.map { ", retry after \($0.ISO8601Format())" } ?? "")
+            "App Store Server API \(environment.label) rate limited (429)"
+                + (retryAfter.map { ", retry after \($0.ISO8601Format())" } ?? "")
         case .unavailable(let environment, let reason):
             "App Store Server API \(environment.label) unavailable: \(reason)"
         case .malformedAnswer(let environment):

@@ -118,7 +118,8 @@ public struct AppStoreAPIRateLimits: Sendable, Hashable {
     public var testNotificationSandbox: Double
 
     /// Creates limits; the defaults are Apple's documented ones.
-    public init(production: Double = 50, sandbox: Double = 5, testNotificationProduction: Double = 1, testNotificationSandbox: Double = 0.1) {
+    public init(production: Double = 50, sandbox: Double = 5, testNotificationProduction: Double = 1, testNotificationSandbox: Double = 0.1)
+    {
         self.production = production
         self.sandbox = sandbox
         self.testNotificationProduction = testNotificationProduction

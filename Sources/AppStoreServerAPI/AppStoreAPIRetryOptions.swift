@@ -44,7 +44,7 @@ enum RetryAfter {
     /// When the next request is allowed, or `nil` when the header is absent or unreadable.
     static func date(from value: String?, now: Date) -> Date? {
         guard let text = value?.trimmingCharacters(in: .whitespaces), let number = Double(text),
-              number.isFinite, number >= 0, number < 1e16
+            number.isFinite, number >= 0, number < 1e16
         else { return nil }
         if number >= 1e11 { return Date(timeIntervalSince1970: number / 1000) }
         if number >= 1e9 { return Date(timeIntervalSince1970: number) }

@@ -19,7 +19,8 @@ public enum AppleSubscriptionState {
         do {
             statuses = try await client.subscriptionStatuses(transactionID: transactionID, environment: environment, logger: logger)
         } catch AppStoreAPIError.notFound {
-            return try await oneTimePurchase(transactionID: transactionID, environment: environment, withHistory: withHistory, client: client, logger: logger)
+            return try await oneTimePurchase(
+                transactionID: transactionID, environment: environment, withHistory: withHistory, client: client, logger: logger)
         }
         guard !statuses.groups.isEmpty else {
             return try await oneTimePurchase(
@@ -28,15 +29,19 @@ public enum AppleSubscriptionState {
         var facts: [ReceiptFacts] = []
         for group in statuses.groups {
             for last in group.lastTransactions {
-                facts.append(ReceiptFacts(
-                    signedTransaction: last.transaction, renewalInfo: last.renewalInfo, bundleID: client.bundleID,
-                    environment: statuses.environment))
+                facts.append(
+                    ReceiptFacts(
+                        signedTransaction: last.transaction, renewalInfo: last.renewalInfo, bundleID: client.bundleID,
+                        environment: statuses.environment))
             }
         }
         if withHistory {
-            let history = try await client.transactionHistory(transactionID: transactionID, environment: statuses.environment, logger: logger)
+            let history = try await client.transactionHistory(
+                transactionID: transactionID, environment: statuses.environment, logger: logger)
             for transaction in history.transactions {
-                facts.append(ReceiptFacts(signedTransaction: transaction, renewalInfo: nil, bundleID: client.bundleID, environment: history.environment))
+                facts.append(
+                    ReceiptFacts(
+                        signedTransaction: transaction, renewalInfo: nil, bundleID: client.bundleID, environment: history.environment))
             }
         }
         return facts.filter { !$0.transactions.isEmpty || !$0.renewals.isEmpty }
@@ -48,11 +53,15 @@ public enum AppleSubscriptionState {
         transactionID: String, environment: AppStoreEnvironment?, withHistory: Bool, client: AppStoreAPIClient, logger: Logger?
     ) async throws -> [ReceiptFacts] {
         let info = try await client.transactionInfo(transactionID: transactionID, environment: environment, logger: logger)
-        var facts = [ReceiptFacts(signedTransaction: info.transaction, renewalInfo: nil, bundleID: client.bundleID, environment: info.environment)]
+        var facts = [
+            ReceiptFacts(signedTransaction: info.transaction, renewalInfo: nil, bundleID: client.bundleID, environment: info.environment)
+        ]
         if withHistory {
             let history = try await client.transactionHistory(transactionID: transactionID, environment: info.environment, logger: logger)
             for transaction in history.transactions {
-                facts.append(ReceiptFacts(signedTransaction: transaction, renewalInfo: nil, bundleID: client.bundleID, environment: history.environment))
+                facts.append(
+                    ReceiptFacts(
+                        signedTransaction: transaction, renewalInfo: nil, bundleID: client.bundleID, environment: history.environment))
             }
         }
         return facts.filter { !$0.transactions.isEmpty }

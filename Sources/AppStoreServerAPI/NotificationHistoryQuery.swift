@@ -28,7 +28,10 @@ public struct NotificationHistoryQuery: Sendable, Hashable {
     /// The JSON body, or `.invalidRequest` when Apple would refuse the window.
     func body(now: Date) throws(AppStoreAPIError) -> [UInt8] {
         guard startDate >= now.addingTimeInterval(-Self.maximumAge) else {
-            throw .invalidRequest(reason: "notification history reaches back at most 180 days; start at \(now.addingTimeInterval(-Self.maximumAge).ISO8601Format()) or later")
+            throw .invalidRequest(
+                reason:
+                    "notification history reaches back at most 180 days; start at \(now.addingTimeInterval(-Self.maximumAge).ISO8601Format()) or later"
+            )
         }
         guard endDate > startDate else {
             throw .invalidRequest(reason: "the notification history end must be after its start")

@@ -18,13 +18,16 @@ public enum AppIdentityCheck {
             try check(transaction, bundleID: bundleID, environment: environment)
         }
         if let renewal = notification.renewalInfo, let raw = renewal.environmentRaw,
-           AppStoreEnvironment(appleValue: raw) != environment {
+            AppStoreEnvironment(appleValue: raw) != environment
+        {
             throw .environment
         }
     }
 
     /// Accepts a verified transaction for `bundleID`, optionally in `environment`.
-    public static func check(_ transaction: JWSTransactionPayload, bundleID: String, environment: AppStoreEnvironment?) throws(SignedPayloadError) {
+    public static func check(
+        _ transaction: JWSTransactionPayload, bundleID: String, environment: AppStoreEnvironment?
+    ) throws(SignedPayloadError) {
         guard transaction.bundleID == bundleID else { throw .app }
         guard let actual = transaction.environment else { throw .environment }
         if let environment, actual != environment { throw .environment }

@@ -60,7 +60,9 @@ enum AppReceiptContainer {
 
     /// The combined identifier's encoding, when the signer names `rsaEncryption`.
     private static func renamedAlgorithm(_ located: Located) throws(AppReceiptContainerError) -> [UInt8]? {
-        guard let identifier = try? AlgorithmIdentifierParts(located.signatureAlgorithm), identifier.oid == rsaEncryption else { return nil }
+        guard let identifier = try? AlgorithmIdentifierParts(located.signatureAlgorithm), identifier.oid == rsaEncryption else {
+            return nil
+        }
         guard let renamed = combined[located.digest] else { throw AppReceiptContainerError("an RSA signature with an unsupported digest") }
         var serializer = DER.Serializer()
         do {

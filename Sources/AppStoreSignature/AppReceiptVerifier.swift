@@ -37,7 +37,8 @@ public struct AppReceiptVerifier: Sendable {
         case .success:
             return receipt
         case .failure(.unableToValidateSigner):
-            throw .untrusted("the receipt's signing certificate does not chain to a configured receipt root (APPSTORE_RECEIPT_ROOT_CERTIFICATES)")
+            throw .untrusted(
+                "the receipt's signing certificate does not chain to a configured receipt root (APPSTORE_RECEIPT_ROOT_CERTIFICATES)")
         case .failure:
             throw .unsigned("the receipt's PKCS#7 signature does not verify")
         }

@@ -1,5 +1,5 @@
-import Foundation
 import Crypto
+import Foundation
 import SwiftASN1
 import X509
 

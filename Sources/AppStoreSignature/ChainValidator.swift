@@ -1,7 +1,7 @@
-@_spi(FixedExpiryValidationTime) import X509
 import Crypto
-import SwiftASN1
 import Foundation
+import SwiftASN1
+@_spi(FixedExpiryValidationTime) import X509
 
 /// Validates an `x5c` chain to the configured roots and yields the leaf's signing key.
 ///
@@ -25,7 +25,7 @@ struct ChainValidator: Sendable {
     func leafKey(x5c: [String]?, at time: Date, now: Date) async throws(SignedPayloadError) -> P256.Signing.PublicKey {
         guard let x5c, x5c.count == 3 else { throw .chainLength }
         guard let leafDER = Data(base64Encoded: x5c[0]).map(Array.init),
-              let intermediateDER = Data(base64Encoded: x5c[1]).map(Array.init)
+            let intermediateDER = Data(base64Encoded: x5c[1]).map(Array.init)
         else { throw .certificateEncoding }
         let key = VerifiedChainCache.Key(leafDER: leafDER, intermediateDER: intermediateDER)
         let checkedSince = revocation.map { now.addingTimeInterval(-$0.recheckInterval) }
@@ -52,7 +52,7 @@ struct ChainValidator: Sendable {
         guard let leafKey = P256.Signing.PublicKey(leaf.publicKey) else { throw .leafKey }
         let certificates = Array(chain)
         guard let notBefore = certificates.map(\.notValidBefore).max(),
-              let notAfter = certificates.map(\.notValidAfter).min()
+            let notAfter = certificates.map(\.notValidAfter).min()
         else { throw .untrustedChain }
         let entry = VerifiedChainCache.Entry(
             leafKey: leafKey, notBefore: notBefore, notAfter: notAfter, revocationCheckedAt: revocation == nil ? nil : now)

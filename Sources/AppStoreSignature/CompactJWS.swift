@@ -22,11 +22,11 @@ public struct CompactJWS: Sendable, Hashable {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .partCount }
         guard let header = Base64URL.decode(parts[0]),
-              let payload = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2])
+            let payload = Base64URL.decode(parts[1]),
+            let signature = Base64URL.decode(parts[2])
         else { throw .base64URL }
         guard let object = try? JSONSerialization.jsonObject(with: Data(header)),
-              let fields = object as? [String: Any]
+            let fields = object as? [String: Any]
         else { throw .headerJSON }
         algorithm = fields["alg"] as? String
         certificateChain = fields["x5c"] as? [String]

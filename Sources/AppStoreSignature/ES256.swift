@@ -5,7 +5,7 @@ enum ES256 {
     /// Whether `signature` (raw r‖s) signs `message` under `key`; any other length is invalid.
     static func isValid(signature: [UInt8], for message: [UInt8], key: P256.Signing.PublicKey) -> Bool {
         guard signature.count == 64,
-              let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
+            let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
         else { return false }
         return key.isValidSignature(parsed, for: message)
     }

@@ -1,5 +1,5 @@
-@_spi(FixedExpiryValidationTime) import X509
 import Foundation
+@_spi(FixedExpiryValidationTime) import X509
 
 /// Online revocation checking (OCSP) of a chain's leaf and intermediate, as Apple's own
 /// library does with online checks on (`APPSTORE_ONLINE_CHECKS=true`).

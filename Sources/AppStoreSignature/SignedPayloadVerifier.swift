@@ -42,7 +42,7 @@ public final class SignedPayloadVerifier: Sendable {
             if let jws = payload.data?.signedRenewalInfo {
                 renewalInfo = try await verify(jws, as: JWSRenewalInfoPayload.self)
             }
-        } catch where error.kind == .unavailable {
+        } catch  where error.kind == .unavailable {
             throw error
         } catch {
             // A signed outer payload carrying bad nested data is forged or corrupt, never just malformed.

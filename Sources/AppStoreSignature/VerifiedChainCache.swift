@@ -51,7 +51,7 @@ final class VerifiedChainCache: Sendable {
     func leafKey(for key: Key, at time: Date, revocationCheckedSince: Date? = nil) -> P256.Signing.PublicKey? {
         state.withLock { state in
             guard let found = state.entries[key],
-                  found.entry.notBefore <= time, time <= found.entry.notAfter
+                found.entry.notBefore <= time, time <= found.entry.notAfter
             else { return nil }
             if let revocationCheckedSince {
                 guard let checkedAt = found.entry.revocationCheckedAt, checkedAt >= revocationCheckedSince else { return nil }
@@ -69,7 +69,8 @@ final class VerifiedChainCache: Sendable {
             state.fullValidations += 1
             state.entries[key] = (entry, state.clock)
             if state.entries.count > capacity,
-               let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
                 state.entries.removeValue(forKey: oldest)
             }
         }

@@ -28,9 +28,10 @@ extension AppStoreSimulator {
             subscriptions: state.subscriptions.map {
                 SubscriptionTruth($0, bundleID: customer.bundleID, environment: customer.environment, at: date)
             },
-            eligibility: Dictionary(uniqueKeysWithValues: products.map {
-                ($0.productID, state.eligibility(for: $0, at: date))
-            }),
+            eligibility: Dictionary(
+                uniqueKeysWithValues: products.map {
+                    ($0.productID, state.eligibility(for: $0, at: date))
+                }),
             appAccountToken: customer.spec.appAccountToken,
             notificationVersion: customer.spec.notificationVersion,
             entitlements: entitlements,

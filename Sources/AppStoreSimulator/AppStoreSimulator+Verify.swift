@@ -18,11 +18,11 @@ extension AppStoreSimulator {
     /// `password` is not the app's shared secret, else 0 with the customer's state at `now`.
     public func verifyReceipt(body: [UInt8], endpoint: VerifyEndpoint, at now: Date = Date()) -> VerifyReceiptAnswer {
         guard let request = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
-              let receiptData = request["receipt-data"] as? String
+            let receiptData = request["receipt-data"] as? String
         else { return Self.statusAnswer(21000) }
         guard let token = ReceiptToken(encoded: receiptData) else { return Self.statusAnswer(21002) }
         guard let customer = customer(token.customer), customer.environment == token.environment,
-              let app = configuration.app(customer.bundleID)
+            let app = configuration.app(customer.bundleID)
         else { return Self.statusAnswer(21003) }
         switch (token.environment, endpoint) {
         case (.sandbox, .production): return Self.statusAnswer(21007)

@@ -16,10 +16,11 @@ public final class AppStoreSimulator: Sendable {
     /// runs); without one, a throwaway PKI is made the first time a v2 notification is needed.
     public init(configuration: SimulatorConfiguration, pki: SimPKI? = nil) {
         self.configuration = configuration
-        self.box = NIOLockedValueBox(SimulatorState(
-            faults: FaultState(settings: .none, defaultSeed: configuration.seed),
-            currentSigner: pki.map(JWSSigner.init(pki:))
-        ))
+        self.box = NIOLockedValueBox(
+            SimulatorState(
+                faults: FaultState(settings: .none, defaultSeed: configuration.seed),
+                currentSigner: pki.map(JWSSigner.init(pki:))
+            ))
     }
 
     /// The PKI that signs v2 notifications (made now if there is none yet).
@@ -55,10 +56,11 @@ public final class AppStoreSimulator: Sendable {
                     throw SimulatorError("\(spec.name): unknown app \(bundleID)")
                 }
                 let signer = spec.notificationVersion == .v1 ? nil : try state.signer()
-                added.append(try ScenarioRunner.build(
-                    spec, app: app, configuration: configuration,
-                    number: state.customers.count + added.count + 1, end: end, signer: signer
-                ))
+                added.append(
+                    try ScenarioRunner.build(
+                        spec, app: app, configuration: configuration,
+                        number: state.customers.count + added.count + 1, end: end, signer: signer
+                    ))
             }
             for customer in added {
                 state.index[customer.id] = state.customers.count

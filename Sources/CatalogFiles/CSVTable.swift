@@ -1,4 +1,5 @@
 import Subscriptions
+
 /// A minimal RFC 4180 reader: comma-separated fields, `"` quoting with `""` for a quote,
 /// quoted fields may hold commas and line breaks; LF or CRLF line ends.
 struct CSVTable: Sendable {
@@ -24,14 +25,22 @@ struct CSVTable: Sendable {
         var pending: Unicode.Scalar? = nil
 
         func next() -> Unicode.Scalar? {
-            if let p = pending { pending = nil; return p }
+            if let p = pending {
+                pending = nil
+                return p
+            }
             return chars.next()
         }
         while let c = next() {
             if quoteLine != nil {
                 if c == "\"" {
                     let after = next()
-                    if after == "\"" { field.unicodeScalars.append("\"") } else { quoteLine = nil; pending = after }
+                    if after == "\"" {
+                        field.unicodeScalars.append("\"")
+                    } else {
+                        quoteLine = nil
+                        pending = after
+                    }
                 } else {
                     if c == "\n" { line += 1 }
                     field.unicodeScalars.append(c)
@@ -43,12 +52,17 @@ struct CSVTable: Sendable {
                 quoteLine = line
                 atFieldStart = false
             case ",":
-                fields.append(field); field = ""; atFieldStart = true
+                fields.append(field)
+                field = ""
+                atFieldStart = true
             case "\r":
                 continue  // a CRLF line end; a lone CR is dropped too
             case "\n":
-                fields.append(field); field = ""; atFieldStart = true
-                records.append(Record(line: recordLine, fields: fields)); fields = []
+                fields.append(field)
+                field = ""
+                atFieldStart = true
+                records.append(Record(line: recordLine, fields: fields))
+                fields = []
                 line += 1
                 recordLine = line
             default:

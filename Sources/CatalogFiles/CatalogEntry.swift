@@ -1,4 +1,5 @@
 import Subscriptions
+
 /// One product as a file states it, before any rule is checked.
 ///
 /// Both file formats read into this shape so that JSON and CSV are held to the same rules

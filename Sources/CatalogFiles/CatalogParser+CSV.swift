@@ -30,9 +30,10 @@ extension CatalogParser {
         let missing = requiredCSVColumns.filter { !names.contains($0) }
         guard missing.isEmpty else {
             let list = csvColumns.joined(separator: ",")
-            return .failure(CatalogProblems(lines: [
-                "line \(header.line): the header row lacks \(missing.joined(separator: ", ")) (columns: \(list))",
-            ]))
+            return .failure(
+                CatalogProblems(lines: [
+                    "line \(header.line): the header row lacks \(missing.joined(separator: ", ")) (columns: \(list))"
+                ]))
         }
         return .success(rows.dropFirst().map { entry($0, names: names) })
     }
@@ -56,12 +57,14 @@ extension CatalogParser {
         entry.subscriptionGroupID = cells["subscription_group_id"]
         entry.period = cells["period"]
         if introCSVColumns.contains(where: { cells[$0] != nil }) {
-            entry.introOffers = [RawIntroOffer(
-                paymentMode: cells["intro_payment_mode"],
-                period: cells["intro_period"],
-                periods: cells["intro_periods"],
-                price: cells["intro_price"]
-            )]
+            entry.introOffers = [
+                RawIntroOffer(
+                    paymentMode: cells["intro_payment_mode"],
+                    period: cells["intro_period"],
+                    periods: cells["intro_periods"],
+                    price: cells["intro_price"]
+                )
+            ]
         }
         return entry
     }

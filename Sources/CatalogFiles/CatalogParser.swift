@@ -1,4 +1,5 @@
 import Subscriptions
+
 /// Reads a product catalog file (DESIGN.md, "Product catalog file" and "Entitlements,
 /// purchases and ownership") and checks Apple's rules and the entitlements'.
 ///

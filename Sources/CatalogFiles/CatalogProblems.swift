@@ -1,4 +1,5 @@
 import Subscriptions
+
 /// Every problem found in a catalog file, one human-readable line each.
 ///
 /// Each line starts with the product id, or with the entry's position (`products[2]`,

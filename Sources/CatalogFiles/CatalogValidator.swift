@@ -1,4 +1,5 @@
 import Subscriptions
+
 /// Apple's catalog rules (APPSTORE.md, "Introductory offers") applied to one entry.
 ///
 /// Every rule is checked even after one fails, so a file's problems all show at once.

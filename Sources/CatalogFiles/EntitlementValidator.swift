@@ -17,7 +17,11 @@ enum EntitlementValidator {
         for entry in entries {
             var lines = entry.readProblems
             if let id = entry.id {
-                if let first = firstPosition[id] { lines.append("duplicate entitlement id (first at \(first))") } else { firstPosition[id] = entry.position }
+                if let first = firstPosition[id] {
+                    lines.append("duplicate entitlement id (first at \(first))")
+                } else {
+                    firstPosition[id] = entry.position
+                }
             } else if entry.readProblems.isEmpty {
                 lines.append("missing id")
             }

@@ -1,4 +1,5 @@
 import Subscriptions
+
 /// An intro offer as a file states it, before any rule is checked (see `CatalogEntry`).
 struct RawIntroOffer: Sendable {
     var paymentMode: String?

@@ -10,34 +10,55 @@ extension SubscriptionDocument: ContractJSONWritable {
     public func write(to writer: inout ContractJSONWriter) {
         let snapshot = view.snapshot
         writer.object { json in
-            json.key("app_account_token"); json.value(snapshot.appAccountToken)
-            json.key("auto_renew"); json.value(snapshot.autoRenew)
-            json.key("auto_renew_product_id"); json.value(snapshot.autoRenewProductID)
-            json.key("bundle_id"); json.value(snapshot.bundleID)
-            json.key("entitled"); json.value(snapshot.entitled)
-            json.key("environment"); json.value(snapshot.environment.rawValue)
-            json.key("expiration_intent"); json.value(snapshot.expirationIntent?.rawValue)
-            json.key("expires_at"); json.value(snapshot.expiresAt)
-            json.key("grace_period_expires_at"); json.value(snapshot.gracePeriodExpiresAt)
-            json.key("in_intro_offer"); json.value(snapshot.inIntroOffer)
-            json.key("in_trial"); json.value(snapshot.inTrial)
-            json.key("offer_type"); json.value(snapshot.offerKind?.rawValue)
-            json.key("original_transaction_id"); json.value(snapshot.originalTransactionID)
+            json.key("app_account_token")
+            json.value(snapshot.appAccountToken)
+            json.key("auto_renew")
+            json.value(snapshot.autoRenew)
+            json.key("auto_renew_product_id")
+            json.value(snapshot.autoRenewProductID)
+            json.key("bundle_id")
+            json.value(snapshot.bundleID)
+            json.key("entitled")
+            json.value(snapshot.entitled)
+            json.key("environment")
+            json.value(snapshot.environment.rawValue)
+            json.key("expiration_intent")
+            json.value(snapshot.expirationIntent?.rawValue)
+            json.key("expires_at")
+            json.value(snapshot.expiresAt)
+            json.key("grace_period_expires_at")
+            json.value(snapshot.gracePeriodExpiresAt)
+            json.key("in_intro_offer")
+            json.value(snapshot.inIntroOffer)
+            json.key("in_trial")
+            json.value(snapshot.inTrial)
+            json.key("offer_type")
+            json.value(snapshot.offerKind?.rawValue)
+            json.key("original_transaction_id")
+            json.value(snapshot.originalTransactionID)
             // PURCHASED / FAMILY_SHARED → purchased / family_shared.
-            json.key("ownership"); json.value(snapshot.ownershipType?.lowercased())
-            json.key("product_id"); json.value(snapshot.productID)
-            json.key("revocation_reason"); json.value(snapshot.revocationReason)
-            json.key("revoked_at"); json.value(snapshot.revokedAt)
-            json.key("source"); json.value(snapshot.source.rawValue)
-            json.key("status"); json.value(snapshot.status.rawValue)
-            json.key("subscription_group_id"); json.value(snapshot.subscriptionGroupID)
+            json.key("ownership")
+            json.value(snapshot.ownershipType?.lowercased())
+            json.key("product_id")
+            json.value(snapshot.productID)
+            json.key("revocation_reason")
+            json.value(snapshot.revocationReason)
+            json.key("revoked_at")
+            json.value(snapshot.revokedAt)
+            json.key("source")
+            json.value(snapshot.source.rawValue)
+            json.key("status")
+            json.value(snapshot.status.rawValue)
+            json.key("subscription_group_id")
+            json.value(snapshot.subscriptionGroupID)
             if includeTransactions {
                 json.key("transactions")
                 json.array { json in
                     for fact in view.transactions { TransactionDocument(fact: fact).write(to: &json) }
                 }
             }
-            json.key("updated_at"); json.value(view.updatedAt)
+            json.key("updated_at")
+            json.value(view.updatedAt)
         }
     }
 }
@@ -45,20 +66,34 @@ extension SubscriptionDocument: ContractJSONWritable {
 extension TransactionDocument: ContractJSONWritable {
     public func write(to writer: inout ContractJSONWriter) {
         writer.object { json in
-            json.key("cancellation_date"); json.value(fact.cancellationDate)
-            json.key("cancellation_reason"); json.value(fact.cancellationReason)
-            json.key("expires_date"); json.value(fact.expiresDate)
-            json.key("is_in_intro_offer_period"); json.value(fact.isInIntroOfferPeriod)
-            json.key("is_trial_period"); json.value(fact.isTrialPeriod)
-            json.key("is_upgraded"); json.value(fact.isUpgraded)
-            json.key("original_transaction_id"); json.value(fact.originalTransactionID)
-            json.key("ownership_type"); json.value(fact.ownershipType)
-            json.key("product_id"); json.value(fact.productID)
-            json.key("purchase_date"); json.value(fact.purchaseDate)
-            json.key("revocation_type"); json.value(fact.cancellationDate == nil ? nil : fact.revocationType)
-            json.key("subscription_group_id"); json.value(fact.subscriptionGroupID)
-            json.key("transaction_id"); json.value(fact.transactionID)
-            json.key("web_order_line_item_id"); json.value(fact.webOrderLineItemID)
+            json.key("cancellation_date")
+            json.value(fact.cancellationDate)
+            json.key("cancellation_reason")
+            json.value(fact.cancellationReason)
+            json.key("expires_date")
+            json.value(fact.expiresDate)
+            json.key("is_in_intro_offer_period")
+            json.value(fact.isInIntroOfferPeriod)
+            json.key("is_trial_period")
+            json.value(fact.isTrialPeriod)
+            json.key("is_upgraded")
+            json.value(fact.isUpgraded)
+            json.key("original_transaction_id")
+            json.value(fact.originalTransactionID)
+            json.key("ownership_type")
+            json.value(fact.ownershipType)
+            json.key("product_id")
+            json.value(fact.productID)
+            json.key("purchase_date")
+            json.value(fact.purchaseDate)
+            json.key("revocation_type")
+            json.value(fact.cancellationDate == nil ? nil : fact.revocationType)
+            json.key("subscription_group_id")
+            json.value(fact.subscriptionGroupID)
+            json.key("transaction_id")
+            json.value(fact.transactionID)
+            json.key("web_order_line_item_id")
+            json.value(fact.webOrderLineItemID)
         }
     }
 }
@@ -66,8 +101,10 @@ extension TransactionDocument: ContractJSONWritable {
 extension SubscriberDocument: ContractJSONWritable {
     public func write(to writer: inout ContractJSONWriter) {
         writer.object { json in
-            json.key("app_user_id"); json.value(appUserID)
-            json.key("apple_accounts"); json.value(appleAccounts)
+            json.key("app_user_id")
+            json.value(appUserID)
+            json.key("apple_accounts")
+            json.value(appleAccounts)
             json.key("entitled_groups")
             json.array { json in
                 for group in entitledGroups { json.value(group) }
@@ -89,7 +126,8 @@ extension SubscriberDocument: ContractJSONWritable {
 extension EntitlementsDocument: ContractJSONWritable {
     public func write(to writer: inout ContractJSONWriter) {
         writer.object { json in
-            json.key("app_user_id"); json.value(appUserID)
+            json.key("app_user_id")
+            json.value(appUserID)
             json.key("entitlements")
             Self.write(entitlements, to: &json)
         }
@@ -102,11 +140,16 @@ extension EntitlementsDocument: ContractJSONWritable {
                 guard let state = entitlements[id] else { continue }
                 json.key(id)
                 json.object { json in
-                    json.key("active"); json.value(state.active)
-                    json.key("environment"); json.value(state.environment?.rawValue)
-                    json.key("expires_at"); json.value(state.expiresAt)
-                    json.key("product_id"); json.value(state.productID)
-                    json.key("source"); json.value(state.source?.rawValue)
+                    json.key("active")
+                    json.value(state.active)
+                    json.key("environment")
+                    json.value(state.environment?.rawValue)
+                    json.key("expires_at")
+                    json.value(state.expiresAt)
+                    json.key("product_id")
+                    json.value(state.productID)
+                    json.key("source")
+                    json.value(state.source?.rawValue)
                 }
             }
         }
@@ -140,20 +183,34 @@ public struct PurchaseDocument: ContractJSONWritable {
     public func write(to writer: inout ContractJSONWriter) {
         let fact = purchase.fact
         writer.object { json in
-            json.key("currency"); json.value(fact.currency)
-            json.key("environment"); json.value(fact.environment.rawValue)
-            json.key("expires_at"); json.value(purchase.expiresAt)
-            json.key("original_transaction_id"); json.value(fact.originalTransactionID)
-            json.key("price"); json.value(purchase.price)
-            json.key("product_id"); json.value(fact.productID)
-            json.key("purchase_date"); json.value(fact.purchaseDate)
-            json.key("quantity"); json.value(fact.quantity ?? 1)
-            json.key("revocation_reason"); json.value(fact.isRevoked ? fact.cancellationReason : nil)
-            json.key("revocation_type"); json.value(fact.isRevoked ? fact.revocationType : nil)
-            json.key("revoked_at"); json.value(fact.isRevoked ? fact.cancellationDate : nil)
-            json.key("storefront"); json.value(fact.storefront)
-            json.key("transaction_id"); json.value(fact.transactionID)
-            json.key("type"); json.value(purchase.type?.rawValue)
+            json.key("currency")
+            json.value(fact.currency)
+            json.key("environment")
+            json.value(fact.environment.rawValue)
+            json.key("expires_at")
+            json.value(purchase.expiresAt)
+            json.key("original_transaction_id")
+            json.value(fact.originalTransactionID)
+            json.key("price")
+            json.value(purchase.price)
+            json.key("product_id")
+            json.value(fact.productID)
+            json.key("purchase_date")
+            json.value(fact.purchaseDate)
+            json.key("quantity")
+            json.value(fact.quantity ?? 1)
+            json.key("revocation_reason")
+            json.value(fact.isRevoked ? fact.cancellationReason : nil)
+            json.key("revocation_type")
+            json.value(fact.isRevoked ? fact.revocationType : nil)
+            json.key("revoked_at")
+            json.value(fact.isRevoked ? fact.cancellationDate : nil)
+            json.key("storefront")
+            json.value(fact.storefront)
+            json.key("transaction_id")
+            json.value(fact.transactionID)
+            json.key("type")
+            json.value(purchase.type?.rawValue)
         }
     }
 }
@@ -164,7 +221,8 @@ extension EligibilityDocument: ContractJSONWritable {
             json.key("eligibility")
             json.object { json in
                 for productID in eligibility.keys.sorted() {
-                    json.key(productID); json.value(eligibility[productID])
+                    json.key(productID)
+                    json.value(eligibility[productID])
                 }
             }
         }

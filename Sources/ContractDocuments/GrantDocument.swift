@@ -12,13 +12,20 @@ public struct GrantDocument: Sendable, ContractJSONWritable {
 
     public func write(to writer: inout ContractJSONWriter) {
         writer.object { json in
-            json.key("app_user_id"); json.value(grant.appUserID)
-            json.key("created_at"); json.value(grant.createdAt)
-            json.key("entitlement"); json.value(grant.entitlement)
-            json.key("expires_at"); json.value(grant.expiresAt)
-            json.key("grant_id"); json.value(Int(truncatingIfNeeded: grant.id))
-            json.key("reason"); json.value(grant.reason)
-            json.key("revoked_at"); json.value(grant.revokedAt)
+            json.key("app_user_id")
+            json.value(grant.appUserID)
+            json.key("created_at")
+            json.value(grant.createdAt)
+            json.key("entitlement")
+            json.value(grant.entitlement)
+            json.key("expires_at")
+            json.value(grant.expiresAt)
+            json.key("grant_id")
+            json.value(Int(truncatingIfNeeded: grant.id))
+            json.key("reason")
+            json.value(grant.reason)
+            json.key("revoked_at")
+            json.value(grant.revokedAt)
         }
     }
 }

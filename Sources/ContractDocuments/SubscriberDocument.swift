@@ -30,9 +30,12 @@ public struct SubscriberDocument: Sendable {
         self.entitlementsNextChange = evaluation.nextChange
         self.purchases = PurchaseSummary.purchases(of: read.holdings, catalog: catalog)
         self.appleAccounts = read.appleAccounts
-        self.entitledGroups = Array(Set(read.views.map(\.snapshot).filter { snapshot in
-            snapshot.entitled && policies.policy(for: snapshot.bundleID).counts(snapshot.environment)
-        }.compactMap(\.subscriptionGroupID))).sorted()
+        self.entitledGroups = Array(
+            Set(
+                read.views.map(\.snapshot).filter { snapshot in
+                    snapshot.entitled && policies.policy(for: snapshot.bundleID).counts(snapshot.environment)
+                }.compactMap(\.subscriptionGroupID))
+        ).sorted()
     }
 
     /// The entitlements read of the same user: `{"app_user_id", "entitlements"}`.

@@ -30,7 +30,9 @@ extension CurlEasyHandle {
         return headerList
     }
 
-    private func applyOptions(for request: HTTPRequest, timeout: Duration, configuration: CurlHTTPClient.Configuration) throws(HTTPClientError) {
+    private func applyOptions(
+        for request: HTTPRequest, timeout: Duration, configuration: CurlHTTPClient.Configuration
+    ) throws(HTTPClientError) {
         try set(CURLOPT_URL, request.url)
         // Signals would be unsafe in a multi-threaded process; timeouts still work without them.
         try set(CURLOPT_NOSIGNAL, 1)

@@ -47,7 +47,11 @@ extension CurlHTTPClient {
         }
 
         /// The former spelling, from when each transfer had a thread of its own.
-        @available(*, deprecated, renamed: "init(maxConcurrentTransfers:maxConnections:maxConnectionsPerHost:maxResponseBytes:caBundlePath:connectTimeout:maxQueuedRequests:)")
+        @available(
+            *, deprecated,
+            renamed:
+                "init(maxConcurrentTransfers:maxConnections:maxConnectionsPerHost:maxResponseBytes:caBundlePath:connectTimeout:maxQueuedRequests:)"
+        )
         public init(
             numberOfThreads: Int,
             maxResponseBytes: Int = 16 * 1024 * 1024,

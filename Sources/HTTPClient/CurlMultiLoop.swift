@@ -66,7 +66,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             do {
                 try multi.perform()
             } catch {
-                logger.debug("libcurl cannot drive its transfers; failing them", metadata: [HTTPClientLogKey.error: "\(String(reflecting: error))"])
+                logger.debug(
+                    "libcurl cannot drive its transfers; failing them", metadata: [HTTPClientLogKey.error: "\(String(reflecting: error))"])
                 failActive(with: error)
             }
             let freed = collectFinished()
@@ -135,7 +136,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func result(of transfer: Active, code: CURLcode) -> Result<HTTPResponse, any Error> {
         guard code == CURLE_OK else {
             if transfer.collector.exceededLimit {
-                return .failure(HTTPClientError(kind: .responseTooLarge, curlCode: Int(code.rawValue), detail: transfer.handle.errorMessage))
+                return .failure(
+                    HTTPClientError(kind: .responseTooLarge, curlCode: Int(code.rawValue), detail: transfer.handle.errorMessage))
             }
             return .failure(HTTPClientError(curlCode: code, message: transfer.handle.errorMessage))
         }

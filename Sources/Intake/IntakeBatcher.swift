@@ -35,7 +35,9 @@ public final class IntakeBatcher: Sendable {
         public var queueTimeout: Duration
 
         /// Creates a configuration.
-        public init(maximumBatchSize: Int = 128, maximumBatchesInFlight: Int = 4, maximumQueued: Int = 4_096, queueTimeout: Duration = .seconds(2)) {
+        public init(
+            maximumBatchSize: Int = 128, maximumBatchesInFlight: Int = 4, maximumQueued: Int = 4_096, queueTimeout: Duration = .seconds(2)
+        ) {
             self.maximumBatchSize = max(1, maximumBatchSize)
             self.maximumBatchesInFlight = max(1, maximumBatchesInFlight)
             self.maximumQueued = max(1, maximumQueued)
@@ -50,11 +52,15 @@ public final class IntakeBatcher: Sendable {
     private let state: Mutex<IntakeBatchQueue>
 
     /// A batcher storing into `inbox`; `onStored` runs after every batch that stored something new.
-    public init(inbox: NotificationInbox, configuration: Configuration = Configuration(), logger: Logger, onStored: @escaping @Sendable () async -> Void = {}) {
+    public init(
+        inbox: NotificationInbox, configuration: Configuration = Configuration(), logger: Logger,
+        onStored: @escaping @Sendable () async -> Void = {}
+    ) {
         self.inbox = inbox
         self.configuration = configuration
-        state = Mutex(IntakeBatchQueue(
-            maximumQueued: configuration.maximumQueued, maximumBatchesInFlight: configuration.maximumBatchesInFlight))
+        state = Mutex(
+            IntakeBatchQueue(
+                maximumQueued: configuration.maximumQueued, maximumBatchesInFlight: configuration.maximumBatchesInFlight))
         self.logger = logger
         self.onStored = onStored
     }
@@ -107,10 +113,12 @@ public final class IntakeBatcher: Sendable {
             let results = try await inbox.insertBatch(batch.map(\.entry))
             for (id, result) in zip(ids, results) { answer([id], with: .success(result)) }
             if results.contains(where: { if case .accepted = $0 { true } else { false } }) { await onStored() }
-        } catch where batch.count > 1 && Self.isCausedByAnEntry(error) {
-            logger.warning("an intake batch failed on one entry's data; storing its entries one by one", metadata: [
-                LogKey.error: "\(error)", LogKey.batchSize: "\(batch.count)",
-            ])
+        } catch  where batch.count > 1 && Self.isCausedByAnEntry(error) {
+            logger.warning(
+                "an intake batch failed on one entry's data; storing its entries one by one",
+                metadata: [
+                    LogKey.error: "\(error)", LogKey.batchSize: "\(batch.count)",
+                ])
             await storeOneByOne(batch)
         } catch {
             answer(ids, with: .failure(error))

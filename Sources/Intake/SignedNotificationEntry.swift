@@ -29,23 +29,28 @@ public enum SignedNotificationEntry {
             try AppIdentityCheck.check(verified, bundleID: app.bundleID, appAppleID: app.appAppleID)
         } catch {
             if app.appAppleID == nil && payload.environment == .production {
-                return .failure(.notForThisApp(reason: "a Production notification for \(bundleID), which has no app_apple_id: set APPSTORE_APP_APPLE_ID or app_apple_id"))
+                return .failure(
+                    .notForThisApp(
+                        reason:
+                            "a Production notification for \(bundleID), which has no app_apple_id: set APPSTORE_APP_APPLE_ID or app_apple_id"
+                    ))
             }
             return .failure(.notForThisApp(reason: "\(error.reason) (\(bundleID))"))
         }
         guard let uuid = payload.notificationUUID, !uuid.isEmpty, uuid.utf8.count <= 64,
-              !uuid.unicodeScalars.contains(where: { $0.value < 0x20 })
+            !uuid.unicodeScalars.contains(where: { $0.value < 0x20 })
         else { return .failure(.malformed(reason: "the signed notification has no usable notificationUUID")) }
-        return .success(InboxEntry(
-            source: .v2,
-            dedupeKey: DedupeKey.v2(notificationUUID: uuid),
-            notificationType: payload.notificationTypeRaw ?? "UNKNOWN",
-            notificationSubtype: payload.subtypeRaw,
-            environment: environment,
-            bundleID: app.bundleID,
-            originalTransactionID: verified.transaction?.originalTransactionID ?? verified.renewalInfo?.originalTransactionID,
-            // Apple's evidence, as received: it can be verified again at any time.
-            body: CanonicalJSONWriter.string(.object(["signedPayload": .string(signedPayload)]))
-        ))
+        return .success(
+            InboxEntry(
+                source: .v2,
+                dedupeKey: DedupeKey.v2(notificationUUID: uuid),
+                notificationType: payload.notificationTypeRaw ?? "UNKNOWN",
+                notificationSubtype: payload.subtypeRaw,
+                environment: environment,
+                bundleID: app.bundleID,
+                originalTransactionID: verified.transaction?.originalTransactionID ?? verified.renewalInfo?.originalTransactionID,
+                // Apple's evidence, as received: it can be verified again at any time.
+                body: CanonicalJSONWriter.string(.object(["signedPayload": .string(signedPayload)]))
+            ))
     }
 }

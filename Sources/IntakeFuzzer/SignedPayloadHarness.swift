@@ -46,9 +46,9 @@ enum SignedPayloadHarness {
     /// (`FUZZ_TEMPLATE_JWS_FILE`, a `{"signedPayload"}` file), or nil.
     static let template: (header: JSONValue, signature: String)? = {
         guard let path = ProcessInfo.processInfo.environment["FUZZ_TEMPLATE_JWS_FILE"],
-              let data = FileManager.default.contents(atPath: path),
-              let text = (try? StrictJSONParser.parse(Array(data)))?["signedPayload"]?.stringValue,
-              let jws = try? CompactJWS(parsing: text), let algorithm = jws.algorithm, let chain = jws.certificateChain
+            let data = FileManager.default.contents(atPath: path),
+            let text = (try? StrictJSONParser.parse(Array(data)))?["signedPayload"]?.stringValue,
+            let jws = try? CompactJWS(parsing: text), let algorithm = jws.algorithm, let chain = jws.certificateChain
         else { return nil }
         // Apple's header is exactly these two members.
         let header = JSONValue.object(["alg": .string(algorithm), "x5c": .array(chain.map(JSONValue.string))])
@@ -67,7 +67,8 @@ enum SignedPayloadHarness {
         if tree["signedPayload"]?.stringValue != nil || tree["jws"] != nil {
             run(tree)
         } else if let template, tree.objectMembers != nil,
-                  let jws = pack(.object(["header": template.header, "payload": tree, "signature": .string(template.signature)])) {
+            let jws = pack(.object(["header": template.header, "payload": tree, "signature": .string(template.signature)]))
+        {
             verify(jws)
         } else {
             verify(String(decoding: bytes, as: UTF8.self))
@@ -96,7 +97,8 @@ enum SignedPayloadHarness {
     static func pack(_ unpacked: JSONValue) -> String? {
         guard let header = unpacked["header"], let payload = unpacked["payload"] else { return nil }
         let signature = unpacked["signature"]?.stringValue ?? TestJWS.base64URL([UInt8](repeating: 0, count: 64))
-        return TestJWS.base64URL(CanonicalJSONWriter.bytes(header)) + "." + TestJWS.base64URL(CanonicalJSONWriter.bytes(packNested(payload)))
+        return TestJWS.base64URL(CanonicalJSONWriter.bytes(header)) + "."
+            + TestJWS.base64URL(CanonicalJSONWriter.bytes(packNested(payload)))
             + "." + signature
     }
 

@@ -24,11 +24,21 @@ public enum JSONStringEscaper {
             case UInt8(ascii: "\""), backslash:
                 out.append(backslash)
                 out.append(byte)
-            case 0x09: out.append(backslash); out.append(UInt8(ascii: "t"))
-            case 0x0A: out.append(backslash); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(backslash); out.append(UInt8(ascii: "r"))
-            case 0x08 where style == .jsonEncoder: out.append(backslash); out.append(UInt8(ascii: "b"))
-            case 0x0C where style == .jsonEncoder: out.append(backslash); out.append(UInt8(ascii: "f"))
+            case 0x09:
+                out.append(backslash)
+                out.append(UInt8(ascii: "t"))
+            case 0x0A:
+                out.append(backslash)
+                out.append(UInt8(ascii: "n"))
+            case 0x0D:
+                out.append(backslash)
+                out.append(UInt8(ascii: "r"))
+            case 0x08 where style == .jsonEncoder:
+                out.append(backslash)
+                out.append(UInt8(ascii: "b"))
+            case 0x0C where style == .jsonEncoder:
+                out.append(backslash)
+                out.append(UInt8(ascii: "f"))
             case 0..<0x20:
                 out.append(contentsOf: "\\u00".utf8)
                 out.append(hexDigits[Int(byte >> 4)])

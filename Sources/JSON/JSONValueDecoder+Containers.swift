@@ -9,8 +9,10 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func member(_ key: Key) throws -> JSONValue {
         guard let value = members[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(
-                codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
+            throw DecodingError.keyNotFound(
+                key,
+                .init(
+                    codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
         }
         return value
     }
@@ -76,8 +78,10 @@ struct JSONValueUnkeyedContainer: UnkeyedDecodingContainer {
 
     private func current<T>(_ type: T.Type) throws -> JSONValue {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(T.self, .init(
-                codingPath: codingPath + [JSONIndexKey(index: currentIndex)], debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                T.self,
+                .init(
+                    codingPath: codingPath + [JSONIndexKey(index: currentIndex)], debugDescription: "Unkeyed container is at end."))
         }
         return elements[currentIndex]
     }
@@ -89,7 +93,8 @@ struct JSONValueUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try JSONValueDecoder.decode(T.self, from: try current(T.self), codingPath: codingPath + [JSONIndexKey(index: currentIndex)])
+        let value = try JSONValueDecoder.decode(
+            T.self, from: try current(T.self), codingPath: codingPath + [JSONIndexKey(index: currentIndex)])
         currentIndex += 1
         return value
     }

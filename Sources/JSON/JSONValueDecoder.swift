@@ -68,24 +68,31 @@ struct JSONValueDecoder: Decoder {
         } else if let double = Double(number.text), let exact = I(exactly: double) {
             return exact
         }
-        throw DecodingError.dataCorrupted(.init(
-            codingPath: codingPath, debugDescription: "Parsed JSON number <\(number.text)> does not fit in \(I.self)."))
+        throw DecodingError.dataCorrupted(
+            .init(
+                codingPath: codingPath, debugDescription: "Parsed JSON number <\(number.text)> does not fit in \(I.self)."))
     }
 
-    static func floatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) throws -> F {
+    static func floatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ type: F.Type, _ value: JSONValue, _ codingPath: [any CodingKey]
+    ) throws -> F {
         guard case .number(let number) = value else { throw mismatch(F.self, value, codingPath) }
         guard let parsed = F(number.text), parsed.isFinite else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath, debugDescription: "Parsed JSON number <\(number.text)> does not fit in \(F.self)."))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath, debugDescription: "Parsed JSON number <\(number.text)> does not fit in \(F.self)."))
         }
         return parsed
     }
 
     static func mismatch(_ expected: Any.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) -> DecodingError {
         if case .null = value {
-            return .valueNotFound(expected, .init(codingPath: codingPath, debugDescription: "Cannot get \(expected) -- found null value instead"))
+            return .valueNotFound(
+                expected, .init(codingPath: codingPath, debugDescription: "Cannot get \(expected) -- found null value instead"))
         }
-        return .typeMismatch(expected, .init(codingPath: codingPath, debugDescription: "Expected to decode \(expected) but found \(value.kindName) instead."))
+        return .typeMismatch(
+            expected, .init(codingPath: codingPath, debugDescription: "Expected to decode \(expected) but found \(value.kindName) instead.")
+        )
     }
 }
 

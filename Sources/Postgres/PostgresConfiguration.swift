@@ -47,7 +47,10 @@ public struct PostgresConfiguration: Sendable {
         public var userTimeoutMilliseconds: Int
 
         /// Creates TCP settings; the defaults notice a dead peer within about 10 s.
-        public init(keepalivesIdleSeconds: Int = 5, keepalivesIntervalSeconds: Int = 2, keepalivesCount: Int = 3, userTimeoutMilliseconds: Int = 10_000) {
+        public init(
+            keepalivesIdleSeconds: Int = 5, keepalivesIntervalSeconds: Int = 2, keepalivesCount: Int = 3,
+            userTimeoutMilliseconds: Int = 10_000
+        ) {
             self.keepalivesIdleSeconds = max(1, keepalivesIdleSeconds)
             self.keepalivesIntervalSeconds = max(1, keepalivesIntervalSeconds)
             self.keepalivesCount = max(1, keepalivesCount)

@@ -44,8 +44,10 @@ actor PostgresConnectionPool {
             try await withCheckedThrowingContinuation { continuation in
                 let timer = Task { [weak self] in
                     guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    await self?.fail(waiter: id, with: PostgresError(
-                        .poolTimeout, message: "no database connection free within \(timeout.secondsText) s"))
+                    await self?.fail(
+                        waiter: id,
+                        with: PostgresError(
+                            .poolTimeout, message: "no database connection free within \(timeout.secondsText) s"))
                 }
                 waiters.append(Waiter(id: id, continuation: continuation, timer: timer))
             }

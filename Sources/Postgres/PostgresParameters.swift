@@ -18,7 +18,8 @@ struct PostgresParameters {
     /// too large for the protocol. The message names the parameter, never its value.
     init(_ bindings: [PostgresValue]) throws {
         guard bindings.count <= Self.maximumCount else {
-            throw PostgresError(.invalidParameter, message: "a statement takes at most \(Self.maximumCount) parameters, not \(bindings.count)")
+            throw PostgresError(
+                .invalidParameter, message: "a statement takes at most \(Self.maximumCount) parameters, not \(bindings.count)")
         }
         lengths = [Int32](repeating: 0, count: bindings.count)
         formats = [Int32](repeating: 0, count: bindings.count)

@@ -115,7 +115,8 @@ final class PostgresSocketPoller: Sendable {
             let timeout: Int32? = state.withLock { state in
                 guard !state.isClosed else { return nil }
                 let now = ContinuousClock.now
-                let wakeAt = state.waiters.values.map(\.deadline).min().map { Swift.min($0, now + Self.longestSleep) }
+                let wakeAt =
+                    state.waiters.values.map(\.deadline).min().map { Swift.min($0, now + Self.longestSleep) }
                     ?? now + Self.longestSleep
                 state.sleepsUntil = wakeAt
                 return (wakeAt - now).pollTimeoutMilliseconds

@@ -19,7 +19,7 @@ enum PostgresTimestamp {
         let scaled = (date.timeIntervalSince1970 * 1_000_000).rounded()
         // Range-checked as a Double first, so the conversion to Int64 cannot trap.
         guard scaled.isFinite, scaled >= Double(minimumMicros), scaled <= Double(maximumMicros),
-              let totalMicros = Int64(exactly: scaled), (minimumMicros...maximumMicros).contains(totalMicros)
+            let totalMicros = Int64(exactly: scaled), (minimumMicros...maximumMicros).contains(totalMicros)
         else { return outOfRangeLiteral }
         let totalSeconds = CivilDate.floorDivide(totalMicros, 1_000_000)
         let micros = totalMicros - totalSeconds * 1_000_000
@@ -37,7 +37,7 @@ enum PostgresTimestamp {
             return nil
         }
         guard let year = number(utf8, 0, 4), let month = number(utf8, 5, 2), let day = number(utf8, 8, 2),
-              let hour = number(utf8, 11, 2), let minute = number(utf8, 14, 2), let second = number(utf8, 17, 2)
+            let hour = number(utf8, 11, 2), let minute = number(utf8, 14, 2), let second = number(utf8, 17, 2)
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -54,7 +54,8 @@ enum PostgresTimestamp {
         if index < utf8.count {
             let sign: Int64 = utf8[index] == UInt8(ascii: "-") ? -1 : 1
             guard utf8[index] == UInt8(ascii: "+") || utf8[index] == UInt8(ascii: "-"),
-                  let offsetHours = number(utf8, index + 1, 2) else { return nil }
+                let offsetHours = number(utf8, index + 1, 2)
+            else { return nil }
             var offsetMinutes: Int64 = 0
             if index + 3 < utf8.count, utf8[index + 3] == UInt8(ascii: ":") {
                 offsetMinutes = number(utf8, index + 4, 2) ?? 0

@@ -31,7 +31,8 @@ public func buildApplication(
 
     let worker = NotificationWorker(
         inbox: components.inbox, processor: components.processor, signal: workerSignal,
-        configuration: .init(concurrency: configuration.workerConcurrency, lease: components.workerLease, pollInterval: environment.workerPollInterval),
+        configuration: .init(
+            concurrency: configuration.workerConcurrency, lease: components.workerLease, pollInterval: environment.workerPollInterval),
         logger: logger
     )
     let webhooks = WebhookDelivery(
@@ -47,7 +48,8 @@ public func buildApplication(
         retention: components.receiptRetention, days: configuration.retentionDays, dropSigned: configuration.retentionDropSigned,
         interval: environment.retentionInterval, logger: logger
     )
-    let sweep = StatusSweepService(sweep: components.sweep, reviews: components.entitlementReviews, interval: environment.sweepInterval, logger: logger)
+    let sweep = StatusSweepService(
+        sweep: components.sweep, reviews: components.entitlementReviews, interval: environment.sweepInterval, logger: logger)
     // Group commit: a few batches in flight, each taking what arrived meanwhile; the rest of
     // the pool stays for the worker and the query API.
     let intakeBatcher = IntakeBatcher(
@@ -61,7 +63,8 @@ public func buildApplication(
     )
     let largeBodies = LargeBodyLane()
     let router = buildRouter(
-        configuration: configuration, environment: environment, components: components, intakeBatcher: intakeBatcher, largeBodies: largeBodies)
+        configuration: configuration, environment: environment, components: components, intakeBatcher: intakeBatcher,
+        largeBodies: largeBodies)
 
     var services: [any Service] = [
         ShutdownService(name: "database") { try await components.shutdownDatabase() },
@@ -123,8 +126,9 @@ public func buildApplication(
 private func warnAboutTrust(_ configuration: ServiceConfiguration, roots: AppleRootCertificates, logger: Logger) {
     let foreignRoots = roots.rootsOtherThanAppleRootCAG3
     if !foreignRoots.isEmpty && !configuration.appleEndpointsAreLoopback {
-        logger.warning("APPSTORE_ROOT_CERTIFICATES trusts roots other than Apple Root CA - G3: whoever holds their keys can sign notifications this server believes",
-                       metadata: ["roots": "\(foreignRoots.joined(separator: "; "))"])
+        logger.warning(
+            "APPSTORE_ROOT_CERTIFICATES trusts roots other than Apple Root CA - G3: whoever holds their keys can sign notifications this server believes",
+            metadata: ["roots": "\(foreignRoots.joined(separator: "; "))"])
     }
     for bundleID in configuration.apps.bundleIDs {
         if let app = configuration.apps.app(bundleID: bundleID), app.sharedSecret == nil, app.appAppleID == nil {

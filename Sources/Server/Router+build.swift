@@ -33,7 +33,8 @@ func buildRouter(
     let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
     SubscriptionsController(answers: components.readAnswers).addRoutes(to: api)
     TransactionsController(purchases: components.purchases, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
-    ReceiptsController(purchases: components.purchases, apps: configuration.apps, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
+    ReceiptsController(purchases: components.purchases, apps: configuration.apps, maxBodyBytes: configuration.maxBodyBytes).addRoutes(
+        to: api)
     SubscribersController(
         answers: components.readAnswers, forgetting: components.forgetting, purchases: components.purchases, apps: configuration.apps,
         eligibility: components.eligibility, maxBodyBytes: configuration.maxBodyBytes

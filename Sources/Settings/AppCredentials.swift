@@ -61,9 +61,10 @@ public struct AppRegistry: Sendable {
         let appsByBundleID = Dictionary(apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
         self.appsByBundleID = appsByBundleID
         linkPolicies = LinkPolicies(appsByBundleID.mapValues(\.linkPolicy))
-        webhookEvents = WebhookEventSelection(appsByBundleID.mapValues { app in
-            app.webhook == nil ? [] : app.webhookEventTypes ?? Set(LifecycleEvent.Kind.allCases)
-        })
+        webhookEvents = WebhookEventSelection(
+            appsByBundleID.mapValues { app in
+                app.webhook == nil ? [] : app.webhookEventTypes ?? Set(LifecycleEvent.Kind.allCases)
+            })
     }
 
     /// The app with this bundle id, if configured.

@@ -12,7 +12,9 @@ enum AppRegistryLoader {
         }
         let secret = reader.string("APPSTORE_SHARED_SECRET")
         let appleID = try reader.string("APPSTORE_APP_APPLE_ID").map { try AppAppleID.validated($0, setting: "APPSTORE_APP_APPLE_ID") }
-        let apiSettings = (reader.string("APPSTORE_ISSUER_ID"), reader.string("APPSTORE_KEY_ID"), reader.string("APPSTORE_PRIVATE_KEY_FILE"))
+        let apiSettings = (
+            reader.string("APPSTORE_ISSUER_ID"), reader.string("APPSTORE_KEY_ID"), reader.string("APPSTORE_PRIVATE_KEY_FILE")
+        )
         if let bundleID = reader.string("APPSTORE_BUNDLE_ID") {
             let apiKey = try AppStoreAPIKey.optional(
                 issuerID: apiSettings.0, keyID: apiSettings.1, privateKeyFile: apiSettings.2, bundleID: bundleID,
@@ -27,10 +29,14 @@ enum AppRegistryLoader {
         }
         // WEBHOOK_URL / WEBHOOK_SECRET: every app without a webhook of its own uses them.
         let defaultWebhook = try WebhookTarget.validated(
-            url: reader.string("WEBHOOK_URL"), secret: reader.string("WEBHOOK_SECRET"), setting: "WEBHOOK_URL", secretSetting: "WEBHOOK_SECRET")
+            url: reader.string("WEBHOOK_URL"), secret: reader.string("WEBHOOK_SECRET"), setting: "WEBHOOK_URL",
+            secretSetting: "WEBHOOK_SECRET")
         let registry = AppRegistry(try merged(apps).map { $0.webhook == nil ? $0.with(webhook: defaultWebhook) : $0 })
         guard !registry.isEmpty else {
-            throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set: configure at least one app (APPSTORE_BUNDLE_ID with APPSTORE_SHARED_SECRET and/or APPSTORE_APP_APPLE_ID, or SUBSCRIPTIOND_CONFIG)")
+            throw ConfigurationError(
+                "APPSTORE_BUNDLE_ID",
+                "is not set: configure at least one app (APPSTORE_BUNDLE_ID with APPSTORE_SHARED_SECRET and/or APPSTORE_APP_APPLE_ID, or SUBSCRIPTIOND_CONFIG)"
+            )
         }
         return registry
     }
@@ -46,17 +52,22 @@ enum AppRegistryLoader {
                 continue
             }
             if let a = earlier.sharedSecret, let b = app.sharedSecret, !a.matches(b.revealed) {
-                throw ConfigurationError("APPSTORE_SHARED_SECRET", "and SUBSCRIPTIOND_CONFIG give two different shared secrets for \(app.bundleID)")
+                throw ConfigurationError(
+                    "APPSTORE_SHARED_SECRET", "and SUBSCRIPTIOND_CONFIG give two different shared secrets for \(app.bundleID)")
             }
             if let a = earlier.appAppleID, let b = app.appAppleID, a != b {
-                throw ConfigurationError("APPSTORE_APP_APPLE_ID", "and SUBSCRIPTIOND_CONFIG give two different app_apple_id values for \(app.bundleID) (\(a), \(b))")
+                throw ConfigurationError(
+                    "APPSTORE_APP_APPLE_ID",
+                    "and SUBSCRIPTIOND_CONFIG give two different app_apple_id values for \(app.bundleID) (\(a), \(b))")
             }
             if let a = earlier.apiKey, let b = app.apiKey, a.keyID != b.keyID || a.issuerID != b.issuerID {
-                throw ConfigurationError("APPSTORE_KEY_ID", "and SUBSCRIPTIOND_CONFIG give two different App Store Server API keys for \(app.bundleID)")
+                throw ConfigurationError(
+                    "APPSTORE_KEY_ID", "and SUBSCRIPTIOND_CONFIG give two different App Store Server API keys for \(app.bundleID)")
             }
             // Only the configuration file sets policies; the single-app variables have the standard ones.
             byBundleID[app.bundleID] = AppCredentials(
-                bundleID: app.bundleID, sharedSecret: earlier.sharedSecret ?? app.sharedSecret, appAppleID: earlier.appAppleID ?? app.appAppleID,
+                bundleID: app.bundleID, sharedSecret: earlier.sharedSecret ?? app.sharedSecret,
+                appAppleID: earlier.appAppleID ?? app.appAppleID,
                 webhook: earlier.webhook ?? app.webhook, apiKey: earlier.apiKey ?? app.apiKey,
                 entitlementPolicy: earlier.entitlementPolicy != .standard ? earlier.entitlementPolicy : app.entitlementPolicy,
                 linkPolicy: earlier.linkPolicy != .transfer ? earlier.linkPolicy : app.linkPolicy,

@@ -15,7 +15,8 @@ extension AppStoreAPIDirectory {
                     productionURL: configuration.appStoreAPIURL, sandboxURL: configuration.appStoreAPISandboxURL,
                     http: http, timeout: configuration.verifyTimeout, verifier: verifier, logger: logger)
             } catch {
-                throw ConfigurationError("APPSTORE_PRIVATE_KEY_FILE", "names \(key.privateKeyFile), which cannot sign App Store Server API tokens")
+                throw ConfigurationError(
+                    "APPSTORE_PRIVATE_KEY_FILE", "names \(key.privateKeyFile), which cannot sign App Store Server API tokens")
             }
         }
         self.init(clients: clients)

@@ -41,7 +41,9 @@ public struct AppStoreAPIKey: Sendable, CustomStringConvertible {
             return try load(issuerID: issuer, keyID: key, privateKeyFile: file, bundleID: bundleID, setting: names.file)
         default:
             let missing = [(issuerID, names.issuer), (keyID, names.key), (privateKeyFile, names.file)].filter { $0.0 == nil }.map(\.1)
-            throw ConfigurationError(missing[0], "is not set, but the other App Store Server API settings are (\(names.issuer), \(names.key) and \(names.file) go together)")
+            throw ConfigurationError(
+                missing[0],
+                "is not set, but the other App Store Server API settings are (\(names.issuer), \(names.key) and \(names.file) go together)")
         }
     }
 

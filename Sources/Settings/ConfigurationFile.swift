@@ -91,7 +91,10 @@ struct ConfigurationFile: Decodable {
                 setting: "\(setting) webhook_url of \(app.bundleID)", secretSetting: "\(setting) webhook_secret of \(app.bundleID)")
             let apiKey = try AppStoreAPIKey.optional(
                 issuerID: app.issuerID, keyID: app.keyID, privateKeyFile: app.privateKeyFile, bundleID: app.bundleID,
-                names: ("\(setting) issuer_id of \(app.bundleID)", "\(setting) key_id of \(app.bundleID)", "\(setting) private_key_file of \(app.bundleID)"))
+                names: (
+                    "\(setting) issuer_id of \(app.bundleID)", "\(setting) key_id of \(app.bundleID)",
+                    "\(setting) private_key_file of \(app.bundleID)"
+                ))
             let base = try credentials(app, appleID: appleID, setting: setting)
             return AppCredentials(
                 bundleID: base.bundleID, sharedSecret: base.sharedSecret, appAppleID: base.appAppleID, webhook: webhook, apiKey: apiKey,
@@ -103,12 +106,16 @@ struct ConfigurationFile: Decodable {
     /// The app's `webhook_event_types`, checked (nil when absent: every type).
     private static func webhookEventTypes(_ app: App, setting: String) throws -> Set<LifecycleEvent.Kind>? {
         try app.webhookEventTypes.map { names in
-            try Set(names.map { name in
-                guard let kind = LifecycleEvent.Kind(rawValue: name) else {
-                    throw ConfigurationError(setting, "app \(app.bundleID): webhook_event_types names '\(name)', which is not an event type (\(LifecycleEvent.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                return kind
-            })
+            try Set(
+                names.map { name in
+                    guard let kind = LifecycleEvent.Kind(rawValue: name) else {
+                        throw ConfigurationError(
+                            setting,
+                            "app \(app.bundleID): webhook_event_types names '\(name)', which is not an event type (\(LifecycleEvent.Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
+                        )
+                    }
+                    return kind
+                })
         }
     }
 
@@ -116,7 +123,8 @@ struct ConfigurationFile: Decodable {
     private static func linkPolicy(_ app: App, setting: String) throws -> LinkPolicy {
         guard let text = app.linkPolicy else { return .transfer }
         guard let policy = LinkPolicy(rawValue: text) else {
-            throw ConfigurationError(setting, "app \(app.bundleID): link_policy must be \"transfer\", \"share\" or \"refuse\", got '\(text)'")
+            throw ConfigurationError(
+                setting, "app \(app.bundleID): link_policy must be \"transfer\", \"share\" or \"refuse\", got '\(text)'")
         }
         return policy
     }
@@ -126,17 +134,23 @@ struct ConfigurationFile: Decodable {
         var grandfather: EntitlementPolicy.Grandfather?
         if let rule = app.grandfather {
             guard let line = DottedVersion(rule.beforeVersion) else {
-                throw ConfigurationError(setting, "app \(app.bundleID): grandfather.before_version must be a dotted version such as \"2.0\", got '\(rule.beforeVersion)'")
+                throw ConfigurationError(
+                    setting,
+                    "app \(app.bundleID): grandfather.before_version must be a dotted version such as \"2.0\", got '\(rule.beforeVersion)'")
             }
-            guard !rule.entitlement.isEmpty else { throw ConfigurationError(setting, "app \(app.bundleID): grandfather.entitlement is empty") }
+            guard !rule.entitlement.isEmpty else {
+                throw ConfigurationError(setting, "app \(app.bundleID): grandfather.entitlement is empty")
+            }
             grandfather = EntitlementPolicy.Grandfather(beforeVersion: line, entitlement: rule.entitlement)
         }
-        let sandbox = try app.sandboxEntitlement.map { text in
-            guard let value = EntitlementPolicy.SandboxEntitlement(rawValue: text) else {
-                throw ConfigurationError(setting, "app \(app.bundleID): sandbox_entitlement must be \"grant\" or \"ignore\", got '\(text)'")
-            }
-            return value
-        } ?? .grant
+        let sandbox =
+            try app.sandboxEntitlement.map { text in
+                guard let value = EntitlementPolicy.SandboxEntitlement(rawValue: text) else {
+                    throw ConfigurationError(
+                        setting, "app \(app.bundleID): sandbox_entitlement must be \"grant\" or \"ignore\", got '\(text)'")
+                }
+                return value
+            } ?? .grant
         return EntitlementPolicy(grandfather: grandfather, sandboxEntitlement: sandbox)
     }
 
@@ -148,7 +162,7 @@ struct ConfigurationFile: Decodable {
         case (nil, let secretPath?):
             let contents = try SecretFile.read(secretPath, setting: "\(setting) shared_secret_file of \(app.bundleID)")
             guard let secret = String(data: contents, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-                  !secret.isEmpty
+                !secret.isEmpty
             else { throw ConfigurationError(setting, "app \(app.bundleID): shared_secret_file \(secretPath) cannot be read or is empty") }
             return AppCredentials(bundleID: app.bundleID, sharedSecret: Secret(secret), appAppleID: appleID)
         case (_?, _?):

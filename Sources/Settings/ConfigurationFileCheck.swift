@@ -19,7 +19,8 @@ enum ConfigurationFileCheck {
             let place = "apps[\(index)]" + ((app["bundle_id"] as? String).map { " (\($0))" } ?? "")
             if let problem = unknownKey(of: app, known: appKeys, at: place) { return problem }
             if let rule = app["grandfather"] as? [String: Any],
-               let problem = unknownKey(of: rule, known: grandfatherKeys, at: "\(place).grandfather") {
+                let problem = unknownKey(of: rule, known: grandfatherKeys, at: "\(place).grandfather")
+            {
                 return problem
             }
         }
@@ -46,7 +47,8 @@ enum ConfigurationFileCheck {
 
     /// Levenshtein distance.
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
         var previous = Array(0...b.count)
         for i in 1...a.count {
@@ -63,11 +65,11 @@ enum ConfigurationFileCheck {
     /// string or a number`, `apps[1] lacks "bundle_id"`, `is not JSON`.
     static func describe(_ error: DecodingError) -> String {
         switch error {
-        case let .typeMismatch(type, context), let .valueNotFound(type, context):
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             return "\(path(context.codingPath)) must be \(expected(type, key: context.codingPath.last?.stringValue))"
-        case let .keyNotFound(key, context):
+        case .keyNotFound(let key, let context):
             return "\(context.codingPath.isEmpty ? "the top level" : path(context.codingPath)) lacks \"\(key.stringValue)\""
-        case let .dataCorrupted(context):
+        case .dataCorrupted(let context):
             return context.codingPath.isEmpty
                 ? "is not JSON: expected {\"apps\": [{\"bundle_id\": …}]}"
                 : "\(path(context.codingPath)) is not valid: \(context.debugDescription)"

@@ -13,9 +13,9 @@ public enum EnvironmentFile {
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("export ") { line = String(line.dropFirst("export ".count)).trimmingCharacters(in: .whitespaces) }
             guard let equals = line.firstIndex(of: "="),
-                  case let key = String(line[..<equals]).trimmingCharacters(in: .whitespaces),
-                  !key.isEmpty, key.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }),
-                  key.first.map({ !$0.isNumber }) ?? false
+                case let key = String(line[..<equals]).trimmingCharacters(in: .whitespaces),
+                !key.isEmpty, key.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }),
+                key.first.map({ !$0.isNumber }) ?? false
             else {
                 throw ConfigurationError("--env-file", "line \(index + 1) is not KEY=VALUE")
             }

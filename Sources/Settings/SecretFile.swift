@@ -11,8 +11,8 @@ enum SecretFile {
     /// be read, or when other users may read or write it.
     static func read(_ path: String, setting: String) throws -> Data {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue,
-              let data = FileManager.default.contents(atPath: path)
+            let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue,
+            let data = FileManager.default.contents(atPath: path)
         else { throw ConfigurationError(setting, "names \(path), which cannot be read") }
         if permissions & otherUsersBits != 0 {
             let mode = String(permissions & 0o777, radix: 8)

@@ -157,7 +157,9 @@ public struct ServiceConfiguration: Sendable {
             verifyReceiptSandboxURL: try reader.upstreamURL("VERIFY_RECEIPT_SANDBOX_URL"),
             verifyTimeout: .milliseconds(try reader.integer("VERIFY_TIMEOUT_MS", in: 1...600_000)),
             workerConcurrency: try reader.integer("WORKER_CONCURRENCY", in: 0...1_024),
-            workerLease: try reader.string("WORKER_LEASE_MS").map { _ in .milliseconds(try reader.integer("WORKER_LEASE_MS", in: 100...3_600_000)) },
+            workerLease: try reader.string("WORKER_LEASE_MS").map { _ in
+                .milliseconds(try reader.integer("WORKER_LEASE_MS", in: 100...3_600_000))
+            },
             adminToken: token.map(Secret.init),
             maxBodyBytes: try reader.integer("MAX_BODY_BYTES", in: 1_024...(256 * 1_024 * 1_024)),
             logLevel: try reader.logLevel("LOG_LEVEL"),
@@ -183,7 +185,9 @@ public struct ServiceConfiguration: Sendable {
             apiUpstreamConcurrency: try reader.integer("API_UPSTREAM_CONCURRENCY", in: 1...256),
             webhookConcurrency: try reader.integer("WEBHOOK_CONCURRENCY", in: 1...256),
             webhookTimeout: .milliseconds(try reader.integer("WEBHOOK_TIMEOUT_MS", in: 100...600_000)),
-            webhookLease: try reader.string("WEBHOOK_LEASE_MS").map { _ in .milliseconds(try reader.integer("WEBHOOK_LEASE_MS", in: 100...3_600_000)) },
+            webhookLease: try reader.string("WEBHOOK_LEASE_MS").map { _ in
+                .milliseconds(try reader.integer("WEBHOOK_LEASE_MS", in: 100...3_600_000))
+            },
             retentionDays: try reader.integer("RETENTION_DAYS", in: 1...36_500),
             retentionDropSigned: try reader.boolean("RETENTION_DROP_SIGNED")
         )

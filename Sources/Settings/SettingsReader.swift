@@ -45,7 +45,7 @@ public struct SettingsReader: Sendable {
     /// The `upstreamURL` rule applied to a value read from anywhere (a configuration file).
     static func validatedURL(_ text: String, setting name: String) throws -> String {
         guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
-              scheme == "https" || scheme == "http"
+            scheme == "https" || scheme == "http"
         else {
             throw ConfigurationError(name, "must be an https:// URL, got '\(text)'")
         }

@@ -19,7 +19,7 @@ public struct TLSFiles: Sendable, Equatable {
         switch (reader.string("TLS_CERT_FILE"), reader.string("TLS_KEY_FILE")) {
         case (nil, nil):
             return nil
-        case let (certificate?, key?):
+        case (let certificate?, let key?):
             for (setting, path) in [("TLS_CERT_FILE", certificate), ("TLS_KEY_FILE", key)]
             where !FileManager.default.isReadableFile(atPath: path) {
                 throw ConfigurationError(setting, "names \(path), which cannot be read")

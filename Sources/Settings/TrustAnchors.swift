@@ -26,7 +26,10 @@ public enum TrustAnchors {
             } else {
                 let candidates = InstalledResources.candidates("Certificates").map { $0.appendingPathComponent(bundledFile) }
                 guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
-                    throw ConfigurationError(setting, "is not set and the bundled Certificates/\(bundledFile) was not found (searched \(candidates.map(\.path).joined(separator: ", ")))")
+                    throw ConfigurationError(
+                        setting,
+                        "is not set and the bundled Certificates/\(bundledFile) was not found (searched \(candidates.map(\.path).joined(separator: ", ")))"
+                    )
                 }
                 paths = found.path
             }

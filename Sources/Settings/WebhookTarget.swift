@@ -27,7 +27,8 @@ public struct WebhookTarget: Sendable {
             throw ConfigurationError(setting, "is not set, but \(secretSetting) is")
         case (let url?, let secret?):
             guard secret.count >= minimumSecretLength else {
-                throw ConfigurationError(secretSetting, "is too short: use at least \(minimumSecretLength) characters (e.g. `openssl rand -hex 32`)")
+                throw ConfigurationError(
+                    secretSetting, "is too short: use at least \(minimumSecretLength) characters (e.g. `openssl rand -hex 32`)")
             }
             return WebhookTarget(url: try SettingsReader.validatedURL(url, setting: setting), secret: Secret(secret))
         }

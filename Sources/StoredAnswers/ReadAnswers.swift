@@ -51,7 +51,8 @@ public struct ReadAnswers: Sendable {
     /// `writingInBackground(configuration:onOutcome:)` gives one that hands them to a writer instead.
     public init(database: PostgresClient, policies: EntitlementPolicies = EntitlementPolicies(), logger: Logger) {
         self.init(
-            store: AnswerStore(client: database, format: Self.storedFormat(policies: policies)), reader: SubscriptionReader(client: database),
+            store: AnswerStore(client: database, format: Self.storedFormat(policies: policies)),
+            reader: SubscriptionReader(client: database),
             policies: policies, writer: nil, logger: logger)
     }
 
@@ -66,7 +67,8 @@ public struct ReadAnswers: Sendable {
     /// The same service, with computed answers stored off the request by the writer it
     /// returns (the server's, which closes and flushes that writer on shutdown).
     public func writingInBackground(
-        configuration: AnswerWriter.Configuration = .init(), onOutcome: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void = { _, _ in }
+        configuration: AnswerWriter.Configuration = .init(),
+        onOutcome: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void = { _, _ in }
     ) -> (answers: ReadAnswers, writer: AnswerWriter) {
         let writer = AnswerWriter(store: store, configuration: configuration, logger: logger, onOutcome: onOutcome)
         return (ReadAnswers(store: store, reader: reader, policies: policies, writer: writer, logger: logger), writer)
@@ -89,7 +91,8 @@ public struct ReadAnswers: Sendable {
     public func subscriberBody(appUserID: String, now: Date = Date()) async throws -> (body: String, origin: Origin)? {
         switch try await store.subscriberLookup(appUserID: appUserID, now: now) {
         case .current(let body): return (body, .stored)
-        case .stale(let stamp): return try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now).map { ($0.body, .computed) }
+        case .stale(let stamp):
+            return try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now).map { ($0.body, .computed) }
         }
     }
 
@@ -138,7 +141,9 @@ public struct ReadAnswers: Sendable {
 
     /// The user's history summarised per subscription group and the product catalog, for an
     /// eligibility question; a new customer has no history.
-    public func eligibilityFacts(appUserID: String, now: Date = Date()) async throws -> (usage: GroupUsage, catalog: ProductCatalog, origin: Origin) {
+    public func eligibilityFacts(
+        appUserID: String, now: Date = Date()
+    ) async throws -> (usage: GroupUsage, catalog: ProductCatalog, origin: Origin) {
         switch try await store.eligibilityFacts(appUserID: appUserID, now: now) {
         case .stored(let usage, let catalog):
             return (usage, catalog, .stored)
@@ -158,7 +163,8 @@ public struct ReadAnswers: Sendable {
 
     static func answer(originalTransactionID id: String, _ read: SubscriptionRead, stamp: AnswerStamp) -> SubscriptionAnswer {
         let body = ContractJSONWriter.bytes(of: SubscriptionDocument(read.view, includeTransactions: true))
-        return SubscriptionAnswer(originalTransactionID: id, body: String(decoding: body, as: UTF8.self), stamp: stamp, validUntil: read.validUntil)
+        return SubscriptionAnswer(
+            originalTransactionID: id, body: String(decoding: body, as: UTF8.self), stamp: stamp, validUntil: read.validUntil)
     }
 
     /// The subscriber and entitlements bodies of a read, valid until the first status change
@@ -171,7 +177,8 @@ public struct ReadAnswers: Sendable {
         let entitlements = ContractJSONWriter.bytes(of: document.entitlementsDocument)
         let validUntil = [read.validUntil, document.entitlementsNextChange].compactMap { $0 }.min()
         return SubscriberAnswer(
-            appUserID: appUserID, body: String(decoding: body, as: UTF8.self), entitlementsBody: String(decoding: entitlements, as: UTF8.self),
+            appUserID: appUserID, body: String(decoding: body, as: UTF8.self),
+            entitlementsBody: String(decoding: entitlements, as: UTF8.self),
             usage: read.usage, stamp: stamp, validUntil: validUntil)
     }
 

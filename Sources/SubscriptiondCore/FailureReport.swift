@@ -27,9 +27,13 @@ public struct FailureReport: Sendable {
             self.init(message: error.message, exitCode: error.exitCode)
         case let error as AppStoreAPIError:
             // A refused key is a configuration problem; everything else Apple said is an answer.
-            if case .unauthorized = error { self.init(message: "App Store Server API: \(error)", exitCode: 2) }
-            else if case .invalidPrivateKey = error { self.init(message: "App Store Server API: \(error)", exitCode: 2) }
-            else { self.init(message: "App Store Server API: \(error)", exitCode: 1) }
+            if case .unauthorized = error {
+                self.init(message: "App Store Server API: \(error)", exitCode: 2)
+            } else if case .invalidPrivateKey = error {
+                self.init(message: "App Store Server API: \(error)", exitCode: 2)
+            } else {
+                self.init(message: "App Store Server API: \(error)", exitCode: 1)
+            }
         default:
             self.init(message: "\(error)", exitCode: 1)
         }

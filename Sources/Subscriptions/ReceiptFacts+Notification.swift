@@ -33,21 +33,24 @@ extension ReceiptFacts {
             RenewalFact(pendingRenewalInfo: $0, bundleID: bundleID, environment: environment, observedAt: observedAt)
         }
         let newestEntry = transactions.max(by: TransactionFact.isOlderPeriod)
-        let hasTopLevelRenewal = n.autoRenewStatus != nil || n.autoRenewProductID != nil
+        let hasTopLevelRenewal =
+            n.autoRenewStatus != nil || n.autoRenewProductID != nil
             || n.expirationIntentRaw != nil || n.isInBillingRetryPeriod != nil
         if let original = n.originalTransactionID ?? newestEntry?.originalTransactionID, hasTopLevelRenewal,
-           !renewals.contains(where: { $0.originalTransactionID == original }) {
-            renewals.append(RenewalFact(
-                originalTransactionID: original,
-                bundleID: bundleID,
-                environment: environment,
-                productID: newestEntry?.productID,
-                autoRenewProductID: n.autoRenewProductID,
-                autoRenewStatus: n.autoRenewStatus,
-                expirationIntent: n.expirationIntent,
-                isInBillingRetryPeriod: n.isInBillingRetryPeriod ?? false,
-                observedAt: observedAt
-            ))
+            !renewals.contains(where: { $0.originalTransactionID == original })
+        {
+            renewals.append(
+                RenewalFact(
+                    originalTransactionID: original,
+                    bundleID: bundleID,
+                    environment: environment,
+                    productID: newestEntry?.productID,
+                    autoRenewProductID: n.autoRenewProductID,
+                    autoRenewStatus: n.autoRenewStatus,
+                    expirationIntent: n.expirationIntent,
+                    isInBillingRetryPeriod: n.isInBillingRetryPeriod ?? false,
+                    observedAt: observedAt
+                ))
         }
         self.init(
             environment: environment,

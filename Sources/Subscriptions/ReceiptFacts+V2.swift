@@ -10,8 +10,8 @@ extension TransactionFact {
     /// `is_in_intro_offer_period`, which eligibility counts).
     public init?(signedTransaction t: JWSTransactionPayload, bundleID fallback: String, environment: AppStoreEnvironment) {
         guard let transactionID = t.transactionID ?? t.originalTransactionID,
-              let originalTransactionID = t.originalTransactionID ?? t.transactionID,
-              let productID = t.productID, let purchaseDate = t.purchaseDate
+            let originalTransactionID = t.originalTransactionID ?? t.transactionID,
+            let productID = t.productID, let purchaseDate = t.purchaseDate
         else { return nil }
         let isIntroductory = t.offerTypeRaw == OfferTypeV2.introductory.rawValue
         let isTrial = isIntroductory && t.offerDiscountType == .freeTrial

@@ -50,15 +50,17 @@ extension ReceiptFacts {
         }
         let legacyOriginal = (response.latestExpiredReceiptInfo ?? receipt?.legacyTransaction)?.originalTransactionID
         if let legacyOriginal, !renewals.contains(where: { $0.originalTransactionID == legacyOriginal }),
-           response.autoRenewStatus != nil || response.autoRenewProductID != nil {
-            renewals.append(RenewalFact(
-                originalTransactionID: legacyOriginal,
-                bundleID: bundleID,
-                environment: environment,
-                autoRenewProductID: response.autoRenewProductID,
-                autoRenewStatus: response.autoRenewStatus,
-                observedAt: renewalTime
-            ))
+            response.autoRenewStatus != nil || response.autoRenewProductID != nil
+        {
+            renewals.append(
+                RenewalFact(
+                    originalTransactionID: legacyOriginal,
+                    bundleID: bundleID,
+                    environment: environment,
+                    autoRenewProductID: response.autoRenewProductID,
+                    autoRenewStatus: response.autoRenewStatus,
+                    observedAt: renewalTime
+                ))
         }
         self.init(
             environment: environment,

@@ -28,7 +28,8 @@ public enum SubscriptionStatusRule {
 
         // A refunded period covers no time, but a later purchase may still cover now.
         if let covering = pool.filter({ !$0.isRevoked }).max(by: TransactionFact.isOlderPeriod),
-           let expires = covering.expiresDate, now < expires {
+            let expires = covering.expiresDate, now < expires
+        {
             return makeSnapshot(covering, renewal, status: .active, periods: periods)
         }
         if newest.isRevoked {
@@ -61,7 +62,8 @@ public enum SubscriptionStatusRule {
         let isRetrying = status == .gracePeriod || status == .billingRetry
         // Older receipts put the group id on some entries only; any period of the
         // subscription names the same group.
-        let groupID = current.subscriptionGroupID
+        let groupID =
+            current.subscriptionGroupID
             ?? periods.filter { $0.subscriptionGroupID != nil }.max(by: TransactionFact.isOlderPeriod)?.subscriptionGroupID
         return SubscriptionSnapshot(
             originalTransactionID: current.originalTransactionID,

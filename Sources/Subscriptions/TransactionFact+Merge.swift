@@ -69,9 +69,9 @@ extension TransactionFact {
 
     private static func pick<T: Comparable>(_ a: T?, _ b: T?, by choose: (T, T) -> T = min) -> T? {
         switch (a, b) {
-        case let (a?, b?): choose(a, b)
-        case let (a?, nil): a
-        case let (nil, b): b
+        case (let a?, let b?): choose(a, b)
+        case (let a?, nil): a
+        case (nil, let b): b
         }
     }
 

@@ -14,9 +14,10 @@ public struct OCSPTestChain: Sendable {
         while intermediatePort == leafPort { intermediatePort = try LoopbackPort.freeOutsideEphemeralRange() }
         self.leafPort = leafPort
         self.intermediatePort = intermediatePort
-        pki = try TestPKI(.init(
-            leafOCSPURL: OCSPResponderProcess.url(port: leafPort),
-            intermediateOCSPURL: OCSPResponderProcess.url(port: intermediatePort)))
+        pki = try TestPKI(
+            .init(
+                leafOCSPURL: OCSPResponderProcess.url(port: leafPort),
+                intermediateOCSPURL: OCSPResponderProcess.url(port: intermediatePort)))
     }
 
     /// The intermediate's responder, answering for the leaf.

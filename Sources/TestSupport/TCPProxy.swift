@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -114,7 +115,9 @@ public final class TCPProxy: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            var descriptors = [pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [
+                pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+            ]
             var owners: [(UInt64, Int)] = []
             if isForwarding {
                 for (id, pair) in pairs {

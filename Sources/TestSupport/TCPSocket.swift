@@ -94,11 +94,19 @@ enum TCPSocket {
 
 // The system calls under names that do not clash with TCPSocket's own methods.
 #if canImport(Glibc)
-private func systemConnect(_ socket: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { Glibc.connect(socket, address, length) }
-private func systemSend(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int { Glibc.send(socket, bytes, count, flags) }
+private func systemConnect(_ socket: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    Glibc.connect(socket, address, length)
+}
+private func systemSend(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+    Glibc.send(socket, bytes, count, flags)
+}
 private func systemClose(_ descriptor: Int32) -> Int32 { Glibc.close(descriptor) }
 #else
-private func systemConnect(_ socket: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { Darwin.connect(socket, address, length) }
-private func systemSend(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int { Darwin.send(socket, bytes, count, flags) }
+private func systemConnect(_ socket: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    Darwin.connect(socket, address, length)
+}
+private func systemSend(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+    Darwin.send(socket, bytes, count, flags)
+}
 private func systemClose(_ descriptor: Int32) -> Int32 { Darwin.close(descriptor) }
 #endif

@@ -19,7 +19,7 @@ public enum UseCaseError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .malformed(let message), .receiptRejected(let message), .signatureRejected(let message), .unavailable(let message),
-             .unknownEntitlement(let message), .notFound(let message), .ownedByOtherUser(let message):
+            .unknownEntitlement(let message), .notFound(let message), .ownedByOtherUser(let message):
             message
         }
     }

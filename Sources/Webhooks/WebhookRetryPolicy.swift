@@ -18,8 +18,10 @@ public struct WebhookRetryPolicy: Sendable {
     }
 
     /// A policy with its own delays: `baseDelay` doubling to `maximumDelay` (tests shorten them).
-    public init(baseDelay: Duration, maximumDelay: Duration = Backoff.webhooks.maximum,
-                giveUpAfter: Duration = .seconds(3 * 24 * 3_600), jitter: Double = 0.2) {
+    public init(
+        baseDelay: Duration, maximumDelay: Duration = Backoff.webhooks.maximum,
+        giveUpAfter: Duration = .seconds(3 * 24 * 3_600), jitter: Double = 0.2
+    ) {
         self.init(backoff: Backoff(base: baseDelay, maximum: maximumDelay, jitter: jitter), giveUpAfter: giveUpAfter)
     }
 

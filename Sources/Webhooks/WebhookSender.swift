@@ -38,7 +38,9 @@ public struct WebhookSender: Sendable {
         var request = HTTPRequest.postJSON(url: target.url, body: body, timeout: timeout)
         request.headers.append(HTTPHeader(name: "Subscriptiond-Event-Id", value: event.eventID))
         request.headers.append(HTTPHeader(name: "Subscriptiond-Timestamp", value: String(timestamp)))
-        request.headers.append(HTTPHeader(name: "Subscriptiond-Signature", value: WebhookSignature.header(secret: target.secret, timestamp: timestamp, body: body)))
+        request.headers.append(
+            HTTPHeader(
+                name: "Subscriptiond-Signature", value: WebhookSignature.header(secret: target.secret, timestamp: timestamp, body: body)))
         do {
             let response = try await http.execute(request, logger: logger)
             if response.isSuccess { return .acknowledged(status: response.status) }

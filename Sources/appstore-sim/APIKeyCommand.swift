@@ -6,12 +6,13 @@ import Foundation
 struct APIKeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "api-key",
-        abstract: "Make an App Store Server API key: write its private key (.p8, PKCS#8 PEM) to --out, keep the public key in the state folder.",
+        abstract:
+            "Make an App Store Server API key: write its private key (.p8, PKCS#8 PEM) to --out, keep the public key in the state folder.",
         discussion: """
-        Example: appstore-sim api-key --out .local/appstore-sim/key.p8
-        Prints APPSTORE_ISSUER_ID, APPSTORE_KEY_ID and APPSTORE_PRIVATE_KEY_FILE lines for subscriptiond. \
-        `serve` and `run` with the same --state-dir then accept tokens signed with it; a new key replaces the old one.
-        """
+            Example: appstore-sim api-key --out .local/appstore-sim/key.p8
+            Prints APPSTORE_ISSUER_ID, APPSTORE_KEY_ID and APPSTORE_PRIVATE_KEY_FILE lines for subscriptiond. \
+            `serve` and `run` with the same --state-dir then accept tokens signed with it; a new key replaces the old one.
+            """
     )
 
     @Option(help: "Where to write the private key (PKCS#8 PEM, like App Store Connect's .p8).")

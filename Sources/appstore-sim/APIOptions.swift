@@ -4,7 +4,10 @@ import Foundation
 
 /// The App Store Server API's settings: the accepted key (from the state folder) and the rate limit.
 struct APIOptions: ParsableArguments {
-    @Option(help: "App Store Server API requests allowed per second per app and environment; more get 429 with Retry-After (default: no limit; Apple: 50, sandbox 5).")
+    @Option(
+        help:
+            "App Store Server API requests allowed per second per app and environment; more get 429 with Retry-After (default: no limit; Apple: 50, sandbox 5)."
+    )
     var apiRate: Int?
 
     /// Loads the key `appstore-sim api-key` saved in `state` (without one, every API request
@@ -16,7 +19,8 @@ struct APIOptions: ParsableArguments {
             simulator.setAPIKey(key)
             Console.log("App Store Server API: key \(key.keyID), issuer \(key.issuerID)")
         } else {
-            Console.log("App Store Server API: no key in \(state.directory.path) (run `appstore-sim api-key --out key.p8`); API requests get 401")
+            Console.log(
+                "App Store Server API: no key in \(state.directory.path) (run `appstore-sim api-key --out key.p8`); API requests get 401")
         }
     }
 }

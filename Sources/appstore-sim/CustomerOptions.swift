@@ -7,7 +7,11 @@ struct CustomerOptions: ParsableArguments {
     @Option(help: "Product catalog JSON (DESIGN.md format; optional \"level\" per product). Default: the demo catalog.")
     var catalog: String?
 
-    @Option(name: .customLong("secret"), help: "An app's shared secret, BUNDLE_ID=SECRET (repeatable). Default: $APPSTORE_SHARED_SECRET, or demo-shared-secret for the demo app (com.example.app) and demo-paidapp-shared-secret for the paid demo app (com.example.paidapp).")
+    @Option(
+        name: .customLong("secret"),
+        help:
+            "An app's shared secret, BUNDLE_ID=SECRET (repeatable). Default: $APPSTORE_SHARED_SECRET, or demo-shared-secret for the demo app (com.example.app) and demo-paidapp-shared-secret for the paid demo app (com.example.paidapp)."
+    )
     var secrets: [String] = []
 
     @Option(help: "Seed for ids, random customers, scenario details and faults.")
@@ -16,7 +20,10 @@ struct CustomerOptions: ParsableArguments {
     @Option(help: "Random customers drawn from every scenario.")
     var customers: Int = 0
 
-    @Flag(help: "Add the named demo customers (alice-trial-renews, bob-billing-grace, ..., pam-lifetime, yara-paid-1.9, ...; see `appstore-sim scenarios`).")
+    @Flag(
+        help:
+            "Add the named demo customers (alice-trial-renews, bob-billing-grace, ..., pam-lifetime, yara-paid-1.9, ...; see `appstore-sim scenarios`)."
+    )
     var demo = false
 
     @Option(help: "Share of random customers in sandbox (0...1).")
@@ -25,7 +32,10 @@ struct CustomerOptions: ParsableArguments {
     @Option(help: "Name prefix of random customers.")
     var namePrefix = "cust"
 
-    @Option(help: "Notification version the customers' apps receive: 1, 2, mixed (each customer 1, 2 or migrating, by seed) or migrating (v1 first, then v2).")
+    @Option(
+        help:
+            "Notification version the customers' apps receive: 1, 2, mixed (each customer 1, 2 or migrating, by seed) or migrating (v1 first, then v2)."
+    )
     var notificationsVersion: NotificationVersionMix = .v1
 
     @OptionGroup var state: StateOptions

@@ -6,18 +6,19 @@ import Foundation
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Serve verifyReceipt, send every customer's notifications (v1, v2 or both: --notifications-version) to --target, then print the truth.",
+        abstract:
+            "Serve verifyReceipt, send every customer's notifications (v1, v2 or both: --notifications-version) to --target, then print the truth.",
         discussion: """
-        Example: appstore-sim run --target http://127.0.0.1:8080/notifications/appstore --customers 200 --seed 42 --duplicates 3 --shuffle --port 9000 --truth-out truth.json --notifications-version mixed
+            Example: appstore-sim run --target http://127.0.0.1:8080/notifications/appstore --customers 200 --seed 42 --duplicates 3 --shuffle --port 9000 --truth-out truth.json --notifications-version mixed
 
-        v2 notifications are signed by the PKI in --state-dir (see `appstore-sim ca`); sandbox v2 \
-        notifications are sent once and never retried, as Apple does.
+            v2 notifications are signed by the PKI in --state-dir (see `appstore-sim ca`); sandbox v2 \
+            notifications are sent once and never retried, as Apple does.
 
-        The truth is printed (or written to --truth-out) once everything is sent. The server keeps \
-        answering verifyReceipt afterwards, so subscriptiond can finish its work: until SIGINT/SIGTERM, \
-        or for --linger seconds. GET /control/truth gives the truth at the moment you ask. \
-        Exits 1 when a notification never got a 2xx.
-        """
+            The truth is printed (or written to --truth-out) once everything is sent. The server keeps \
+            answering verifyReceipt afterwards, so subscriptiond can finish its work: until SIGINT/SIGTERM, \
+            or for --linger seconds. GET /control/truth gives the truth at the moment you ask. \
+            Exits 1 when a notification never got a 2xx.
+            """
     )
 
     @OptionGroup var customers: CustomerOptions
@@ -25,7 +26,10 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var faults: FaultOptions
     @OptionGroup var api: APIOptions
 
-    @Option(help: "Share of v2 notifications never sent (0...1, seeded by --delivery-seed), as if subscriptiond had missed them; Get Notification History still lists them.")
+    @Option(
+        help:
+            "Share of v2 notifications never sent (0...1, seeded by --delivery-seed), as if subscriptiond had missed them; Get Notification History still lists them."
+    )
     var dropRate: Double = 0
 
     @Option(help: "subscriptiond's notification URL.")
@@ -58,7 +62,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Keep serving this many seconds after sending, then exit (default: until SIGINT/SIGTERM).")
     var linger: Double?
 
-    @Option(help: "After sending, compare subscriptiond at this base URL (e.g. http://127.0.0.1:8080) with the truth, print the table and exit (1 when they disagree).")
+    @Option(
+        help:
+            "After sending, compare subscriptiond at this base URL (e.g. http://127.0.0.1:8080) with the truth, print the table and exit (1 when they disagree)."
+    )
     var checkURL: String?
 
     @Option(help: "subscriptiond's ADMIN_TOKEN, for --check-url (default: $ADMIN_TOKEN).")
@@ -92,7 +99,9 @@ struct RunCommand: AsyncParsableCommand {
         if !report.dropped.isEmpty {
             Console.log("dropped \(report.dropped.count) v2 notifications on purpose (--drop-rate); Get Notification History lists them")
         }
-        Console.log("delivered \(report.delivered)/\(report.sent) in \(report.attempts) attempts (HTTP \(statuses); transport errors \(report.transportErrors))")
+        Console.log(
+            "delivered \(report.delivered)/\(report.sent) in \(report.attempts) attempts (HTTP \(statuses); transport errors \(report.transportErrors))"
+        )
         let truth = simulator.truth().jsonText(pretty: true) + "\n"
         if let truthOut {
             try truth.write(toFile: truthOut, atomically: true, encoding: .utf8)
@@ -131,7 +140,9 @@ struct RunCommand: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(500))
             waiting = try await check.statusMismatches()
         }
-        Console.log("subscriptiond processed the notifications; linking \(simulator.customers.count) app users through POST /v1/receipts (and /v1/app-transactions)")
+        Console.log(
+            "subscriptiond processed the notifications; linking \(simulator.customers.count) app users through POST /v1/receipts (and /v1/app-transactions)"
+        )
         let unlinked = try await check.linkCustomers()
         if !unlinked.isEmpty { Console.log("receipts not accepted for: \(unlinked.joined(separator: ", "))") }
         let products = simulator.configuration.catalog.products.map(\.productID)

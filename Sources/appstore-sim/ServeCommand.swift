@@ -8,10 +8,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve verifyReceipt (production and sandbox paths) until SIGINT/SIGTERM.",
         discussion: """
-        Example: appstore-sim serve --port 9000 --secret com.example.app=SECRET --demo --fault-rate 0.1
+            Example: appstore-sim serve --port 9000 --secret com.example.app=SECRET --demo --fault-rate 0.1
 
-        The customers' receipts are in the truth (GET /control/truth, field receipt_data).
-        """
+            The customers' receipts are in the truth (GET /control/truth, field receipt_data).
+            """
     )
 
     @OptionGroup var customers: CustomerOptions

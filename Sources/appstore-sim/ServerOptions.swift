@@ -8,7 +8,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(name: [.customLong("port"), .customLong("verify-port")], help: "Port to listen on; 0 picks a free one (see --port-file and the log line).")
+    @Option(
+        name: [.customLong("port"), .customLong("verify-port")],
+        help: "Port to listen on; 0 picks a free one (see --port-file and the log line).")
     var port = 9000
 
     @Option(help: "Write the bound port to this file once listening.")
@@ -22,7 +24,9 @@ struct ServerOptions: ParsableArguments {
         if let portFile {
             try "\(server.port)\n".write(toFile: portFile, atomically: true, encoding: .utf8)
         }
-        Console.log("listening on \(server.baseURL.absoluteString): production \(server.productionURL.path), sandbox \(server.sandboxURL.path); App Store Server API \(server.apiProductionURL.absoluteString), sandbox \(server.apiSandboxURL.absoluteString)")
+        Console.log(
+            "listening on \(server.baseURL.absoluteString): production \(server.productionURL.path), sandbox \(server.sandboxURL.path); App Store Server API \(server.apiProductionURL.absoluteString), sandbox \(server.apiSandboxURL.absoluteString)"
+        )
         return server
     }
 }

@@ -8,9 +8,9 @@ struct TruthCommand: AsyncParsableCommand {
         commandName: "truth",
         abstract: "Print the truth JSON: per customer, each subscription's status, entitlement and eligibility.",
         discussion: """
-        With --server, asks a running simulator (GET /control/truth). Otherwise builds the customers \
-        from the options: use the same --seed, --customers/--demo and --end-ms as the run.
-        """
+            With --server, asks a running simulator (GET /control/truth). Otherwise builds the customers \
+            from the options: use the same --seed, --customers/--demo and --end-ms as the run.
+            """
     )
 
     @OptionGroup var customers: CustomerOptions

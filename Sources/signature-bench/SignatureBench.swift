@@ -17,7 +17,8 @@ struct SignatureBench {
         let seconds = arguments.count > 2 ? Double(arguments[2]) ?? 3 : 3
         let roots = try AppleRootCertificates(paths: [fixtures.appendingPathComponent("apple-root-ca-g3.pem").path])
         let body = try Data(contentsOf: fixtures.appendingPathComponent("v2-genuine/TEST_2022-09-02_sandbox.json"))
-        guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any], let jws = object["signedPayload"] as? String else {
+        guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any], let jws = object["signedPayload"] as? String
+        else {
             throw CocoaError(.fileReadCorruptFile)
         }
         let cold = try await rate(seconds: seconds) { _ = try await SignedPayloadVerifier(roots: roots).verifyNotification(jws) }

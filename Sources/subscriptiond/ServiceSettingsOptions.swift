@@ -10,7 +10,10 @@ struct ServiceSettingsOptions: ParsableArguments {
     var host: String?
     @Option(help: "Listen port (SUBSCRIPTIOND_PORT, default 8080).")
     var port: String?
-    @Option(help: "PEM certificate chain to serve HTTPS with, TLS 1.2+, read again on SIGHUP (TLS_CERT_FILE; unset: plain HTTP for a reverse proxy).")
+    @Option(
+        help:
+            "PEM certificate chain to serve HTTPS with, TLS 1.2+, read again on SIGHUP (TLS_CERT_FILE; unset: plain HTTP for a reverse proxy)."
+    )
     var tlsCertFile: String?
     @Option(help: "PEM private key of that certificate (TLS_KEY_FILE).")
     var tlsKeyFile: String?
@@ -62,11 +65,20 @@ struct ServiceSettingsOptions: ParsableArguments {
     var retentionDropSigned: String?
     @Option(help: "Single-app shortcut: the app's numeric Apple ID, checked on Production v2 notifications (APPSTORE_APP_APPLE_ID).")
     var appstoreAppAppleID: String?
-    @Option(help: "Comma-separated PEM/DER roots signed payloads must chain to (APPSTORE_ROOT_CERTIFICATES; default the bundled Apple Root CA - G3).")
+    @Option(
+        help:
+            "Comma-separated PEM/DER roots signed payloads must chain to (APPSTORE_ROOT_CERTIFICATES; default the bundled Apple Root CA - G3)."
+    )
     var appstoreRootCertificates: String?
-    @Option(help: "Comma-separated PEM/DER roots an app receipt's PKCS#7 signature must chain to before it may link a user (APPSTORE_RECEIPT_ROOT_CERTIFICATES; default the bundled Apple Root CA).")
+    @Option(
+        help:
+            "Comma-separated PEM/DER roots an app receipt's PKCS#7 signature must chain to before it may link a user (APPSTORE_RECEIPT_ROOT_CERTIFICATES; default the bundled Apple Root CA)."
+    )
     var appstoreReceiptRootCertificates: String?
-    @Option(help: "Ask Apple's OCSP responders whether a signed payload's leaf and intermediate are revoked, true or false (APPSTORE_ONLINE_CHECKS, default false).")
+    @Option(
+        help:
+            "Ask Apple's OCSP responders whether a signed payload's leaf and intermediate are revoked, true or false (APPSTORE_ONLINE_CHECKS, default false)."
+    )
     var appstoreOnlineChecks: String?
     @Option(help: "Single-app shortcut: App Store Server API issuer id (APPSTORE_ISSUER_ID).")
     var appstoreIssuerID: String?
@@ -86,7 +98,8 @@ struct ServiceSettingsOptions: ParsableArguments {
     var httpMaxConnections: String?
     @Option(help: "Milliseconds a request's head and body may take to arrive, however slowly (HTTP_REQUEST_TIMEOUT_MS, default 30000).")
     var httpRequestTimeoutMs: String?
-    @Option(help: "Connections one client address may hold; 0 for none behind a reverse proxy (HTTP_MAX_CONNECTIONS_PER_ADDRESS, default 256).")
+    @Option(
+        help: "Connections one client address may hold; 0 for none behind a reverse proxy (HTTP_MAX_CONNECTIONS_PER_ADDRESS, default 256).")
     var httpMaxConnectionsPerAddress: String?
     @Option(help: "Days back a signed notification's signedDate may lie at intake (NOTIFICATION_MAX_AGE_DAYS, default 180).")
     var notificationMaxAgeDays: String?
@@ -126,7 +139,7 @@ struct ServiceSettingsOptions: ParsableArguments {
             "RECEIPT_WAIT_MS": receiptWaitMs, "API_UPSTREAM_CONCURRENCY": apiUpstreamConcurrency,
         ]
         var merged = base
-        for case let (name, value?) in flags { merged[name] = value }
+        for case (let name, let value?) in flags { merged[name] = value }
         return merged
     }
 }

@@ -44,7 +44,8 @@ struct Subscriptiond: AsyncParsableCommand {
                 configuration: configuration,
                 environment: ApplicationEnvironment(logger: logger, metricsRegistry: registry)
             )
-            logger.info("starting", metadata: ["address": "\(configuration.host):\(configuration.port)", "apps": "\(configuration.apps.bundleIDs)"])
+            logger.info(
+                "starting", metadata: ["address": "\(configuration.host):\(configuration.port)", "apps": "\(configuration.apps.bundleIDs)"])
             try await application.runService()
         } catch {
             let failure = FailureReport(error)

@@ -10,7 +10,8 @@ import Testing
 @Suite("App receipts: PKCS#7 signatures verified to Apple's receipt root")
 struct AppReceiptVerifierTests {
     static func genuineReceipt() throws -> AppReceiptContents {
-        let data = try Data(contentsOf: URL(fileURLWithPath: try FixtureFiles.path("v1/DID_CHANGE_RENEWAL_STATUS_sandbox_full-unified-receipt.json")))
+        let data = try Data(
+            contentsOf: URL(fileURLWithPath: try FixtureFiles.path("v1/DID_CHANGE_RENEWAL_STATUS_sandbox_full-unified-receipt.json")))
         let capture = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let unified = try #require(capture?["unified_receipt"] as? [String: Any])
         return try AppReceiptContents(base64: try #require(unified["latest_receipt"] as? String))
@@ -21,7 +22,9 @@ struct AppReceiptVerifierTests {
         return try AppleRootCertificates(paths: [package.appendingPathComponent("Certificates/\(file)").path])
     }
 
-    @Test("the genuine sandbox receipt (SHA-1 RSA, signed 2020, leaf expired 2023) verifies to the bundled Apple Root CA at its creation date")
+    @Test(
+        "the genuine sandbox receipt (SHA-1 RSA, signed 2020, leaf expired 2023) verifies to the bundled Apple Root CA at its creation date"
+    )
     func genuine() async throws {
         let receipt = try Self.genuineReceipt()
         let verifier = AppReceiptVerifier(roots: try Self.bundledRoot("AppleIncRootCertificate.pem"))
@@ -46,14 +49,19 @@ struct AppReceiptVerifierTests {
         let forged = try AppReceiptContents(bytes: bytes)
         #expect(forged.bundleID == "com.twigano.fashioN")
         let verifier = AppReceiptVerifier(roots: try Self.bundledRoot("AppleIncRootCertificate.pem"))
-        await #expect(throws: AppReceiptProofError.unsigned("the receipt's PKCS#7 signature does not verify")) { try await verifier.verify(forged) }
+        await #expect(throws: AppReceiptProofError.unsigned("the receipt's PKCS#7 signature does not verify")) {
+            try await verifier.verify(forged)
+        }
     }
 
     @Test("the reproduction from review: an unsigned PKCS#7 container carrying a real transaction id")
     func unsignedContainer() async throws {
-        let forged = try AppReceiptContents(base64: TestAppReceipt.base64(bundleID: "com.twigano.fashion", purchases: [
-            .init(transactionID: "1000000739325324", originalTransactionID: "1000000723811158"),
-        ]))
+        let forged = try AppReceiptContents(
+            base64: TestAppReceipt.base64(
+                bundleID: "com.twigano.fashion",
+                purchases: [
+                    .init(transactionID: "1000000739325324", originalTransactionID: "1000000723811158")
+                ]))
         #expect(forged.firstTransactionID == "1000000739325324", "readable")
         let verifier = AppReceiptVerifier(roots: try Self.bundledRoot("AppleIncRootCertificate.pem"))
         await #expect(throws: AppReceiptProofError.self) { try await verifier.verify(forged) }
@@ -64,8 +72,9 @@ struct AppReceiptVerifierTests {
         let pki = try TestPKI()
         let purchases: [TestAppReceipt.Purchase] = [.init(transactionID: "2000000001", originalTransactionID: "1000000001")]
         let created = Date(timeIntervalSince1970: 1_750_000_000)
-        let signed = try AppReceiptContents(base64: TestAppReceipt.signedBase64(
-            bundleID: "com.example.app", purchases: purchases, createdAt: created, by: .init(pki)))
+        let signed = try AppReceiptContents(
+            base64: TestAppReceipt.signedBase64(
+                bundleID: "com.example.app", purchases: purchases, createdAt: created, by: .init(pki)))
         #expect(signed.createdAt == created)
         let verified = try await AppReceiptVerifier(roots: AppleRootCertificates([pki.root.certificate])).verify(signed)
         #expect(verified.firstTransactionID == "2000000001")
@@ -73,14 +82,17 @@ struct AppReceiptVerifierTests {
         await #expect(throws: AppReceiptProofError.self) { try await apple.verify(signed) }
 
         let unmarked = try TestPKI(.init(leafMarker: false))
-        let unmarkedReceipt = try AppReceiptContents(base64: TestAppReceipt.signedBase64(
-            bundleID: "com.example.app", purchases: purchases, createdAt: created, by: .init(unmarked)))
+        let unmarkedReceipt = try AppReceiptContents(
+            base64: TestAppReceipt.signedBase64(
+                bundleID: "com.example.app", purchases: purchases, createdAt: created, by: .init(unmarked)))
         await #expect(throws: AppReceiptProofError.self) {
             try await AppReceiptVerifier(roots: AppleRootCertificates([unmarked.root.certificate])).verify(unmarkedReceipt)
         }
     }
 
-    @Test("hostile bytes: 600 seeded mutations of the genuine receipt are refused or read, never a crash; any that still verifies says exactly what the genuine one says")
+    @Test(
+        "hostile bytes: 600 seeded mutations of the genuine receipt are refused or read, never a crash; any that still verifies says exactly what the genuine one says"
+    )
     func mutations() async throws {
         let original = try Self.genuineReceipt()
         let genuine = original.bytes
@@ -102,7 +114,8 @@ struct AppReceiptVerifierTests {
             // Bytes no signature covers (the version, the embedded copy of the root) may change;
             // what the receipt says may not.
             if let verified = try? await verifier.verify(contents),
-               (verified.bundleID, verified.createdAt, verified.purchases) != (original.bundleID, original.createdAt, original.purchases) {
+                (verified.bundleID, verified.createdAt, verified.purchases) != (original.bundleID, original.createdAt, original.purchases)
+            {
                 changedMeaning += 1
             }
         }

@@ -14,7 +14,8 @@ import Testing
 
     @Test func headerClaimsAndSignature() throws {
         let key = P256.Signing.PrivateKey()
-        let signer = try AppStoreAPIToken(privateKeyPEM: key.pemRepresentation, keyID: "KEY123", issuerID: "issuer-uuid", bundleID: "com.example.app")
+        let signer = try AppStoreAPIToken(
+            privateKeyPEM: key.pemRepresentation, keyID: "KEY123", issuerID: "issuer-uuid", bundleID: "com.example.app")
         let token = try signer.token(now: Date(timeIntervalSince1970: 1_735_689_600.7))
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         try #require(parts.count == 3)

@@ -19,30 +19,38 @@ import Testing
     }
 
     static let expected: [Expected] = [
-        .init(file: "TEST_2022-09-02_sandbox.json", type: .test, subtype: nil, bundleID: "com.Abilities",
-              uuid: "5e09dcfc-205e-4ea1-9883-96676f394992", originalTransactionID: nil, productID: nil),
-        .init(file: "DID_CHANGE_RENEWAL_PREF_UPGRADE_2025-07-30_sandbox.json", type: .didChangeRenewalPref,
-              subtype: .upgrade, bundleID: "GeniusParentingAI", uuid: "0a3ffa47-4551-4db9-a938-c70de3352682",
-              originalTransactionID: "2000000970472825", productID: "ca.geniusparentingai.basic.monthly"),
-        .init(file: "DID_RENEW_2025-10-01_sandbox.json", type: .didRenew, subtype: nil,
-              bundleID: "com.loki-project.loki-messenger", uuid: "1a7cdc3d-9360-49c3-ae37-0423e4c6e7c7",
-              originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
-        .init(file: "SUBSCRIBED_RESUBSCRIBE_2025-10-02_sandbox.json", type: .subscribed, subtype: .resubscribe,
-              bundleID: "com.loki-project.loki-messenger", uuid: "9f9730f8-f3df-436a-b7e5-e85ef9c6afe4",
-              originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
-        .init(file: "DID_CHANGE_RENEWAL_STATUS_AUTO_RENEW_DISABLED_2025-10-02_sandbox.json",
-              type: .didChangeRenewalStatus, subtype: .autoRenewDisabled,
-              bundleID: "com.loki-project.loki-messenger", uuid: "ebb7519a-1f8b-4038-8228-5b1250ab998d",
-              originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
-        .init(file: "EXPIRED_VOLUNTARY_2025-10-02_sandbox.json", type: .expired, subtype: .voluntary,
-              bundleID: "com.loki-project.loki-messenger", uuid: "c7726298-32eb-48f7-9623-097ff6de4d69",
-              originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
-        .init(file: "CONSUMPTION_REQUEST_2025-10-16_sandbox.json", type: .consumptionRequest, subtype: nil,
-              bundleID: "com.loki-project.loki-messenger", uuid: "15101c57-7b3d-49c2-8adf-74ac2740ea8c",
-              originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
-        .init(file: "REFUND_2025-10-16_sandbox.json", type: .refund, subtype: nil,
-              bundleID: "com.loki-project.loki-messenger", uuid: "caeda1df-9950-458d-87a7-93bb009e7391",
-              originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
+        .init(
+            file: "TEST_2022-09-02_sandbox.json", type: .test, subtype: nil, bundleID: "com.Abilities",
+            uuid: "5e09dcfc-205e-4ea1-9883-96676f394992", originalTransactionID: nil, productID: nil),
+        .init(
+            file: "DID_CHANGE_RENEWAL_PREF_UPGRADE_2025-07-30_sandbox.json", type: .didChangeRenewalPref,
+            subtype: .upgrade, bundleID: "GeniusParentingAI", uuid: "0a3ffa47-4551-4db9-a938-c70de3352682",
+            originalTransactionID: "2000000970472825", productID: "ca.geniusparentingai.basic.monthly"),
+        .init(
+            file: "DID_RENEW_2025-10-01_sandbox.json", type: .didRenew, subtype: nil,
+            bundleID: "com.loki-project.loki-messenger", uuid: "1a7cdc3d-9360-49c3-ae37-0423e4c6e7c7",
+            originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
+        .init(
+            file: "SUBSCRIBED_RESUBSCRIBE_2025-10-02_sandbox.json", type: .subscribed, subtype: .resubscribe,
+            bundleID: "com.loki-project.loki-messenger", uuid: "9f9730f8-f3df-436a-b7e5-e85ef9c6afe4",
+            originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
+        .init(
+            file: "DID_CHANGE_RENEWAL_STATUS_AUTO_RENEW_DISABLED_2025-10-02_sandbox.json",
+            type: .didChangeRenewalStatus, subtype: .autoRenewDisabled,
+            bundleID: "com.loki-project.loki-messenger", uuid: "ebb7519a-1f8b-4038-8228-5b1250ab998d",
+            originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
+        .init(
+            file: "EXPIRED_VOLUNTARY_2025-10-02_sandbox.json", type: .expired, subtype: .voluntary,
+            bundleID: "com.loki-project.loki-messenger", uuid: "c7726298-32eb-48f7-9623-097ff6de4d69",
+            originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
+        .init(
+            file: "CONSUMPTION_REQUEST_2025-10-16_sandbox.json", type: .consumptionRequest, subtype: nil,
+            bundleID: "com.loki-project.loki-messenger", uuid: "15101c57-7b3d-49c2-8adf-74ac2740ea8c",
+            originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
+        .init(
+            file: "REFUND_2025-10-16_sandbox.json", type: .refund, subtype: nil,
+            bundleID: "com.loki-project.loki-messenger", uuid: "caeda1df-9950-458d-87a7-93bb009e7391",
+            originalTransactionID: "2000001024993299", productID: "com.getsession.org.pro_sub"),
     ]
 
     static func g3Verifier() throws -> SignedPayloadVerifier {

@@ -38,14 +38,16 @@ import Testing
         let pki = try TestPKI()
         let verifier = Self.verifier(pki)
         var accepted = 0
-        let header = TestJWS.base64URL(try JSONSerialization.data(withJSONObject: ["alg": "ES256", "x5c": pki.x5c], options: [.sortedKeys]))
+        let header = TestJWS.base64URL(
+            try JSONSerialization.data(withJSONObject: ["alg": "ES256", "x5c": pki.x5c], options: [.sortedKeys]))
         let unsigned = TestJWS.base64URL([UInt8](repeating: 0, count: 64))
         for milliseconds in Self.yearEdges() {
             let payload = #"{"signedDate":\#(milliseconds)}"#
             let admissible = Self.rootValidFrom <= milliseconds && milliseconds <= Self.nowMS + Self.day
             // Only admissible dates need a real signature: the others must be refused before it
             // is checked, and would fail with another reason if they were not.
-            let jws = admissible
+            let jws =
+                admissible
                 ? try TestJWS.sign(payload: payload, by: pki)
                 : header + "." + TestJWS.base64URL(Array(payload.utf8)) + "." + unsigned
             do {

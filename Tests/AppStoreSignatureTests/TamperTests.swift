@@ -74,8 +74,10 @@ import Testing
     }
 
     @Test func markersAreRequired() async throws {
-        for (options, comment) in [(TestPKI.Options(leafMarker: false), Comment("leaf without marker")),
-                                   (TestPKI.Options(intermediateMarker: false), Comment("intermediate without marker"))] {
+        for (options, comment) in [
+            (TestPKI.Options(leafMarker: false), Comment("leaf without marker")),
+            (TestPKI.Options(intermediateMarker: false), Comment("intermediate without marker")),
+        ] {
             let broken = try TestPKI(options)
             let verifier = SignedPayloadVerifier(roots: AppleRootCertificates([broken.root.certificate]))
             let jws = try TestJWS.sign(payload: TestPayloads.notification(), by: broken)

@@ -81,7 +81,9 @@ struct APIAppTransactionTests {
         let simulator = apiSimulator(credentials)
         let customers = try simulator.addCustomers([
             CustomerSpec(name: "unlock", scenario: .lifetime),
-            CustomerSpec(name: "both", scenario: .lifetimeAndSubscription, productID: "com.example.pro.monthly", renewals: 1, notificationVersion: .v2),
+            CustomerSpec(
+                name: "both", scenario: .lifetimeAndSubscription, productID: "com.example.pro.monthly", renewals: 1,
+                notificationVersion: .v2),
         ])
         #expect(customers.allSatisfy { $0.signedAppTransaction == nil })
         let unlock = try #require(customers[0].state(at: Date()).purchases.first)

@@ -9,7 +9,7 @@ struct APIAuthTests {
         let credentials = try TestAPICredentials()
         let simulator = apiSimulator(credentials)
         let customer = try simulator.addCustomers([
-            CustomerSpec(name: "paying", scenario: .trialRenews, productID: "com.example.pro.monthly", notificationVersion: .v2),
+            CustomerSpec(name: "paying", scenario: .trialRenews, productID: "com.example.pro.monthly", notificationVersion: .v2)
         ])[0]
         let id = try #require(customer.state(at: Date()).transactions.last?.transactionID)
         let path = "/inApps/v1/subscriptions/" + id

@@ -9,14 +9,15 @@ struct APILookupTests {
         let credentials = try TestAPICredentials()
         let simulator = apiSimulator(credentials)
         let customer = try simulator.addCustomers([
-            CustomerSpec(name: "grace", scenario: .gracePeriod, productID: "com.example.pro.monthly", renewals: 1, notificationVersion: .v2),
+            CustomerSpec(name: "grace", scenario: .gracePeriod, productID: "com.example.pro.monthly", renewals: 1, notificationVersion: .v2)
         ])[0]
         let transactions = customer.state(at: Date()).transactions
         let first = try #require(transactions.first)
         let leafKey = try simulator.signingPKI().leaf.key.publicKey
         try await withServer(simulator) { server in
             // Any transaction of the subscription finds it, the oldest included.
-            let (response, json) = try await apiCall(server.apiProductionURL, "/inApps/v1/subscriptions/" + first.transactionID, token: try credentials.token())
+            let (response, json) = try await apiCall(
+                server.apiProductionURL, "/inApps/v1/subscriptions/" + first.transactionID, token: try credentials.token())
             #expect(response.status == 200)
             #expect(json["environment"] as? String == "Production")
             #expect(json["bundleId"] as? String == "com.example.app")
@@ -39,7 +40,8 @@ struct APILookupTests {
         let credentials = try TestAPICredentials()
         let simulator = apiSimulator(credentials)
         let customer = try simulator.addCustomers([
-            CustomerSpec(name: "loyal", scenario: .trialRenews, productID: "com.example.news.weekly", renewals: 50, notificationVersion: .v2),
+            CustomerSpec(
+                name: "loyal", scenario: .trialRenews, productID: "com.example.news.weekly", renewals: 50, notificationVersion: .v2)
         ])[0]
         let expected = customer.state(at: Date()).transactions.map(\.transactionID)
         #expect(expected.count > 40)
@@ -63,7 +65,8 @@ struct APILookupTests {
             }
             #expect(pages == (expected.count + 19) / 20)
             #expect(Set(seen) == Set(expected) && seen.count == expected.count)
-            let bad = try await apiCall(server.apiProductionURL, "/inApps/v2/history/\(id)?revision=nonsense", token: try credentials.token())
+            let bad = try await apiCall(
+                server.apiProductionURL, "/inApps/v2/history/\(id)?revision=nonsense", token: try credentials.token())
             #expect(bad.response.status == 400)
         }
     }

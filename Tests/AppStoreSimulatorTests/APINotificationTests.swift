@@ -33,7 +33,9 @@ struct APINotificationTests {
             // The key is the demo app's: the paid app's customers are another app's history.
             let mine = Set(simulator.customers.filter { $0.bundleID == credentials.bundleID }.map(\.id))
             let reachable = all.filter { $0.date >= start && mine.contains($0.customerID) }
-            #expect(reachable.count > 40 && reachable.count < all.count, "the scenarios reach past the window: \(reachable.count) of \(all.count)")
+            #expect(
+                reachable.count > 40 && reachable.count < all.count,
+                "the scenarios reach past the window: \(reachable.count) of \(all.count)")
             let everything = try await notificationHistory(server.apiProductionURL, token: token, query: window)
             #expect(everything.pages == (reachable.count + 19) / 20)
             let uuids = try everything.items.map(notificationUUID)
@@ -80,7 +82,7 @@ struct APINotificationTests {
             // A pair may straddle a second boundary, so a few pairs are tried.
             var statuses: [Int] = []
             for _ in 0..<5 where !statuses.contains(429) {
-                simulator.setAPIRateLimit(1) // a fresh window for each pair
+                simulator.setAPIRateLimit(1)  // a fresh window for each pair
                 statuses = []
                 for _ in 0..<2 {
                     statuses.append(try await apiCall(server.apiProductionURL, "/inApps/v1/transactions/1", token: token).response.status)
@@ -96,7 +98,8 @@ struct APINotificationTests {
         let simulator = apiSimulator(credentials)
         try await withServer(simulator) { server in
             let token = try credentials.token()
-            let forced = try await apiCall(server.apiProductionURL, "/inApps/v1/transactions/1", token: token, headers: [("X-Sim-Fault", "429")])
+            let forced = try await apiCall(
+                server.apiProductionURL, "/inApps/v1/transactions/1", token: token, headers: [("X-Sim-Fault", "429")])
             #expect(forced.response.status == 429)
             #expect(forced.response.header("Retry-After").flatMap { Int64($0) } != nil)
             simulator.failNext(1, with: .http503)

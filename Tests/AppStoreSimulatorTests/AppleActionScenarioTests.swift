@@ -68,10 +68,11 @@ struct AppleActionScenarioTests {
 
     @Test func promotionalOfferResubscribeIsOfferRedeemed() throws {
         let (simulator, life) = try build(.promotionalOffer, product: "com.example.pro.monthly", version: .v2)
-        #expect(life.notifications.map(\.typeName) == [
-            "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED",
-            "EXPIRED/VOLUNTARY", "OFFER_REDEEMED/RESUBSCRIBE",
-        ])
+        #expect(
+            life.notifications.map(\.typeName) == [
+                "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED",
+                "EXPIRED/VOLUNTARY", "OFFER_REDEEMED/RESUBSCRIBE",
+            ])
         let last = try #require(try decoded(life).last)
         #expect(last.transaction["offerType"] as? Int == 2)
         #expect(last.transaction["offerIdentifier"] as? String == "comeback-half-price")
@@ -149,7 +150,8 @@ struct AppleActionScenarioTests {
         // The trial is renewed out of first: Apple extends no offer periods.
         #expect(life.notifications.map(\.typeName) == ["SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "RENEWAL_EXTENDED"])
         let all = try decoded(life)
-        let before = all[1].transaction, after = all[2].transaction
+        let before = all[1].transaction
+        let after = all[2].transaction
         #expect(after["transactionId"] as? String == before["transactionId"] as? String)
         #expect(after["offerType"] == nil)
         let moved = (after["expiresDate"] as? Int ?? 0) - (before["expiresDate"] as? Int ?? 0)
@@ -172,9 +174,10 @@ struct AppleActionScenarioTests {
 
     @Test func gracePeriodExpiredIsBillingRetry() throws {
         let (simulator, life) = try build(.gracePeriodExpired, product: "com.example.pro.monthly", version: .v2)
-        #expect(life.notifications.map(\.typeName) == [
-            "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED",
-        ])
+        #expect(
+            life.notifications.map(\.typeName) == [
+                "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED",
+            ])
         let last = try #require(try decoded(life).last)
         #expect(last.payload["subtype"] == nil)
         #expect(last.renewal["isInBillingRetryPeriod"] as? Bool == true)
@@ -196,7 +199,8 @@ struct AppleActionScenarioTests {
             let kinds = Set(customers.map(\.scenario))
             #expect(kinds == Set(ScenarioKind.allCases), "\(mix)")
             let names = Set(simulator.notifications().compactMap(\.typeV2?.notificationType))
-            #expect(names.isSuperset(of: ["OFFER_REDEEMED", "REFUND_REVERSED", "REVOKE", "RENEWAL_EXTENDED", "GRACE_PERIOD_EXPIRED"]), "\(mix)")
+            #expect(
+                names.isSuperset(of: ["OFFER_REDEEMED", "REFUND_REVERSED", "REVOKE", "RENEWAL_EXTENDED", "GRACE_PERIOD_EXPIRED"]), "\(mix)")
             let truth = simulator.truth(at: fixedEnd)
             for customer in customers {
                 #expect(truth.customer(customer.id)?.subscriptions.first?.status == customer.scenario.finalStatus, "\(customer.id)")

@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Catalog export: products of every type and entitlements")
 struct CatalogExportTests {
-    private func exported(_ configuration: SimulatorConfiguration = .demo()) throws -> (entitlements: [String: [String]], products: [String: [String: Any]]) {
+    private func exported(
+        _ configuration: SimulatorConfiguration = .demo()
+    ) throws -> (entitlements: [String: [String]], products: [String: [String: Any]]) {
         let json = try jsonObject(Array(try configuration.catalog.jsonText().utf8))
         let entitlements = (json["entitlements"] as? [[String: Any]] ?? []).reduce(into: [String: [String]]()) {
             $0[$1["id"] as? String ?? ""] = $1["product_ids"] as? [String]
@@ -17,10 +19,11 @@ struct CatalogExportTests {
 
     @Test func theDemoCatalogNamesEntitlementsAndEveryProductType() throws {
         let (entitlements, products) = try exported()
-        #expect(entitlements["pro"] == [
-            "com.example.pro.monthly", "com.example.pro.yearly", "com.example.premium.monthly",
-            "com.example.pro.lifetime", "com.example.pass.30days",
-        ])
+        #expect(
+            entitlements["pro"] == [
+                "com.example.pro.monthly", "com.example.pro.yearly", "com.example.premium.monthly",
+                "com.example.pro.lifetime", "com.example.pass.30days",
+            ])
         #expect(entitlements["news"] == ["com.example.news.weekly"])
         #expect(entitlements["paid_pro"] == ["com.example.paidapp.pro.yearly"])
         let lifetime = try #require(products["com.example.pro.lifetime"])
@@ -28,7 +31,9 @@ struct CatalogExportTests {
         let pass = try #require(products["com.example.pass.30days"])
         #expect(pass["type"] as? String == "non_renewing" && pass["period"] as? String == "P30D")
         let trial = try #require(products["com.example.pro.trial"])
-        #expect(trial["type"] as? String == "non_consumable" && trial["trial_of"] as? String == "pro" && trial["trial_period"] as? String == "P14D")
+        #expect(
+            trial["type"] as? String == "non_consumable" && trial["trial_of"] as? String == "pro"
+                && trial["trial_period"] as? String == "P14D")
         #expect(trial["price"] as? String == "0.00")
         #expect(products["com.example.coins.100"]?["type"] as? String == "consumable")
         for id in ["com.example.pro.lifetime", "com.example.pass.30days", "com.example.pro.trial", "com.example.coins.100"] {

@@ -25,7 +25,8 @@ struct CheckTests {
         let eligibility = customer["eligibility"] as? [String: String] ?? [:]
         return CustomerCheck.Answers(
             subscriberStatus: subscriberStatus, subscriber: try jsonBytes(customer),
-            entitlementsStatus: 200, entitlements: try jsonBytes(["app_user_id": customer["app_user_id"] ?? "", "entitlements": entitlements]),
+            entitlementsStatus: 200,
+            entitlements: try jsonBytes(["app_user_id": customer["app_user_id"] ?? "", "entitlements": entitlements]),
             eligibility: eligibility
         )
     }
@@ -33,7 +34,8 @@ struct CheckTests {
     @Test func theTruthsOwnAnswersAgree() throws {
         let (_, report, customers) = try world()
         for truth in report.customers {
-            let check = CustomerCheck(truth: truth, answers: try answers(try #require(customers[truth.appUserID])), productIDs: Array(truth.eligibility.keys))
+            let check = CustomerCheck(
+                truth: truth, answers: try answers(try #require(customers[truth.appUserID])), productIDs: Array(truth.eligibility.keys))
             #expect(check.agrees, "\(truth.appUserID): \(check.mismatches)")
             #expect(check.actualEntitlements == truth.activeEntitlements)
         }
@@ -70,7 +72,8 @@ struct CheckTests {
         let (_, report, customers) = try world()
         let zack = try #require(report.customer("zack-paid-2.0"))
         #expect(zack.subscriptions.isEmpty && zack.purchases.isEmpty && zack.activeEntitlements.isEmpty)
-        let check = CustomerCheck(truth: zack, answers: try answers(try #require(customers["zack-paid-2.0"]), subscriberStatus: 404), productIDs: [])
+        let check = CustomerCheck(
+            truth: zack, answers: try answers(try #require(customers["zack-paid-2.0"]), subscriberStatus: 404), productIDs: [])
         #expect(!check.agrees)
     }
 

@@ -25,7 +25,7 @@ struct DeliveryTests {
     @Test func sandboxIsNotRetriedAndFailuresAreReported() async throws {
         let simulator = makeSimulator()
         let customer = try simulator.addCustomers([
-            CustomerSpec(name: "s", scenario: .trialRenews, environment: .sandbox, renewals: 0),
+            CustomerSpec(name: "s", scenario: .trialRenews, environment: .sandbox, renewals: 0)
         ])[0]
         simulator.failNext(5, with: .http500)
         let report = try await withServer(simulator) { server in

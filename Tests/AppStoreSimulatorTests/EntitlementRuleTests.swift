@@ -11,10 +11,13 @@ struct EntitlementRuleTests {
     static let paidApp = configuration.apps[1]
     static let pro = catalog.entitlement("pro")!
 
-    private func purchase(_ id: String, _ product: String, _ kind: SimPurchaseProduct.Kind, day: Double, refundedDay: Double? = nil) -> SimPurchase {
+    private func purchase(
+        _ id: String, _ product: String, _ kind: SimPurchaseProduct.Kind, day: Double, refundedDay: Double? = nil
+    ) -> SimPurchase {
         SimPurchase(
             transactionID: id, productID: product, kind: kind, purchaseDate: fixedEnd.addingTimeInterval(day * Self.day),
-            cancellationDate: refundedDay.map { fixedEnd.addingTimeInterval($0 * Self.day) }, cancellationReason: refundedDay.map { _ in "0" }
+            cancellationDate: refundedDay.map { fixedEnd.addingTimeInterval($0 * Self.day) },
+            cancellationReason: refundedDay.map { _ in "0" }
         )
     }
 
@@ -23,8 +26,11 @@ struct EntitlementRuleTests {
     }
 
     /// `pro` for purchases only, at `day` days after the fixed end.
-    private func pro(_ purchases: [SimPurchase], app: SimApp = app, environment: SimEnvironment = .production, version: String? = nil, day: Double) -> EntitlementTruth {
-        let facts = EntitlementFacts(app: app, environment: environment, state: CustomerState(purchases: purchases), originalApplicationVersion: version)
+    private func pro(
+        _ purchases: [SimPurchase], app: SimApp = app, environment: SimEnvironment = .production, version: String? = nil, day: Double
+    ) -> EntitlementTruth {
+        let facts = EntitlementFacts(
+            app: app, environment: environment, state: CustomerState(purchases: purchases), originalApplicationVersion: version)
         let all = EntitlementRule.entitlements(of: facts, catalog: Self.catalog, at: fixedEnd.addingTimeInterval(day * Self.day))
         return all.first { $0.id == "pro" }!
     }
@@ -41,7 +47,10 @@ struct EntitlementRuleTests {
         #expect(stacked.map(\.chainEnd) == [date(60), date(60), date(100)])
 
         let during = pro(passes, day: 45)
-        #expect(during.grantedBy == EntitlementCandidate(source: .nonRenewing, productID: "com.example.pass.30days", expiresAt: date(60), environment: .production))
+        #expect(
+            during.grantedBy
+                == EntitlementCandidate(
+                    source: .nonRenewing, productID: "com.example.pass.30days", expiresAt: date(60), environment: .production))
         #expect(pro(passes, day: 5).grantedBy?.expiresAt == date(30), "the second pass is not bought yet")
         #expect(pro(passes, day: 12).grantedBy?.expiresAt == date(60))
         #expect(!pro(passes, day: 65).active, "between chains")
@@ -59,7 +68,9 @@ struct EntitlementRuleTests {
     @Test func theTrialProductGrantsForItsWindowOnly() {
         let trial = [purchase("1", "com.example.pro.trial", .nonConsumable, day: 0)]
         let active = pro(trial, day: 13)
-        #expect(active.grantedBy == EntitlementCandidate(source: .trial, productID: "com.example.pro.trial", expiresAt: date(14), environment: .production))
+        #expect(
+            active.grantedBy
+                == EntitlementCandidate(source: .trial, productID: "com.example.pro.trial", expiresAt: date(14), environment: .production))
         #expect(!pro(trial, day: 14).active)
         #expect(!pro(trial, day: 15).active)
         #expect(!pro(trial, day: -1).active, "not before its purchase")
@@ -82,7 +93,10 @@ struct EntitlementRuleTests {
 
     @Test func aLifetimeUnlockLastsUntilRefunded() {
         let bought = [purchase("1", "com.example.pro.lifetime", .nonConsumable, day: -400)]
-        #expect(pro(bought, day: 0).grantedBy == EntitlementCandidate(source: .nonConsumable, productID: "com.example.pro.lifetime", expiresAt: nil, environment: .production))
+        #expect(
+            pro(bought, day: 0).grantedBy
+                == EntitlementCandidate(
+                    source: .nonConsumable, productID: "com.example.pro.lifetime", expiresAt: nil, environment: .production))
         let refunded = [purchase("1", "com.example.pro.lifetime", .nonConsumable, day: -400, refundedDay: -300)]
         #expect(!pro(refunded, day: 0).active)
         #expect(pro(refunded, day: -350).active, "granted until the refund")
@@ -114,7 +128,9 @@ struct EntitlementRuleTests {
             let facts = EntitlementFacts(app: app, environment: .sandbox, state: CustomerState(), originalApplicationVersion: version)
             return EntitlementRule.entitlements(of: facts, catalog: Self.catalog, at: fixedEnd).first { $0.id == "paid_pro" }!
         }
-        #expect(paidPro(Self.paidApp, "1.9").grantedBy == EntitlementCandidate(source: .grandfathered, productID: nil, expiresAt: nil, environment: .sandbox))
+        #expect(
+            paidPro(Self.paidApp, "1.9").grantedBy
+                == EntitlementCandidate(source: .grandfathered, productID: nil, expiresAt: nil, environment: .sandbox))
         #expect(!paidPro(Self.paidApp, "2.0").active)
         #expect(!paidPro(Self.paidApp, "10.1").active)
         #expect(!paidPro(Self.paidApp, nil).active)
@@ -141,7 +157,10 @@ struct EntitlementRuleTests {
         #expect(EntitlementRule.choose([forever, lifetime]) == lifetime)
         #expect(EntitlementRule.choose([lifetime, otherLifetime]) == otherLifetime)
         #expect(EntitlementRule.choose([later, sameEnd]) == sameEnd)
-        #expect(EntitlementSource.allCases.map(\.rawValue) == ["subscription", "non_consumable", "non_renewing", "trial", "grandfathered", "grant"])
+        #expect(
+            EntitlementSource.allCases.map(\.rawValue) == [
+                "subscription", "non_consumable", "non_renewing", "trial", "grandfathered", "grant",
+            ])
         #expect(EntitlementSource.allCases.sorted() == EntitlementSource.allCases)
     }
 }

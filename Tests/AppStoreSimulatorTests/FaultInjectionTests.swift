@@ -92,7 +92,8 @@ struct FaultInjectionTests {
 
             let cleared = try await SimHTTPClient.send("DELETE", to: control.appendingPathComponent("faults"))
             #expect(cleared.status == 200 && simulator.faults == .none)
-            let bad = try await SimHTTPClient.send(to: control.appendingPathComponent("faults"), body: Array("{\"rates\":{\"teapot\":1}}".utf8))
+            let bad = try await SimHTTPClient.send(
+                to: control.appendingPathComponent("faults"), body: Array("{\"rates\":{\"teapot\":1}}".utf8))
             #expect(bad.status == 400)
 
             let truth = try jsonObject(try await SimHTTPClient.send("GET", to: control.appendingPathComponent("truth")).body)

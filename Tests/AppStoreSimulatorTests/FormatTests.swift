@@ -22,13 +22,13 @@ struct FormatTests {
 
     @Test func catalogFileLoadsSubscriptionsOnly() throws {
         let json = """
-        {"products": [
-          {"product_id": "a.monthly", "bundle_id": "a", "type": "auto_renewable", "subscription_group_id": "1",
-           "period": "P1M", "intro_offer": {"payment_mode": "free_trial", "period": "P1W", "periods": 1, "price": "0.00"}},
-          {"product_id": "a.coins", "bundle_id": "a", "type": "consumable"},
-          {"product_id": "a.gold", "bundle_id": "a", "type": "auto_renewable", "subscription_group_id": "1", "period": "P1Y", "level": 1}
-        ]}
-        """
+            {"products": [
+              {"product_id": "a.monthly", "bundle_id": "a", "type": "auto_renewable", "subscription_group_id": "1",
+               "period": "P1M", "intro_offer": {"payment_mode": "free_trial", "period": "P1W", "periods": 1, "price": "0.00"}},
+              {"product_id": "a.coins", "bundle_id": "a", "type": "consumable"},
+              {"product_id": "a.gold", "bundle_id": "a", "type": "auto_renewable", "subscription_group_id": "1", "period": "P1Y", "level": 1}
+            ]}
+            """
         let catalog = try ProductCatalog(json: Array(json.utf8))
         #expect(catalog.products.map(\.productID) == ["a.monthly", "a.gold"])
         #expect(catalog.product("a.monthly")?.introOffer?.paymentMode == .freeTrial)
@@ -40,10 +40,11 @@ struct FormatTests {
 
     @Test func eligibilityFollowsApplesRule() throws {
         let simulator = makeSimulator()
-        let customers = try simulator.addCustomers([
-            CustomerSpec(name: "lapsed-no-offer", scenario: .cancelExpire, productID: "com.example.premium.monthly", renewals: 1),
-            CustomerSpec(name: "active-no-offer", scenario: .trialRenews, productID: "com.example.premium.monthly", renewals: 1),
-        ], endingAt: fixedEnd)
+        let customers = try simulator.addCustomers(
+            [
+                CustomerSpec(name: "lapsed-no-offer", scenario: .cancelExpire, productID: "com.example.premium.monthly", renewals: 1),
+                CustomerSpec(name: "active-no-offer", scenario: .trialRenews, productID: "com.example.premium.monthly", renewals: 1),
+            ], endingAt: fixedEnd)
         let lapsed = simulator.truth(of: customers[0], at: fixedEnd).eligibility
         #expect(lapsed["com.example.pro.monthly"] == .eligible)
         let active = simulator.truth(of: customers[1], at: fixedEnd).eligibility
@@ -61,7 +62,10 @@ struct FormatTests {
         let first = try #require((json["customers"] as? [[String: Any]])?.first)
         #expect(first["app_user_id"] as? String == "alice-trial-renews")
         let sub = try #require((first["subscriptions"] as? [[String: Any]])?.first)
-        for key in ["original_transaction_id", "status", "entitled", "expires_at", "auto_renew", "expiration_intent", "grace_period_expires_at", "revoked_at"] {
+        for key in [
+            "original_transaction_id", "status", "entitled", "expires_at", "auto_renew", "expiration_intent", "grace_period_expires_at",
+            "revoked_at",
+        ] {
             #expect(sub.keys.contains(key), "\(key)")
         }
         #expect((sub["expires_at"] as? String)?.hasSuffix("Z") == true)

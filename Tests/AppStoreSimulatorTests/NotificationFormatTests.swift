@@ -6,9 +6,10 @@ import Testing
 struct NotificationFormatTests {
     @Test func bodiesLookLikeApples() throws {
         let simulator = makeSimulator()
-        let customer = try simulator.addCustomers([
-            CustomerSpec(name: "n", scenario: .cancelExpire, productID: "com.example.pro.monthly", renewals: 1),
-        ], endingAt: fixedEnd)[0]
+        let customer = try simulator.addCustomers(
+            [
+                CustomerSpec(name: "n", scenario: .cancelExpire, productID: "com.example.pro.monthly", renewals: 1)
+            ], endingAt: fixedEnd)[0]
         let bodies = try customer.notifications.map { try jsonObject($0.body) }
         for body in bodies {
             #expect(body["password"] as? String == "s3cret")
@@ -30,7 +31,8 @@ struct NotificationFormatTests {
 
     @Test func theReceiptInANotificationVerifies() throws {
         let simulator = makeSimulator()
-        let customer = try simulator.addCustomers([CustomerSpec(name: "v", scenario: .trialRenews, environment: .sandbox)], endingAt: fixedEnd)[0]
+        let customer = try simulator.addCustomers(
+            [CustomerSpec(name: "v", scenario: .trialRenews, environment: .sandbox)], endingAt: fixedEnd)[0]
         let body = try jsonObject(customer.notifications[0].body)
         #expect(body["environment"] as? String == "Sandbox")
         let receipt = try #require((body["unified_receipt"] as? [String: Any])?["latest_receipt"] as? String)
@@ -40,9 +42,10 @@ struct NotificationFormatTests {
 
     @Test func failedRenewalCarriesRetryAndGrace() throws {
         let simulator = makeSimulator()
-        let customer = try simulator.addCustomers([
-            CustomerSpec(name: "g", scenario: .gracePeriod, productID: "com.example.news.weekly", renewals: 0),
-        ], endingAt: fixedEnd)[0]
+        let customer = try simulator.addCustomers(
+            [
+                CustomerSpec(name: "g", scenario: .gracePeriod, productID: "com.example.news.weekly", renewals: 0)
+            ], endingAt: fixedEnd)[0]
         let failure = try jsonObject(try #require(customer.notifications.last).body)
         #expect(failure["notification_type"] as? String == "DID_FAIL_TO_RENEW")
         #expect(failure["expiration_intent"] as? Int == 2)
@@ -51,7 +54,7 @@ struct NotificationFormatTests {
         let graceEnd = try #require((renewal["grace_period_expires_date_ms"] as? String).flatMap(Double.init))
         let info = try #require(((failure["unified_receipt"] as? [String: Any])?["latest_receipt_info"] as? [[String: Any]])?.first)
         let expires = try #require((info["expires_date_ms"] as? String).flatMap(Double.init))
-        #expect(graceEnd - expires == 6 * 86_400_000) // weekly products get Apple's 6-day grace period
+        #expect(graceEnd - expires == 6 * 86_400_000)  // weekly products get Apple's 6-day grace period
         #expect(info["is_in_intro_offer_period"] as? String == "true")
     }
 

@@ -6,7 +6,9 @@ import Testing
 @Suite("Version 2 notifications")
 struct NotificationV2Tests {
     /// One production v2 customer of the demo catalog.
-    func customer(_ scenario: ScenarioKind, product: String, target: String? = nil, renewals: Int = 1, token: String? = nil) throws -> SimCustomer {
+    func customer(
+        _ scenario: ScenarioKind, product: String, target: String? = nil, renewals: Int = 1, token: String? = nil
+    ) throws -> SimCustomer {
         let spec = CustomerSpec(
             name: "v2-\(scenario.rawValue)", scenario: scenario, productID: product, targetProductID: target,
             renewals: renewals, notificationVersion: .v2, appAccountToken: token
@@ -86,8 +88,9 @@ struct NotificationV2Tests {
 
     @Test func v1SilentEndsAreExpiredInV2() throws {
         let lapsed = try decoded(try customer(.cancelExpire, product: "com.example.pro.monthly"))
-        #expect(lapsed.map(\.payload).suffix(2).map { "\($0["notificationType"] ?? "")/\($0["subtype"] ?? "")" }
-            == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY"])
+        #expect(
+            lapsed.map(\.payload).suffix(2).map { "\($0["notificationType"] ?? "")/\($0["subtype"] ?? "")" }
+                == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY"])
         #expect(lapsed.last?.data["status"] as? Int == 2)
         #expect(lapsed.last?.renewal["expirationIntent"] as? Int == 1)
 

@@ -28,30 +28,40 @@ struct PurchaseRenderingTests {
         #expect(entry["transaction_id"] as? String == entry["original_transaction_id"] as? String)
         let purchase = try #require(customer.state(at: fixedEnd).purchases.first)
         #expect(entry["purchase_date_ms"] as? String == String(Int64(purchase.purchaseDate.timeIntervalSince1970 * 1_000)))
-        #expect(entry["cancellation_date_ms"] as? String == String(Int64(try #require(purchase.cancellationDate).timeIntervalSince1970 * 1_000)))
+        #expect(
+            entry["cancellation_date_ms"] as? String == String(Int64(try #require(purchase.cancellationDate).timeIntervalSince1970 * 1_000))
+        )
         #expect(["0", "1"].contains(entry["cancellation_reason"] as? String ?? ""))
         #expect(entry["quantity"] as? String == "1")
     }
 
     @Test func aSubscribersReceiptListsTheUnlockInBothArrays() throws {
         let simulator = makeSimulator()
-        let customer = try simulator.addCustomers([
-            CustomerSpec(name: "both", scenario: .lifetimeAndSubscription, productID: "com.example.pro.monthly", renewals: 1),
-        ], endingAt: fixedEnd)[0]
+        let customer = try simulator.addCustomers(
+            [
+                CustomerSpec(name: "both", scenario: .lifetimeAndSubscription, productID: "com.example.pro.monthly", renewals: 1)
+            ], endingAt: fixedEnd)[0]
         let json = try verify(simulator, customer)
         let latest = try #require(json["latest_receipt_info"] as? [[String: Any]])
-        #expect(latest.map { $0["product_id"] as? String } == ["com.example.pro.lifetime", "com.example.pro.monthly", "com.example.pro.monthly"])
+        #expect(
+            latest.map { $0["product_id"] as? String } == [
+                "com.example.pro.lifetime", "com.example.pro.monthly", "com.example.pro.monthly",
+            ])
         #expect(latest[0]["expires_date_ms"] == nil && latest[1]["expires_date_ms"] != nil)
         let inApp = try #require((json["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])
-        #expect(inApp.map { $0["product_id"] as? String } == ["com.example.pro.monthly", "com.example.pro.monthly", "com.example.pro.lifetime"])
+        #expect(
+            inApp.map { $0["product_id"] as? String } == ["com.example.pro.monthly", "com.example.pro.monthly", "com.example.pro.lifetime"])
         #expect((json["pending_renewal_info"] as? [Any])?.count == 1 && json["latest_receipt"] is String)
     }
 
     @Test func thePaidAppsReceiptNamesTheOriginalVersion() throws {
         let simulator = makeSimulator()
-        let customer = try simulator.addCustomers([
-            CustomerSpec(name: "old", scenario: .grandfathered, bundleID: SimulatorConfiguration.demoPaidAppBundleID, originalApplicationVersion: "1.9"),
-        ], endingAt: fixedEnd)[0]
+        let customer = try simulator.addCustomers(
+            [
+                CustomerSpec(
+                    name: "old", scenario: .grandfathered, bundleID: SimulatorConfiguration.demoPaidAppBundleID,
+                    originalApplicationVersion: "1.9")
+            ], endingAt: fixedEnd)[0]
         let json = try verify(simulator, customer, password: SimulatorConfiguration.demoPaidAppSharedSecret)
         let receipt = try #require(json["receipt"] as? [String: Any])
         #expect(receipt["original_application_version"] as? String == "1.9")
@@ -76,11 +86,14 @@ struct PurchaseRenderingTests {
 
     @Test func signedPurchasesCarryAppleTypesAndPricesWithoutExpiry() throws {
         let simulator = makeSimulator()
-        let customers = try simulator.addCustomers([
-            CustomerSpec(name: "life", scenario: .lifetimeRefund, notificationVersion: .v2, appAccountToken: "2f5c1ab0-8c5e-4a47-9a3c-0e3d6c1f1a2b"),
-            CustomerSpec(name: "pass", scenario: .passExpired, notificationVersion: .v2),
-            CustomerSpec(name: "coins", scenario: .consumable, notificationVersion: .v2),
-        ], endingAt: fixedEnd)
+        let customers = try simulator.addCustomers(
+            [
+                CustomerSpec(
+                    name: "life", scenario: .lifetimeRefund, notificationVersion: .v2,
+                    appAccountToken: "2f5c1ab0-8c5e-4a47-9a3c-0e3d6c1f1a2b"),
+                CustomerSpec(name: "pass", scenario: .passExpired, notificationVersion: .v2),
+                CustomerSpec(name: "coins", scenario: .consumable, notificationVersion: .v2),
+            ], endingAt: fixedEnd)
         let leafKey = try simulator.signingPKI().leaf.key.publicKey
         let expected: [(String, String, Int)] = [
             ("com.example.pro.lifetime", "Non-Consumable", 49_990), ("com.example.pass.30days", "Non-Renewing Subscription", 6_990),
@@ -101,7 +114,9 @@ struct PurchaseRenderingTests {
             }
             #expect(try DecodedJWS(try #require(charge.data["signedTransactionInfo"] as? String)).verifies(with: leafKey))
         }
-        #expect(try DecodedNotificationV2(customers[0].notifications[0]).transaction["appAccountToken"] as? String == "2f5c1ab0-8c5e-4a47-9a3c-0e3d6c1f1a2b")
+        #expect(
+            try DecodedNotificationV2(customers[0].notifications[0]).transaction["appAccountToken"] as? String
+                == "2f5c1ab0-8c5e-4a47-9a3c-0e3d6c1f1a2b")
         let refund = try DecodedNotificationV2(try #require(customers[0].notifications.last))
         #expect(refund.payload["notificationType"] as? String == "REFUND" && refund.data["signedRenewalInfo"] == nil)
         let purchase = try #require(customers[0].state(at: fixedEnd).purchases.first)
@@ -115,15 +130,19 @@ struct PurchaseRenderingTests {
         let credentials = try TestAPICredentials()
         let simulator = apiSimulator(credentials)
         let customer = try simulator.addCustomers([
-            CustomerSpec(name: "both", scenario: .lifetimeAndSubscription, productID: "com.example.pro.monthly", renewals: 1, notificationVersion: .v2),
+            CustomerSpec(
+                name: "both", scenario: .lifetimeAndSubscription, productID: "com.example.pro.monthly", renewals: 1,
+                notificationVersion: .v2)
         ])[0]
         let unlock = try #require(customer.state(at: Date()).purchases.first)
         try await withServer(simulator) { server in
-            let (response, info) = try await apiCall(server.apiProductionURL, "/inApps/v1/transactions/" + unlock.transactionID, token: try credentials.token())
+            let (response, info) = try await apiCall(
+                server.apiProductionURL, "/inApps/v1/transactions/" + unlock.transactionID, token: try credentials.token())
             #expect(response.status == 200)
             let transaction = try DecodedJWS(try #require(info["signedTransactionInfo"] as? String)).payload
             #expect(transaction["type"] as? String == "Non-Consumable" && transaction["expiresDate"] == nil)
-            let (_, history) = try await apiCall(server.apiProductionURL, "/inApps/v2/history/" + unlock.transactionID, token: try credentials.token())
+            let (_, history) = try await apiCall(
+                server.apiProductionURL, "/inApps/v2/history/" + unlock.transactionID, token: try credentials.token())
             let types = try (history["signedTransactions"] as? [String] ?? []).map { try DecodedJWS($0).payload["type"] as? String }
             #expect(types == ["Auto-Renewable Subscription", "Auto-Renewable Subscription", "Non-Consumable"])
         }

@@ -21,7 +21,10 @@ struct PurchaseScenarioTests {
         #expect(v1.notifications.isEmpty, "v1 has no notification for a purchase: the app posts its receipt")
         #expect(truth.subscriptions.isEmpty && truth.purchases.map(\.productID) == ["com.example.pro.lifetime"])
         let pro = try #require(truth.entitlement("pro")?.grantedBy)
-        #expect(pro == EntitlementCandidate(source: .nonConsumable, productID: "com.example.pro.lifetime", expiresAt: nil, environment: .production))
+        #expect(
+            pro
+                == EntitlementCandidate(
+                    source: .nonConsumable, productID: "com.example.pro.lifetime", expiresAt: nil, environment: .production))
         #expect(truth.entitlement("news")?.active == false && truth.entitlement("paid_pro")?.active == false)
         #expect(truth.activeEntitlements == ["pro:non_consumable"])
         let (v2, _) = try run(CustomerSpec(name: "life", scenario: .lifetime, notificationVersion: .v2))
@@ -48,9 +51,12 @@ struct PurchaseScenarioTests {
         // 25 days (and the few seconds of the end's jitter) before the end.
         #expect((25 * Self.day...25 * Self.day + 91).contains(fixedEnd.timeIntervalSince(first)))
         let pro = try #require(truth.entitlement("pro")?.grantedBy)
-        #expect(pro == EntitlementCandidate(
-            source: .nonRenewing, productID: "com.example.pass.30days", expiresAt: first.addingTimeInterval(60 * Self.day), environment: environment
-        ))
+        #expect(
+            pro
+                == EntitlementCandidate(
+                    source: .nonRenewing, productID: "com.example.pass.30days", expiresAt: first.addingTimeInterval(60 * Self.day),
+                    environment: environment
+                ))
         #expect(customer.notifications.isEmpty)
     }
 
@@ -80,9 +86,12 @@ struct PurchaseScenarioTests {
         let bought = try #require(customer.state(at: fixedEnd).purchases.first)
         #expect(bought.productID == "com.example.pro.trial")
         #expect((13 * Self.day...13 * Self.day + 91).contains(fixedEnd.timeIntervalSince(bought.purchaseDate)))
-        #expect(truth.entitlement("pro")?.grantedBy == EntitlementCandidate(
-            source: .trial, productID: "com.example.pro.trial", expiresAt: bought.purchaseDate.addingTimeInterval(14 * Self.day), environment: .sandbox
-        ))
+        #expect(
+            truth.entitlement("pro")?.grantedBy
+                == EntitlementCandidate(
+                    source: .trial, productID: "com.example.pro.trial", expiresAt: bought.purchaseDate.addingTimeInterval(14 * Self.day),
+                    environment: .sandbox
+                ))
     }
 
     @Test func coinsAreAPurchaseThatGrantsNothing() throws {
@@ -101,7 +110,8 @@ struct PurchaseScenarioTests {
         #expect(truth.subscriptions.first?.status == .active)
         #expect(truth.entitlement("pro")?.grantedBy?.source == .nonConsumable)
         let facts = EntitlementFacts(
-            app: simulator.configuration.apps[0], environment: .production, state: customer.state(at: fixedEnd), originalApplicationVersion: "1.0"
+            app: simulator.configuration.apps[0], environment: .production, state: customer.state(at: fixedEnd),
+            originalApplicationVersion: "1.0"
         )
         let pro = try #require(simulator.configuration.catalog.entitlement("pro"))
         let candidates = EntitlementRule.candidates(for: pro, facts: facts, catalog: simulator.configuration.catalog, at: fixedEnd)
@@ -115,22 +125,27 @@ struct PurchaseScenarioTests {
         let paidApp = SimulatorConfiguration.demoPaidAppBundleID
         let (old, oldTruth) = try run(CustomerSpec(name: "old", scenario: .grandfathered, bundleID: paidApp))
         #expect(old.originalApplicationVersion == "1.9" && old.notifications.isEmpty && oldTruth.subscriptions.isEmpty)
-        #expect(oldTruth.entitlement("paid_pro")?.grantedBy == EntitlementCandidate(source: .grandfathered, productID: nil, expiresAt: nil, environment: .production))
+        #expect(
+            oldTruth.entitlement("paid_pro")?.grantedBy
+                == EntitlementCandidate(source: .grandfathered, productID: nil, expiresAt: nil, environment: .production))
         #expect(oldTruth.activeEntitlements == ["paid_pro:grandfathered"])
 
         let (new, newTruth) = try run(CustomerSpec(name: "new", scenario: .notGrandfathered, bundleID: paidApp))
         #expect(["2.0", "10.1"].contains(new.originalApplicationVersion))
         #expect(newTruth.activeEntitlements.isEmpty)
-        let (tenOne, tenOneTruth) = try run(CustomerSpec(name: "ten", scenario: .notGrandfathered, bundleID: paidApp, originalApplicationVersion: "10.1"))
+        let (tenOne, tenOneTruth) = try run(
+            CustomerSpec(name: "ten", scenario: .notGrandfathered, bundleID: paidApp, originalApplicationVersion: "10.1"))
         #expect(tenOne.originalApplicationVersion == "10.1" && tenOneTruth.activeEntitlements.isEmpty)
 
-        let (_, subscriber) = try run(CustomerSpec(
-            name: "sub", scenario: .trialRenews, bundleID: paidApp, renewals: 0, originalApplicationVersion: "2.0"
-        ))
+        let (_, subscriber) = try run(
+            CustomerSpec(
+                name: "sub", scenario: .trialRenews, bundleID: paidApp, renewals: 0, originalApplicationVersion: "2.0"
+            ))
         #expect(subscriber.entitlement("paid_pro")?.grantedBy?.source == .subscription)
-        let (_, both) = try run(CustomerSpec(
-            name: "both", scenario: .trialRenews, bundleID: paidApp, renewals: 0, originalApplicationVersion: "1.9"
-        ))
+        let (_, both) = try run(
+            CustomerSpec(
+                name: "both", scenario: .trialRenews, bundleID: paidApp, renewals: 0, originalApplicationVersion: "1.9"
+            ))
         #expect(both.entitlement("paid_pro")?.grantedBy?.source == .grandfathered, "for good beats any date")
         #expect(throws: SimulatorError.self) { try run(CustomerSpec(name: "x", scenario: .grandfathered)) }
     }
@@ -141,10 +156,12 @@ struct PurchaseScenarioTests {
         for kind in kinds {
             let paidApp = kind == .grandfathered || kind == .notGrandfathered
             let truths = try [NotificationVersion.v1, .v2, .migrating].map { version in
-                try run(CustomerSpec(
-                    name: "same-\(kind.rawValue)", scenario: kind, bundleID: paidApp ? SimulatorConfiguration.demoPaidAppBundleID : nil,
-                    renewals: 1, notificationVersion: version
-                )).1
+                try run(
+                    CustomerSpec(
+                        name: "same-\(kind.rawValue)", scenario: kind, bundleID: paidApp ? SimulatorConfiguration.demoPaidAppBundleID : nil,
+                        renewals: 1, notificationVersion: version
+                    )
+                ).1
             }
             #expect(truths.allSatisfy { $0.entitlements == truths[0].entitlements && $0.purchases == truths[0].purchases }, "\(kind)")
         }
@@ -158,10 +175,15 @@ struct PurchaseScenarioTests {
         let paid = customers.filter { $0.bundleID == "com.example.paidapp" }
         #expect(Set(paid.map(\.originalApplicationVersion)) == ["1.9", "2.0", "10.1"])
         #expect(paid.allSatisfy { ($0.signedAppTransaction != nil) == ($0.spec.notificationVersion != .v1) })
-        #expect(customers.filter { $0.bundleID == "com.example.app" }.allSatisfy { $0.originalApplicationVersion == "1.0" && $0.signedAppTransaction == nil })
+        #expect(
+            customers.filter { $0.bundleID == "com.example.app" }.allSatisfy {
+                $0.originalApplicationVersion == "1.0" && $0.signedAppTransaction == nil
+            })
         let only = try makeSimulator(seed: 8).addRandomCustomers(100, scenarios: ScenarioKind.subscriptionLifecycles, endingAt: fixedEnd)
         #expect(only.allSatisfy { ScenarioKind.subscriptionLifecycles.contains($0.scenario) })
-        let ids = customers.flatMap { $0.state(at: fixedEnd).purchases.map(\.transactionID) + $0.state(at: fixedEnd).transactions.map(\.transactionID) }
+        let ids = customers.flatMap {
+            $0.state(at: fixedEnd).purchases.map(\.transactionID) + $0.state(at: fixedEnd).transactions.map(\.transactionID)
+        }
         #expect(Set(ids).count == ids.count)
     }
 

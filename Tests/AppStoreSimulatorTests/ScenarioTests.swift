@@ -13,7 +13,8 @@ struct ScenarioTests {
     }
 
     @Test func trialRenewalsStayActive() throws {
-        let (customer, truth, sub) = try run(CustomerSpec(name: "a", scenario: .trialRenews, productID: "com.example.pro.monthly", renewals: 2))
+        let (customer, truth, sub) = try run(
+            CustomerSpec(name: "a", scenario: .trialRenews, productID: "com.example.pro.monthly", renewals: 2))
         #expect(types(customer) == ["INITIAL_BUY", "DID_RENEW", "DID_RENEW"])
         #expect(sub.status == .active && sub.entitled && sub.autoRenew)
         #expect(customer.state(at: fixedEnd).transactions.first?.isTrialPeriod == true)
@@ -24,7 +25,8 @@ struct ScenarioTests {
     }
 
     @Test func trialCancelExpiryEndsExpiredCustomerCancelled() throws {
-        let (customer, truth, sub) = try run(CustomerSpec(name: "b", scenario: .cancelExpire, productID: "com.example.pro.monthly", renewals: 0))
+        let (customer, truth, sub) = try run(
+            CustomerSpec(name: "b", scenario: .cancelExpire, productID: "com.example.pro.monthly", renewals: 0))
         #expect(types(customer) == ["INITIAL_BUY", "DID_CHANGE_RENEWAL_STATUS"])
         #expect(sub.status == .expired && !sub.entitled && !sub.autoRenew)
         #expect(sub.expirationIntent == .customerCancelled)
@@ -34,7 +36,8 @@ struct ScenarioTests {
     }
 
     @Test func cancelPendingIsActiveWithoutAutoRenew() throws {
-        let (customer, _, sub) = try run(CustomerSpec(name: "c", scenario: .cancelPending, productID: "com.example.pro.yearly", renewals: 0))
+        let (customer, _, sub) = try run(
+            CustomerSpec(name: "c", scenario: .cancelPending, productID: "com.example.pro.yearly", renewals: 0))
         #expect(types(customer) == ["INITIAL_BUY", "DID_CHANGE_RENEWAL_STATUS"])
         #expect(sub.status == .active && !sub.autoRenew && sub.inIntroOffer)
     }
@@ -54,7 +57,8 @@ struct ScenarioTests {
     }
 
     @Test func graceThenRecoveryEndsActive() throws {
-        let (customer, _, sub) = try run(CustomerSpec(name: "d", scenario: .graceRecovery, productID: "com.example.pro.monthly", renewals: 1))
+        let (customer, _, sub) = try run(
+            CustomerSpec(name: "d", scenario: .graceRecovery, productID: "com.example.pro.monthly", renewals: 1))
         #expect(types(customer) == ["INITIAL_BUY", "DID_RENEW", "DID_FAIL_TO_RENEW", "DID_RECOVER"])
         #expect(sub.status == .active && sub.expirationIntent == nil && sub.gracePeriodExpiresAt == nil)
     }
@@ -69,13 +73,15 @@ struct ScenarioTests {
     }
 
     @Test func billingRetryThenExpiry() throws {
-        let (customer, _, sub) = try run(CustomerSpec(name: "f", scenario: .billingRetryExpire, productID: "com.example.premium.monthly", renewals: 1))
+        let (customer, _, sub) = try run(
+            CustomerSpec(name: "f", scenario: .billingRetryExpire, productID: "com.example.premium.monthly", renewals: 1))
         #expect(types(customer) == ["INITIAL_BUY", "DID_RENEW", "DID_FAIL_TO_RENEW"])
         #expect(sub.status == .expired && sub.expirationIntent == .billingError && !sub.entitled)
     }
 
     @Test func billingRetryIsNotEntitled() throws {
-        let (_, truth, sub) = try run(CustomerSpec(name: "g", scenario: .billingRetry, productID: "com.example.premium.monthly", renewals: 0))
+        let (_, truth, sub) = try run(
+            CustomerSpec(name: "g", scenario: .billingRetry, productID: "com.example.premium.monthly", renewals: 0))
         #expect(sub.status == .billingRetry && !sub.entitled && sub.gracePeriodExpiresAt == nil)
         #expect(truth.entitledGroups.isEmpty)
         // No offer was ever used and nothing is entitled: the trial of the group is open again.
@@ -83,7 +89,8 @@ struct ScenarioTests {
     }
 
     @Test func retryRecoveryRestartsThePeriod() throws {
-        let (customer, _, sub) = try run(CustomerSpec(name: "h", scenario: .billingRetryRecovery, productID: "com.example.pro.monthly", renewals: 1))
+        let (customer, _, sub) = try run(
+            CustomerSpec(name: "h", scenario: .billingRetryRecovery, productID: "com.example.pro.monthly", renewals: 1))
         #expect(types(customer) == ["INITIAL_BUY", "DID_RENEW", "DID_FAIL_TO_RENEW", "DID_RECOVER"])
         let state = customer.state(at: fixedEnd).subscriptions[0]
         #expect(state.latest.purchaseDate > state.transactions[1].expiresDate)
@@ -98,10 +105,11 @@ struct ScenarioTests {
     }
 
     @Test func upgradeEndsTheOldPeriodAtOnce() throws {
-        let (customer, _, sub) = try run(CustomerSpec(
-            name: "j", scenario: .upgrade, productID: "com.example.pro.monthly",
-            targetProductID: "com.example.premium.monthly", renewals: 1
-        ))
+        let (customer, _, sub) = try run(
+            CustomerSpec(
+                name: "j", scenario: .upgrade, productID: "com.example.pro.monthly",
+                targetProductID: "com.example.premium.monthly", renewals: 1
+            ))
         #expect(types(customer) == ["INITIAL_BUY", "DID_RENEW", "INTERACTIVE_RENEWAL"])
         #expect(sub.productID == "com.example.premium.monthly" && sub.status == .active)
         let transactions = customer.state(at: fixedEnd).subscriptions[0].transactions
@@ -110,26 +118,29 @@ struct ScenarioTests {
     }
 
     @Test func downgradeTakesEffectAtRenewal() throws {
-        let (customer, _, sub) = try run(CustomerSpec(
-            name: "k", scenario: .downgrade, productID: "com.example.premium.monthly",
-            targetProductID: "com.example.pro.monthly", renewals: 1
-        ))
+        let (customer, _, sub) = try run(
+            CustomerSpec(
+                name: "k", scenario: .downgrade, productID: "com.example.premium.monthly",
+                targetProductID: "com.example.pro.monthly", renewals: 1
+            ))
         #expect(types(customer) == ["INITIAL_BUY", "DID_RENEW", "DID_CHANGE_RENEWAL_PREF", "DID_RENEW"])
         #expect(sub.productID == "com.example.pro.monthly" && sub.status == .active)
         #expect(customer.state(at: fixedEnd).transactions.allSatisfy { !$0.isTrialPeriod })
     }
 
     @Test func crossgradeOfAnotherLengthWaitsForRenewal() throws {
-        let (customer, _, sub) = try run(CustomerSpec(
-            name: "l", scenario: .crossgrade, productID: "com.example.pro.monthly",
-            targetProductID: "com.example.pro.yearly", renewals: 0
-        ))
+        let (customer, _, sub) = try run(
+            CustomerSpec(
+                name: "l", scenario: .crossgrade, productID: "com.example.pro.monthly",
+                targetProductID: "com.example.pro.yearly", renewals: 0
+            ))
         #expect(types(customer) == ["INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF", "DID_RENEW"])
         #expect(sub.productID == "com.example.pro.yearly")
     }
 
     @Test func resubscribeAfterLapseKeepsTheOriginalTransaction() throws {
-        let (customer, truth, sub) = try run(CustomerSpec(name: "m", scenario: .resubscribe, productID: "com.example.pro.monthly", renewals: 1))
+        let (customer, truth, sub) = try run(
+            CustomerSpec(name: "m", scenario: .resubscribe, productID: "com.example.pro.monthly", renewals: 1))
         #expect(types(customer) == ["INITIAL_BUY", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS", "INTERACTIVE_RENEWAL"])
         #expect(sub.status == .active && sub.autoRenew && !sub.inTrial)
         #expect(customer.state(at: fixedEnd).subscriptions.count == 1)
@@ -138,26 +149,31 @@ struct ScenarioTests {
 
     @Test func sandboxCustomersRunOnAcceleratedTime() throws {
         let simulator = makeSimulator()
-        let customer = try #require(try simulator.addCustomers(
-            [CustomerSpec(name: "n", scenario: .trialRenews, environment: .sandbox, productID: "com.example.pro.monthly", renewals: 3)],
-            endingAt: fixedEnd
-        ).first)
+        let customer = try #require(
+            try simulator.addCustomers(
+                [CustomerSpec(name: "n", scenario: .trialRenews, environment: .sandbox, productID: "com.example.pro.monthly", renewals: 3)],
+                endingAt: fixedEnd
+            ).first)
         let periods = customer.state(at: fixedEnd).transactions
         #expect(periods.count == 4)
-        #expect(periods[0].expiresDate.timeIntervalSince(periods[0].purchaseDate) == 180) // 1 week ≈ 3 minutes
-        #expect(periods[1].expiresDate.timeIntervalSince(periods[1].purchaseDate) == 300) // 1 month ≈ 5 minutes
+        #expect(periods[0].expiresDate.timeIntervalSince(periods[0].purchaseDate) == 180)  // 1 week ≈ 3 minutes
+        #expect(periods[1].expiresDate.timeIntervalSince(periods[1].purchaseDate) == 300)  // 1 month ≈ 5 minutes
         #expect(customer.notifications.allSatisfy { $0.environment == .sandbox })
         #expect(fixedEnd.timeIntervalSince(periods[0].purchaseDate) < 3_600)
     }
 
     @Test func sandboxStopsRenewingAfterFiveRenewals() throws {
         let simulator = makeSimulator()
-        let customer = try #require(try simulator.addCustomers(
-            [CustomerSpec(name: "o", scenario: .trialRenews, environment: .sandbox, productID: "com.example.premium.monthly", renewals: 9)],
-            endingAt: fixedEnd
-        ).first)
+        let customer = try #require(
+            try simulator.addCustomers(
+                [
+                    CustomerSpec(
+                        name: "o", scenario: .trialRenews, environment: .sandbox, productID: "com.example.premium.monthly", renewals: 9)
+                ],
+                endingAt: fixedEnd
+            ).first)
         let sub = customer.state(at: fixedEnd).subscriptions[0]
-        #expect(sub.transactions.count == 6) // the purchase and Apple's 5 sandbox renewals
+        #expect(sub.transactions.count == 6)  // the purchase and Apple's 5 sandbox renewals
         #expect(!sub.renewal.autoRenewStatus)
         #expect(try jsonObject(try #require(customer.notifications.last).body)["auto_renew_status"] as? String == "false")
     }
@@ -165,16 +181,19 @@ struct ScenarioTests {
     @Test("silent endings: the status holds at the end of the run and changes silentEndingLead later, with no notification after the run")
     func silentEndings() throws {
         let simulator = makeSimulator()
-        let customers = try simulator.addCustomers([
-            CustomerSpec(name: "lapses", scenario: .silentLapse, renewals: 1),
-            CustomerSpec(name: "grace-ends", scenario: .silentGraceEnd, renewals: 1),
-            CustomerSpec(name: "sandbox-lapses", scenario: .silentLapse, environment: .sandbox, renewals: 1),
-        ], endingAt: fixedEnd)
+        let customers = try simulator.addCustomers(
+            [
+                CustomerSpec(name: "lapses", scenario: .silentLapse, renewals: 1),
+                CustomerSpec(name: "grace-ends", scenario: .silentGraceEnd, renewals: 1),
+                CustomerSpec(name: "sandbox-lapses", scenario: .silentLapse, environment: .sandbox, renewals: 1),
+            ], endingAt: fixedEnd)
         let after = fixedEnd.addingTimeInterval(ScenarioKind.silentEndingLead)
         for customer in customers {
             let changed: SimStatus = customer.scenario == .silentLapse ? .expired : .billingRetry
             #expect(SubscriptionTruthProbe.status(customer, at: fixedEnd) == customer.scenario.finalStatus, "\(customer.id)")
-            #expect(SubscriptionTruthProbe.status(customer, at: after.addingTimeInterval(-1)) == customer.scenario.finalStatus, "\(customer.id)")
+            #expect(
+                SubscriptionTruthProbe.status(customer, at: after.addingTimeInterval(-1)) == customer.scenario.finalStatus, "\(customer.id)"
+            )
             #expect(SubscriptionTruthProbe.status(customer, at: after.addingTimeInterval(1)) == changed, "\(customer.id)")
             #expect(customer.lastEventDate <= fixedEnd, "\(customer.id)")
         }

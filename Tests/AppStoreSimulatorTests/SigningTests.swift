@@ -43,9 +43,10 @@ struct SigningTests {
 
     @Test func v2NotificationVerifiesAndCarriesAppleShapedChain() throws {
         let simulator = makeSimulator()
-        let customer = try #require(try simulator.addCustomers(
-            [CustomerSpec(name: "v2", scenario: .trialRenews, renewals: 1, notificationVersion: .v2)], endingAt: fixedEnd
-        ).first)
+        let customer = try #require(
+            try simulator.addCustomers(
+                [CustomerSpec(name: "v2", scenario: .trialRenews, renewals: 1, notificationVersion: .v2)], endingAt: fixedEnd
+            ).first)
         let pki = try simulator.signingPKI()
         let notification = try #require(customer.notifications.first)
         let decoded = try DecodedNotificationV2(notification)

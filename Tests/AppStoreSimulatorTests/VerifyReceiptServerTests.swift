@@ -14,7 +14,7 @@ struct VerifyReceiptServerTests {
     @Test func statusZeroUsesApplesExactFormats() async throws {
         let simulator = makeSimulator()
         let customer = try simulator.addCustomers([
-            CustomerSpec(name: "grace", scenario: .gracePeriod, productID: "com.example.pro.monthly", renewals: 1),
+            CustomerSpec(name: "grace", scenario: .gracePeriod, productID: "com.example.pro.monthly", renewals: 1)
         ])[0]
         try await withServer(simulator) { server in
             let (status, json) = try await post(server.productionURL, try verifyBody(customer.receipt))
@@ -31,7 +31,10 @@ struct VerifyReceiptServerTests {
             let info = try #require(json["latest_receipt_info"] as? [[String: Any]])
             #expect(info.count == 2)
             let newest = info[0]
-            for key in ["purchase_date_ms", "expires_date_ms", "original_purchase_date_ms", "transaction_id", "original_transaction_id", "web_order_line_item_id"] {
+            for key in [
+                "purchase_date_ms", "expires_date_ms", "original_purchase_date_ms", "transaction_id", "original_transaction_id",
+                "web_order_line_item_id",
+            ] {
                 #expect(isMillis(newest[key]), "\(key) must be a numeric string")
             }
             #expect((newest["purchase_date_ms"] as! String) > (info[1]["purchase_date_ms"] as! String))

@@ -7,8 +7,9 @@ import Testing
 struct AppReceiptContentsTests {
     @Test("a real sandbox receipt: its app, its creation date, and transactions its verifyReceipt answer lists")
     func realReceipt() throws {
-        let capture = try JSONSerialization.jsonObject(
-            with: Data(try Fixtures.bytes("v1/DID_CHANGE_RENEWAL_STATUS_sandbox_full-unified-receipt.json"))) as? [String: Any]
+        let capture =
+            try JSONSerialization.jsonObject(
+                with: Data(try Fixtures.bytes("v1/DID_CHANGE_RENEWAL_STATUS_sandbox_full-unified-receipt.json"))) as? [String: Any]
         let unified = try #require(capture?["unified_receipt"] as? [String: Any])
         let receipt = try #require(unified["latest_receipt"] as? String)
         let listed = try #require(unified["latest_receipt_info"] as? [[String: Any]]).compactMap { $0["transaction_id"] as? String }
@@ -22,14 +23,18 @@ struct AppReceiptContentsTests {
 
     @Test("the first purchase's transaction id, else its original transaction id; none without purchases")
     func builtReceipts() throws {
-        let both = try TestAppReceipt.base64(bundleID: "com.example.app", purchases: [
-            .init(transactionID: "2000000001", originalTransactionID: "1000000001"),
-            .init(transactionID: "2000000002", originalTransactionID: "1000000001"),
-        ])
+        let both = try TestAppReceipt.base64(
+            bundleID: "com.example.app",
+            purchases: [
+                .init(transactionID: "2000000001", originalTransactionID: "1000000001"),
+                .init(transactionID: "2000000002", originalTransactionID: "1000000001"),
+            ])
         #expect(try AppReceiptContents(base64: both).firstTransactionID == "2000000001")
-        let originalOnly = try TestAppReceipt.base64(bundleID: "com.example.app", purchases: [
-            .init(transactionID: nil, originalTransactionID: "1000000009"),
-        ])
+        let originalOnly = try TestAppReceipt.base64(
+            bundleID: "com.example.app",
+            purchases: [
+                .init(transactionID: nil, originalTransactionID: "1000000009")
+            ])
         #expect(try AppReceiptContents(base64: originalOnly).firstTransactionID == "1000000009")
         let empty = try TestAppReceipt.base64(bundleID: "com.example.app", purchases: [])
         #expect(try AppReceiptContents(base64: empty).firstTransactionID == nil)
@@ -41,12 +46,14 @@ struct AppReceiptContentsTests {
         #expect(try AppReceiptContents(base64: wrapped).firstTransactionID == "2000000001")
     }
 
-    @Test("anything else is a format error, never a crash", arguments: [
-        "not base64 at all!", "", "bm90IGEgcmVjZWlwdA==",
-        // A SEQUENCE claiming more bytes than it has, and one nested deeper than any parser allows.
-        Data([0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF, 0x06]).base64EncodedString(),
-        Data(Array(repeating: [UInt8(0x30), 0x80], count: 200).flatMap { $0 }).base64EncodedString(),
-    ])
+    @Test(
+        "anything else is a format error, never a crash",
+        arguments: [
+            "not base64 at all!", "", "bm90IGEgcmVjZWlwdA==",
+            // A SEQUENCE claiming more bytes than it has, and one nested deeper than any parser allows.
+            Data([0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF, 0x06]).base64EncodedString(),
+            Data(Array(repeating: [UInt8(0x30), 0x80], count: 200).flatMap { $0 }).base64EncodedString(),
+        ])
     func garbage(_ receipt: String) {
         #expect(throws: AppReceiptFormatError.self) { try AppReceiptContents(base64: receipt) }
     }

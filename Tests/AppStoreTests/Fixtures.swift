@@ -12,7 +12,8 @@ enum Fixtures {
         while dir.pathComponents.count > 1 {
             let candidate = dir.deletingLastPathComponent().appendingPathComponent("shared/fixtures/realworld")
             if manager.fileExists(atPath: dir.appendingPathComponent("Package.swift").path),
-               manager.fileExists(atPath: candidate.path) {
+                manager.fileExists(atPath: candidate.path)
+            {
                 return candidate
             }
             dir.deleteLastPathComponent()

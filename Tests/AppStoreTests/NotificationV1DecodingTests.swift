@@ -18,9 +18,11 @@ struct NotificationV1DecodingTests {
         #expect(n.receiptData == nil)
     }
 
-    @Test("missing or unusable notification_type is an error", arguments: [
-        #"{"environment": "PROD"}"#, #"{"notification_type": null}"#, #"{"notification_type": {}}"#, #"{"notification_type": ""}"#,
-    ])
+    @Test(
+        "missing or unusable notification_type is an error",
+        arguments: [
+            #"{"environment": "PROD"}"#, #"{"notification_type": null}"#, #"{"notification_type": {}}"#, #"{"notification_type": ""}"#,
+        ])
     func missingType(body: String) {
         #expect(throws: DecodingError.self) { try NotificationV1.decode(from: json(body)) }
     }
@@ -46,9 +48,10 @@ struct NotificationV1DecodingTests {
     }
 
     @Test func wrongTypesForOptionalTopLevelFieldsReadAsAbsent() throws {
-        let n = try NotificationV1.decode(from: json(
-            #"{"notification_type": "DID_CHANGE_RENEWAL_STATUS", "auto_renew_status": [], "bid": {}, "latest_receipt_info": "oops", "cancellation_date": "yesterday"}"#
-        ))
+        let n = try NotificationV1.decode(
+            from: json(
+                #"{"notification_type": "DID_CHANGE_RENEWAL_STATUS", "auto_renew_status": [], "bid": {}, "latest_receipt_info": "oops", "cancellation_date": "yesterday"}"#
+            ))
         #expect(n.autoRenewStatus == nil)
         #expect(n.bundleID == nil)
         #expect(n.latestReceiptInfo == nil)
@@ -58,7 +61,8 @@ struct NotificationV1DecodingTests {
     @Test func allTransactionsDeduplicatesAcrossUnifiedAndLegacy() throws {
         let entry = #"{"transaction_id": "2", "original_transaction_id": "1", "product_id": "p", "purchase_date_ms": "1500000000000"}"#
         let older = #"{"transaction_id": "3", "original_transaction_id": "0", "product_id": "p"}"#
-        let body = #"{"notification_type": "CANCEL", "original_transaction_id": "9", "unified_receipt": {"latest_receipt_info": [\#(entry)], "pending_renewal_info": [{"original_transaction_id": "8"}]}, "latest_receipt_info": \#(entry), "latest_expired_receipt_info": \#(older), "latest_expired_receipt": "old"}"#
+        let body =
+            #"{"notification_type": "CANCEL", "original_transaction_id": "9", "unified_receipt": {"latest_receipt_info": [\#(entry)], "pending_renewal_info": [{"original_transaction_id": "8"}]}, "latest_receipt_info": \#(entry), "latest_expired_receipt_info": \#(older), "latest_expired_receipt": "old"}"#
         let n = try NotificationV1.decode(from: json(body))
         #expect(n.allTransactions.map(\.transactionID) == ["2", "3"])
         #expect(n.originalTransactionIDs == ["0", "1", "8", "9"])

@@ -4,10 +4,12 @@ import Testing
 
 @Suite("environment, intents, request")
 struct SmallTypesTests {
-    @Test("Apple's environment spellings", arguments: [
-        ("Production", AppStoreEnvironment.production), ("PROD", .production), ("prod", .production),
-        ("Sandbox", .sandbox), ("SANDBOX", .sandbox), (" sandbox ", .sandbox),
-    ])
+    @Test(
+        "Apple's environment spellings",
+        arguments: [
+            ("Production", AppStoreEnvironment.production), ("PROD", .production), ("prod", .production),
+            ("Sandbox", .sandbox), ("SANDBOX", .sandbox), (" sandbox ", .sandbox),
+        ])
     func environments(text: String, expected: AppStoreEnvironment) {
         #expect(AppStoreEnvironment(appleValue: text) == expected)
     }
@@ -18,18 +20,21 @@ struct SmallTypesTests {
         #expect(AppStoreEnvironment.production.rawValue == "Production")
     }
 
-    @Test("expiration intent codes", arguments: [
-        ("1", ExpirationIntent.customerCancelled), ("2", .billingError), ("3", .priceIncreaseDeclined),
-        ("4", .productUnavailable), ("5", .unknown), ("6", .unknown), ("abc", .unknown),
-    ])
+    @Test(
+        "expiration intent codes",
+        arguments: [
+            ("1", ExpirationIntent.customerCancelled), ("2", .billingError), ("3", .priceIncreaseDeclined),
+            ("4", .productUnavailable), ("5", .unknown), ("6", .unknown), ("abc", .unknown),
+        ])
     func intents(code: String, expected: ExpirationIntent) {
         #expect(ExpirationIntent(appleCode: code) == expected)
     }
 
     @Test func intentContractNames() {
         #expect(ExpirationIntent(appleCode: "") == nil)
-        #expect(ExpirationIntent.allCases.map(\.rawValue)
-            == ["customer_cancelled", "billing_error", "price_increase_declined", "product_unavailable", "unknown"])
+        #expect(
+            ExpirationIntent.allCases.map(\.rawValue)
+                == ["customer_cancelled", "billing_error", "price_increase_declined", "product_unavailable", "unknown"])
     }
 
     @Test func everyDocumentedNotificationTypeIsKnown() {

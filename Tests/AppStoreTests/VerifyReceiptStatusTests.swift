@@ -48,23 +48,29 @@ struct VerifyReceiptStatusTests {
 
     @Test("21100-21199 follow is-retryable", arguments: [21100, 21150, 21199])
     func internalErrors(status: Int) {
-        #expect(VerifyReceiptStatus.classify(status: status, isRetryable: true) == .retry(reason: "\(status): internal data access error (retryable)"))
+        #expect(
+            VerifyReceiptStatus.classify(status: status, isRetryable: true)
+                == .retry(reason: "\(status): internal data access error (retryable)"))
         #expect(VerifyReceiptStatus.classify(status: status, isRetryable: false).reason?.hasPrefix("\(status): ") == true)
-        if case .permanent = VerifyReceiptStatus.classify(status: status, isRetryable: nil) {} else {
+        if case .permanent = VerifyReceiptStatus.classify(status: status, isRetryable: nil) {
+        } else {
             Issue.record("\(status) without is-retryable must be permanent")
         }
-        if case .permanent = VerifyReceiptStatus.classify(status: status, isRetryable: false) {} else {
+        if case .permanent = VerifyReceiptStatus.classify(status: status, isRetryable: false) {
+        } else {
             Issue.record("\(status) with is-retryable false must be permanent")
         }
     }
 
-    @Test("is-retryable spellings", arguments: [
-        #"{"status": 21100, "is-retryable": true}"#,
-        #"{"status": 21100, "is_retryable": true}"#,
-        #"{"status": 21100, "is-retryable": 1}"#,
-        #"{"status": 21100, "is_retryable": "1"}"#,
-        #"{"status": "21100", "is-retryable": "true"}"#,
-    ])
+    @Test(
+        "is-retryable spellings",
+        arguments: [
+            #"{"status": 21100, "is-retryable": true}"#,
+            #"{"status": 21100, "is_retryable": true}"#,
+            #"{"status": 21100, "is-retryable": 1}"#,
+            #"{"status": 21100, "is_retryable": "1"}"#,
+            #"{"status": "21100", "is-retryable": "true"}"#,
+        ])
     func retryableSpellings(body: String) throws {
         let response = try VerifyReceiptResponse.decode(from: json(body))
         #expect(response.isRetryable == true)
@@ -73,8 +79,9 @@ struct VerifyReceiptStatusTests {
 
     @Test func responseAndNamespaceAgree() {
         for status in [0, 21002, 21004, 21007, 21100, 99999] {
-            #expect(VerifyReceiptResponse.classify(status: status, isRetryable: true)
-                == VerifyReceiptStatus.classify(status: status, isRetryable: true))
+            #expect(
+                VerifyReceiptResponse.classify(status: status, isRetryable: true)
+                    == VerifyReceiptStatus.classify(status: status, isRetryable: true))
         }
     }
 }

@@ -13,8 +13,9 @@ struct CivilDateTests {
         #expect(CivilDate(year: 1, month: 1, day: 1).daysSince1970 == -719_162)
         #expect(CivilDate(daysSince1970: 2_932_896) == CivilDate(year: 9999, month: 12, day: 31))
         // 1900 is not a leap year, 2000 is: proleptic Gregorian, not Julian.
-        #expect(CivilDate(daysSince1970: CivilDate(year: 1900, month: 2, day: 28).daysSince1970 + 1)
-            == CivilDate(year: 1900, month: 3, day: 1))
+        #expect(
+            CivilDate(daysSince1970: CivilDate(year: 1900, month: 2, day: 28).daysSince1970 + 1)
+                == CivilDate(year: 1900, month: 3, day: 1))
     }
 
     @Test("floor division rounds toward negative infinity, without trapping at the extremes")
@@ -47,9 +48,11 @@ struct CivilDateTests {
         #expect(previous == CivilDate(year: 0, month: 12, day: 31))
         for days in Int64(-719_162)...2_932_896 {
             let date = CivilDate(daysSince1970: days)
-            let follows = date.day == previous.day + 1 && date.month == previous.month && date.year == previous.year
-                || date.day == 1 && (date.month == previous.month + 1 && date.year == previous.year
-                    || date.month == 1 && previous.month == 12 && date.year == previous.year + 1)
+            let follows =
+                date.day == previous.day + 1 && date.month == previous.month && date.year == previous.year
+                || date.day == 1
+                    && (date.month == previous.month + 1 && date.year == previous.year
+                        || date.month == 1 && previous.month == 12 && date.year == previous.year + 1)
             guard date.daysSince1970 == days, follows, (1...12).contains(date.month), (1...31).contains(date.day) else {
                 Issue.record("day \(days): \(date) after \(previous)")
                 return
@@ -66,8 +69,9 @@ struct CivilDateTests {
         for days in stride(from: first, through: 2_932_896, by: 97) {
             let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(days) * 86_400))
             let date = CivilDate(daysSince1970: days)
-            #expect(parts.year.map(Int64.init) == date.year && parts.month.map(Int64.init) == date.month
-                && parts.day.map(Int64.init) == date.day, "day \(days): \(date) vs \(parts)")
+            #expect(
+                parts.year.map(Int64.init) == date.year && parts.month.map(Int64.init) == date.month
+                    && parts.day.map(Int64.init) == date.day, "day \(days): \(date) vs \(parts)")
         }
     }
 }

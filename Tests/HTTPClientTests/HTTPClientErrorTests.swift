@@ -1,5 +1,6 @@
-@testable import HTTPClient
 import Testing
+
+@testable import HTTPClient
 
 /// Retry classification and safe descriptions, without any I/O.
 @Suite struct HTTPClientErrorTests {

@@ -1,5 +1,6 @@
-@testable import HTTPClient
 import Testing
+
+@testable import HTTPClient
 
 /// The request conveniences and the timeout conversion handed to libcurl.
 @Suite struct HTTPRequestTests {

@@ -1,5 +1,6 @@
-@testable import HTTPClient
 import Testing
+
+@testable import HTTPClient
 
 /// Logs name an upstream by its origin: never a password in userinfo, a token in a path or query.
 @Suite struct LoggedURLTests {

@@ -27,18 +27,19 @@ struct JSONValueTests {
         #expect(big.double == 1e20)
     }
 
-    @Test(arguments: [
-        ("0", Int64?.some(0), Double?.some(0)),
-        ("-0", 0, -0.0),
-        ("9223372036854775807", Int64.max, 9.223372036854776e18),
-        ("9223372036854775808", nil, 9.223372036854776e18),
-        ("-9223372036854775808", Int64.min, -9.223372036854776e18),
-        ("1.0", nil, 1),
-        ("1e2", nil, 100),
-        ("1e400", nil, nil),
-        ("-1e400", nil, nil),
-        ("1e-400", nil, 0),
-    ] as [(String, Int64?, Double?)])
+    @Test(
+        arguments: [
+            ("0", Int64?.some(0), Double?.some(0)),
+            ("-0", 0, -0.0),
+            ("9223372036854775807", Int64.max, 9.223372036854776e18),
+            ("9223372036854775808", nil, 9.223372036854776e18),
+            ("-9223372036854775808", Int64.min, -9.223372036854776e18),
+            ("1.0", nil, 1),
+            ("1e2", nil, 100),
+            ("1e400", nil, nil),
+            ("-1e400", nil, nil),
+            ("1e-400", nil, 0),
+        ] as [(String, Int64?, Double?)])
     func numberReaders(text: String, int64: Int64?, double: Double?) {
         let number = JSONNumber(text: text)
         #expect(number.int64 == int64)

@@ -1,5 +1,6 @@
-@testable import Postgres
 import Testing
+
+@testable import Postgres
 
 @Suite("Postgres: poll timeouts round a remaining duration up, and never trap")
 struct PollTimeoutTests {

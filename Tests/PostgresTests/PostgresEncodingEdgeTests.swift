@@ -5,9 +5,11 @@ import Testing
 
 @Suite("Postgres: values libpq or PostgreSQL would mangle are refused or escaped")
 struct PostgresEncodingEdgeTests {
-    @Test("a text parameter containing NUL is refused, never truncated", arguments: [
-        "alice\u{0}x", "\u{0}", "trailing\u{0}",
-    ])
+    @Test(
+        "a text parameter containing NUL is refused, never truncated",
+        arguments: [
+            "alice\u{0}x", "\u{0}", "trailing\u{0}",
+        ])
     func nulIsRefused(_ value: String) async throws {
         try await TestDatabase.withClient(maximumConnections: 1) { client, _ in
             try await client.execute("CREATE TABLE names (name text)")

@@ -21,7 +21,8 @@ struct PostgresFaultTests {
                 #expect(error.isTransient)
                 #expect(error.message == "the database did not answer within 2 s")
             }
-            #expect(ContinuousClock.now - start < .seconds(8), "bounded by the 2 s deadline (slack for a loaded machine), not by TCP's minutes")
+            #expect(
+                ContinuousClock.now - start < .seconds(8), "bounded by the 2 s deadline (slack for a loaded machine), not by TCP's minutes")
             proxy.forward()
             // The abandoned connection is gone; a new one works.
             #expect(try await client.query("SELECT 2 AS two")[0].decode("two", as: Int.self) == 2)
@@ -32,10 +33,13 @@ struct PostgresFaultTests {
     func poolTimeout() async throws {
         // The hung callers hold their slots for 10 s (connect timeout and deadline), far past
         // the 1 s lease timeout, however slowly a loaded machine runs the timers.
-        try await ProxiedDatabase.withClient(maximumConnections: 2, adjust: { configuration in
-            configuration.connectTimeoutSeconds = 10
-            configuration.statementDeadline = .seconds(10)
-        }) { client, proxy in
+        try await ProxiedDatabase.withClient(
+            maximumConnections: 2,
+            adjust: { configuration in
+                configuration.connectTimeoutSeconds = 10
+                configuration.statementDeadline = .seconds(10)
+            }
+        ) { client, proxy in
             proxy.blackhole()
             let hung = (0..<2).map { _ in Task { try? await client.query("SELECT 1") } }
             try await Task.sleep(for: .milliseconds(300))
@@ -63,10 +67,13 @@ struct PostgresFaultTests {
     func cancelledWaiter() async throws {
         // The holder keeps the only connection for 3 s (statement limits raised for it), far
         // longer than the 0.3 s the test needs to queue and cancel, however loaded the machine.
-        try await ProxiedDatabase.withClient(maximumConnections: 1, adjust: { configuration in
-            configuration.statementTimeout = .seconds(10)
-            configuration.statementDeadline = .seconds(15)
-        }) { client, _ in
+        try await ProxiedDatabase.withClient(
+            maximumConnections: 1,
+            adjust: { configuration in
+                configuration.statementTimeout = .seconds(10)
+                configuration.statementDeadline = .seconds(15)
+            }
+        ) { client, _ in
             let holder = Task { try await client.query("SELECT pg_sleep(3)") }
             try await Task.sleep(for: .milliseconds(200))
             let cancelled = Task { try await client.query("SELECT 1", leaseTimeout: .seconds(30)) }

@@ -90,7 +90,8 @@ struct PostgresPreparedStatementTests {
     func textArrayRoundTrip() async throws {
         try await TestDatabase.withClient { client, _ in
             let elements: [String?] = ["plain", "a \"quote\"", "back\\slash", "comma, {brace}", "", nil, "NULL", " spaced ", "é 🎉"]
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 SELECT value FROM unnest(\(PostgresTextArray(elements))::text[]) WITH ORDINALITY AS a (value, position) ORDER BY position
                 """)
             #expect(try rows.map { try $0.decode("value", as: String?.self) } == elements)

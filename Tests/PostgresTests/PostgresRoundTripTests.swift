@@ -50,14 +50,17 @@ struct PostgresRoundTripTests {
             let numbers: [Int64?] = [1, nil, Int64.max, Int64.min]
             let dates: [Date?] = [Date(timeIntervalSince1970: 1_764_583_200.5), nil]
             let blobs: [PostgresBytes?] = [PostgresBytes([0, 1, 0x7f, 0x80, 0xff]), PostgresBytes([]), nil]
-            let row = try #require(try await client.query("""
-                SELECT array_to_string(\(PostgresTextArray(encoding: numbers))::bigint[], ',', 'null') AS numbers,
-                       (\(PostgresTextArray(encoding: dates))::timestamptz[])[1] AS first_date,
-                       (\(PostgresTextArray(encoding: dates))::timestamptz[])[2] IS NULL AS second_date_is_null,
-                       (\(PostgresTextArray(encoding: blobs))::bytea[])[1] AS first_blob,
-                       (\(PostgresTextArray(encoding: blobs))::bytea[])[2] AS second_blob,
-                       (\(PostgresTextArray(encoding: blobs))::bytea[])[3] IS NULL AS third_blob_is_null
-                """).first)
+            let row = try #require(
+                try await client.query(
+                    """
+                    SELECT array_to_string(\(PostgresTextArray(encoding: numbers))::bigint[], ',', 'null') AS numbers,
+                           (\(PostgresTextArray(encoding: dates))::timestamptz[])[1] AS first_date,
+                           (\(PostgresTextArray(encoding: dates))::timestamptz[])[2] IS NULL AS second_date_is_null,
+                           (\(PostgresTextArray(encoding: blobs))::bytea[])[1] AS first_blob,
+                           (\(PostgresTextArray(encoding: blobs))::bytea[])[2] AS second_blob,
+                           (\(PostgresTextArray(encoding: blobs))::bytea[])[3] IS NULL AS third_blob_is_null
+                    """
+                ).first)
             #expect(try row.decode("numbers", as: String.self) == "1,null,9223372036854775807,-9223372036854775808")
             #expect(try row.decode("first_date", as: Date.self) == dates[0])
             #expect(try row.decode("second_date_is_null", as: Bool.self))
@@ -73,10 +76,13 @@ struct PostgresRoundTripTests {
             let big = Int64.max
             let small = Int64.min
             let missing: String? = nil
-            let row = try #require(try await client.query("""
-                SELECT \(big)::bigint AS big, \(small)::bigint AS small, \(true)::boolean AS yes,
-                       \(false)::boolean AS no, \(2.5)::float8 AS half, \(missing)::text AS nothing
-                """).first)
+            let row = try #require(
+                try await client.query(
+                    """
+                    SELECT \(big)::bigint AS big, \(small)::bigint AS small, \(true)::boolean AS yes,
+                           \(false)::boolean AS no, \(2.5)::float8 AS half, \(missing)::text AS nothing
+                    """
+                ).first)
             #expect(try row.decode("big", as: Int64.self) == big)
             #expect(try row.decode("small", as: Int64.self) == small)
             #expect(try row.decode("yes", as: Bool.self) == true)
@@ -88,9 +94,11 @@ struct PostgresRoundTripTests {
         }
     }
 
-    @Test("timestamps keep microseconds and come back in UTC", arguments: [
-        0.0, 1_764_583_200.123456, 1_000_000_000.5, -86_400.25, 4_102_444_800.000001,
-    ])
+    @Test(
+        "timestamps keep microseconds and come back in UTC",
+        arguments: [
+            0.0, 1_764_583_200.123456, 1_000_000_000.5, -86_400.25, 4_102_444_800.000001,
+        ])
     func timestampRoundTrip(seconds: Double) async throws {
         try await TestDatabase.withClient { client, _ in
             let date = Date(timeIntervalSince1970: seconds)

@@ -42,11 +42,13 @@ struct PostgresTimestampEdgeTests {
         }
     }
 
-    @Test("the first and last storable seconds, and distantFuture, round-trip", arguments: [
-        (-62_135_596_800.0, "0001-01-01 00:00:00+00"),
-        (253_402_300_799.0, "9999-12-31 23:59:59+00"),
-        (Date.distantFuture.timeIntervalSince1970, "4001-01-01 00:00:00+00"),
-    ])
+    @Test(
+        "the first and last storable seconds, and distantFuture, round-trip",
+        arguments: [
+            (-62_135_596_800.0, "0001-01-01 00:00:00+00"),
+            (253_402_300_799.0, "9999-12-31 23:59:59+00"),
+            (Date.distantFuture.timeIntervalSince1970, "4001-01-01 00:00:00+00"),
+        ])
     func boundaryRoundTrip(seconds: Double, text: String) async throws {
         try await TestDatabase.withClient(maximumConnections: 1) { client, _ in
             let date = Date(timeIntervalSince1970: seconds)

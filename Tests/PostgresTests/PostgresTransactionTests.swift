@@ -96,9 +96,11 @@ struct PostgresTransactionTests {
         try await client.shutdown()
     }
 
-    @Test("a malformed connection string is a configuration error, not an unreachable server", arguments: [
-        "postgresql://[::1", "postgresql://%zz", "host=127.0.0.1 port=abc", "postgresql://u@127.0.0.1/db?sslmode=sometimes",
-    ])
+    @Test(
+        "a malformed connection string is a configuration error, not an unreachable server",
+        arguments: [
+            "postgresql://[::1", "postgresql://%zz", "host=127.0.0.1 port=abc", "postgresql://u@127.0.0.1/db?sslmode=sometimes",
+        ])
     func malformedURL(_ connectionString: String) async throws {
         let client = PostgresClient(configuration: .init(connectionString: connectionString), logger: .init(label: "test"))
         do {
@@ -133,7 +135,8 @@ struct PostgresTransactionTests {
             let total = try await client.query("SELECT n FROM counter")[0].decode("n", as: Int64.self)
             #expect(total == 500)
             let connections = try await client.query(
-                "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'subscriptiond-tests' AND datname = current_database()")
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'subscriptiond-tests' AND datname = current_database()"
+            )
             #expect(try connections[0].decode("n", as: Int.self) <= 5)
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
-import Testing
 import TestSupport
+import Testing
 
 /// The access log of the real binary with `LOG_FORMAT=json`: one line per request, its route
 /// template and status, the request id shared with the request's other lines, and nothing
@@ -14,13 +14,17 @@ struct AccessLogTests {
         }
     }
 
-    @Test("an accepted notification and a read of an unknown user: one access line each; the intake line shares the request id; no receipt, secret, token or user id")
+    @Test(
+        "an accepted notification and a read of an unknown user: one access line each; the intake line shares the request id; no receipt, secret, token or user id"
+    )
     func requests() async throws {
         let receipt = "UkVDRUlQVC1NVVNULU5PVC1CRS1MT0dHRUQ="
         try await RealBinary.with(["LOG_FORMAT": "json", "ADMIN_TOKEN": RunningService.adminToken]) { process, _, http in
             let port = try await process.start()
             let body = NotificationBodies.bytes(NotificationBodies.v1(originalTransactionID: "8300000000000001", receipt: receipt))
-            #expect(try await http.execute(.postJSON(url: "http://127.0.0.1:\(port)/notifications/appstore", body: body, timeout: .seconds(10))).status == 200)
+            #expect(
+                try await http.execute(.postJSON(url: "http://127.0.0.1:\(port)/notifications/appstore", body: body, timeout: .seconds(10)))
+                    .status == 200)
             var read = HTTPRequest.get(url: "http://127.0.0.1:\(port)/v1/subscribers/private-user-42", timeout: .seconds(10))
             read.headers.append(HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)"))
             #expect(try await http.execute(read).status == 404)

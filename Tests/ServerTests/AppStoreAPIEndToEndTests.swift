@@ -3,8 +3,8 @@ import Foundation
 import HTTPClient
 import Postgres
 import SigningTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// The App Store Server API against appstore-sim, through subscriptiond's libcurl client:
 /// backfill of dropped notifications (resumable), sync within the rate limit, the worker's
@@ -24,7 +24,8 @@ struct AppStoreAPIEndToEndTests {
             customers: Int, seed: UInt64, sandboxShare: Double = 1.0, scenarios: [ScenarioKind] = ScenarioKind.allCases
         ) async throws -> World {
             let simulator = AppStoreSimulator(configuration: .demo(seed: seed, sharedSecret: RunningService.sharedSecret, paidApp: false))
-            try simulator.addRandomCustomers(customers, seed: seed, sandboxShare: sandboxShare, notificationVersions: .v2, scenarios: scenarios)
+            try simulator.addRandomCustomers(
+                customers, seed: seed, sandboxShare: sandboxShare, notificationVersions: .v2, scenarios: scenarios)
             let (key, privateKeyPEM) = SimAPIKey.generate()
             simulator.setAPIKey(key)
             let directory = FileManager.default.temporaryDirectory
@@ -35,21 +36,26 @@ struct AppStoreAPIEndToEndTests {
             try Data(try simulator.signingPKI().root.pem.utf8).write(to: rootFile)
             let server = try await SimulatorServer.start(simulator: simulator)
             let app = try #require(simulator.configuration.apps.first)
-            return World(simulator: simulator, server: server, settings: [
-                "VERIFY_RECEIPT_URL": server.productionURL.absoluteString,
-                "VERIFY_RECEIPT_SANDBOX_URL": server.sandboxURL.absoluteString,
-                "APPSTORE_ROOT_CERTIFICATES": rootFile.path, "APPSTORE_RECEIPT_ROOT_CERTIFICATES": rootFile.path,
-                "APPSTORE_APP_APPLE_ID": String(app.appAppleID),
-                "APPSTORE_ISSUER_ID": key.issuerID, "APPSTORE_KEY_ID": key.keyID, "APPSTORE_PRIVATE_KEY_FILE": keyFile.path,
-                "APPSTORE_API_URL": server.apiProductionURL.absoluteString, "APPSTORE_API_SANDBOX_URL": server.apiSandboxURL.absoluteString,
-            ], files: [keyFile, rootFile])
+            return World(
+                simulator: simulator, server: server,
+                settings: [
+                    "VERIFY_RECEIPT_URL": server.productionURL.absoluteString,
+                    "VERIFY_RECEIPT_SANDBOX_URL": server.sandboxURL.absoluteString,
+                    "APPSTORE_ROOT_CERTIFICATES": rootFile.path, "APPSTORE_RECEIPT_ROOT_CERTIFICATES": rootFile.path,
+                    "APPSTORE_APP_APPLE_ID": String(app.appAppleID),
+                    "APPSTORE_ISSUER_ID": key.issuerID, "APPSTORE_KEY_ID": key.keyID, "APPSTORE_PRIVATE_KEY_FILE": keyFile.path,
+                    "APPSTORE_API_URL": server.apiProductionURL.absoluteString,
+                    "APPSTORE_API_SANDBOX_URL": server.apiSandboxURL.absoluteString,
+                ], files: [keyFile, rootFile])
         }
 
         /// An app receipt holding `purchases`, signed by the simulator's PKI as Apple signs receipts.
         func receipt(_ purchases: [TestAppReceipt.Purchase]) throws -> String {
             let pki = try simulator.signingPKI()
-            return try TestAppReceipt.signedBase64(bundleID: RunningService.bundleID, purchases: purchases, by: .init(
-                leaf: pki.leaf.certificate, key: pki.leaf.key, intermediates: [pki.intermediate.certificate]))
+            return try TestAppReceipt.signedBase64(
+                bundleID: RunningService.bundleID, purchases: purchases,
+                by: .init(
+                    leaf: pki.leaf.certificate, key: pki.leaf.key, intermediates: [pki.intermediate.certificate]))
         }
 
         func close() async {
@@ -90,8 +96,9 @@ struct AppStoreAPIEndToEndTests {
             let environment = service.environment.merging(["DATABASE_URL": service.databaseURL]) { _, new in new }
             world.simulator.resetStats()
             let simulator = world.simulator
-            let first = try await CLI.spawn(CLI.binary.path, arguments, databaseURL: service.databaseURL, environment: environment,
-                                            interruptWhen: { simulator.stats().api["http_200", default: 0] >= 12 }, signal: SIGKILL)
+            let first = try await CLI.spawn(
+                CLI.binary.path, arguments, databaseURL: service.databaseURL, environment: environment,
+                interruptWhen: { simulator.stats().api["http_200", default: 0] >= 12 }, signal: SIGKILL)
             #expect(first.status != 0, "the first run should have been stopped half way: \(simulator.stats().api)")
             let second = try await CLI.run(arguments, databaseURL: service.databaseURL, environment: environment)
             #expect(second.status == 0, "\(second.stderr)")
@@ -113,16 +120,20 @@ struct AppStoreAPIEndToEndTests {
         }
     }
 
-    @Test("2,000 sync lookups against a simulator held to Apple's 50/s provoke no 429; with 429s forced, every request completes after its Retry-After")
+    @Test(
+        "2,000 sync lookups against a simulator held to Apple's 50/s provoke no 429; with 429s forced, every request completes after its Retry-After"
+    )
     func syncWithinTheRateLimit() async throws {
-        let world = try await World.make(customers: 1_000, seed: 20_261_126, sandboxShare: 0, scenarios: ScenarioKind.subscriptionLifecycles)
+        let world = try await World.make(
+            customers: 1_000, seed: 20_261_126, sandboxShare: 0, scenarios: ScenarioKind.subscriptionLifecycles)
         defer { Task { await world.close() } }
         try await RunningService.with(settings: world.settings, runsWorker: false) { service in
             // Every subscription Apple knows, stored as a stale earlier state (expired, only its
             // ids): what a server that missed every notification would hold. sync heals it.
             let truth = world.simulator.truth().customers.flatMap(\.subscriptions)
             #expect(truth.count >= 1_000, "\(truth.count) subscriptions")
-            try await service.database.execute("""
+            try await service.database.execute(
+                """
                 INSERT INTO subscriptions (environment, original_transaction_id, bundle_id, product_id, status, latest_transaction_id)
                 SELECT 'Production', id, \(RunningService.bundleID), product, 'expired', id
                 FROM unnest(\(truth.map(\.originalTransactionID))::text[], \(truth.map(\.productID))::text[]) AS t(id, product)
@@ -133,7 +144,8 @@ struct AppStoreAPIEndToEndTests {
             // Get All Subscription Statuses plus at least one page of history.
             world.simulator.setAPIRateLimit(50)
             world.simulator.resetStats()
-            let synced = try await CLI.run(["sync", "--all", "--concurrency", "32", "--json"], databaseURL: service.databaseURL, environment: environment)
+            let synced = try await CLI.run(
+                ["sync", "--all", "--concurrency", "32", "--json"], databaseURL: service.databaseURL, environment: environment)
             #expect(synced.status == 0, "\(synced.stderr)")
             #expect(synced.stdout.contains("\"synced\" : \(truth.count)"), "\(synced.stdout)")
             let stats = world.simulator.stats().api
@@ -175,7 +187,8 @@ struct AppStoreAPIEndToEndTests {
             #expect(report.failed.isEmpty)
             try await service.waitUntilSettled(timeout: .seconds(180))
             #expect(try await service.stateCounts() == ["processed": 1])
-            let row = try #require(try await service.database.query("SELECT attempts, unfinished_claims, isolated_claims FROM notifications").first)
+            let row = try #require(
+                try await service.database.query("SELECT attempts, unfinished_claims, isolated_claims FROM notifications").first)
             #expect(try row.decode("attempts", as: Int.self) >= 2, "the held minute must have cut at least one attempt")
             #expect(try row.decode("unfinished_claims", as: Int.self) == 0)
             let cut = try await count(service, "SELECT count(*) AS n FROM notification_attempts WHERE error LIKE '%deadline%'")
@@ -184,7 +197,9 @@ struct AppStoreAPIEndToEndTests {
         }
     }
 
-    @Test("POST /v1/transactions with a transaction_id: linked (sandbox found after production's 404), 422 unknown, 202 then finished when the API is down")
+    @Test(
+        "POST /v1/transactions with a transaction_id: linked (sandbox found after production's 404), 422 unknown, 202 then finished when the API is down"
+    )
     func transactionLookups() async throws {
         let world = try await World.make(customers: 6, seed: 20_261_127, scenarios: ScenarioKind.subscriptionLifecycles)
         defer { Task { await world.close() } }
@@ -207,20 +222,25 @@ struct AppStoreAPIEndToEndTests {
         }
     }
 
-    @Test("POST /v1/transactions with a one-time purchase's id reads it with Get Transaction Info; an app that grandfathers also reads the customer's original version")
+    @Test(
+        "POST /v1/transactions with a one-time purchase's id reads it with Get Transaction Info; an app that grandfathers also reads the customer's original version"
+    )
     func oneTimePurchaseLookups() async throws {
         let world = try await World.make(customers: 12, seed: 20_261_131, scenarios: [.lifetime, .consumable, .passesStack])
         defer { Task { await world.close() } }
         // The demo app grandfathers everyone who first bought before 2.0: the simulator's customers say 1.0.
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("grandfather-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: config) }
-        try Data(#"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","grandfather":{"before_version":"2.0","entitlement":"pro"}}]}"#.utf8).write(to: config)
-        try await RunningService.with(settings: world.settings.merging(["SUBSCRIPTIOND_CONFIG": config.path]) { _, new in new }) { service in
+        try Data(#"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","grandfather":{"before_version":"2.0","entitlement":"pro"}}]}"#.utf8)
+            .write(to: config)
+        try await RunningService.with(settings: world.settings.merging(["SUBSCRIPTIOND_CONFIG": config.path]) { _, new in new }) {
+            service in
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
             var sources: [String: String] = [:]
             for customer in world.simulator.truth().customers {
                 let purchase = try #require(customer.purchases.first)
-                let linked = try await service.post("/v1/transactions", ["app_user_id": customer.appUserID, "transaction_id": purchase.transactionID])
+                let linked = try await service.post(
+                    "/v1/transactions", ["app_user_id": customer.appUserID, "transaction_id": purchase.transactionID])
                 #expect(linked.status == 200, "\(String(decoding: linked.body, as: UTF8.self))")
                 let body = try jsonObject(linked)
                 let purchases = (body["purchases"] as? [[String: Any]] ?? []).compactMap { $0["transaction_id"] as? String }
@@ -245,7 +265,7 @@ struct AppStoreAPIEndToEndTests {
             let customer = try #require(world.simulator.truth().customers.first { !$0.subscriptions.isEmpty })
             let subscription = try #require(customer.subscriptions.first)
             let proven: [TestAppReceipt.Purchase] = [
-                .init(transactionID: subscription.originalTransactionID, originalTransactionID: subscription.originalTransactionID),
+                .init(transactionID: subscription.originalTransactionID, originalTransactionID: subscription.originalTransactionID)
             ]
             world.simulator.resetStats()
 
@@ -259,8 +279,10 @@ struct AppStoreAPIEndToEndTests {
             #expect(world.simulator.stats().api.isEmpty, "nothing was looked up")
             // Signed, but for another app.
             let pki = try world.simulator.signingPKI()
-            let otherApp = try TestAppReceipt.signedBase64(bundleID: "com.example.other", purchases: proven, by: .init(
-                leaf: pki.leaf.certificate, key: pki.leaf.key, intermediates: [pki.intermediate.certificate]))
+            let otherApp = try TestAppReceipt.signedBase64(
+                bundleID: "com.example.other", purchases: proven,
+                by: .init(
+                    leaf: pki.leaf.certificate, key: pki.leaf.key, intermediates: [pki.intermediate.certificate]))
             #expect(try await service.post("/v1/receipts", ["app_user_id": "thief", "receipt_data": otherApp]).status == 422)
 
             let receipt = try world.receipt(proven)
@@ -298,13 +320,14 @@ struct AppStoreAPIEndToEndTests {
                 guard let subscription = truth.subscriptions.first else { continue }
                 // Any transaction of the customer will do: the API answers for the whole customer.
                 let receipt = try world.receipt([
-                    .init(transactionID: subscription.originalTransactionID, originalTransactionID: subscription.originalTransactionID),
+                    .init(transactionID: subscription.originalTransactionID, originalTransactionID: subscription.originalTransactionID)
                 ])
                 let answer = try await service.post("/v1/eligibility", ["receipt_data": receipt, "product_ids": productIDs])
                 #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
                 let eligibility = try #require(try jsonObject(answer)["eligibility"] as? [String: String])
                 let expected = truth.eligibility.filter { productIDs.contains($0.key) }.mapValues(\.rawValue)
-                let after = world.simulator.truth(of: customer, at: Date()).eligibility.filter { productIDs.contains($0.key) }.mapValues(\.rawValue)
+                let after = world.simulator.truth(of: customer, at: Date()).eligibility.filter { productIDs.contains($0.key) }.mapValues(
+                    \.rawValue)
                 #expect(eligibility == expected || eligibility == after, "\(customer.id): \(eligibility) vs the truth \(expected)")
                 answersSeen.formUnion(eligibility.values)
                 asked += 1
@@ -319,12 +342,15 @@ struct AppStoreAPIEndToEndTests {
             #expect(refused.status == 422, "\(String(decoding: refused.body, as: UTF8.self))")
             // An unsigned container naming a real customer's transaction reveals nothing of them.
             let real = try #require(world.simulator.truth().customers.lazy.compactMap(\.subscriptions.first).first).originalTransactionID
-            let forged = try TestAppReceipt.base64(bundleID: RunningService.bundleID, purchases: [.init(transactionID: real, originalTransactionID: real)])
+            let forged = try TestAppReceipt.base64(
+                bundleID: RunningService.bundleID, purchases: [.init(transactionID: real, originalTransactionID: real)])
             let unproven = try await service.post("/v1/eligibility", ["receipt_data": forged, "product_ids": productIDs])
             #expect(unproven.status == 422 && String(decoding: unproven.body, as: UTF8.self).contains("not signed by the App Store"))
             let empty = try world.receipt([])
             #expect(try await service.post("/v1/eligibility", ["receipt_data": empty, "product_ids": productIDs]).status == 422)
-            #expect(try await service.post("/v1/eligibility", ["receipt_data": "bm90IGEgcmVjZWlwdA==", "product_ids": productIDs]).status == 400)
+            #expect(
+                try await service.post("/v1/eligibility", ["receipt_data": "bm90IGEgcmVjZWlwdA==", "product_ids": productIDs]).status == 400
+            )
         }
     }
 
@@ -335,12 +361,15 @@ struct AppStoreAPIEndToEndTests {
         try await RunningService.with(settings: world.settings) { service in
             world.simulator.setNotificationTarget(URL(string: service.baseURL + "/notifications/appstore"))
             let environment = service.environment.merging(["DATABASE_URL": service.databaseURL]) { _, new in new }
-            let result = try await CLI.run(["test-notification", "--environment", "Sandbox", "--wait", "30"], databaseURL: service.databaseURL, environment: environment)
+            let result = try await CLI.run(
+                ["test-notification", "--environment", "Sandbox", "--wait", "30"], databaseURL: service.databaseURL,
+                environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("arrived"), "\(result.stdout)")
             // A key Apple does not know: a configuration error, exit 2.
             world.simulator.setAPIKey(SimAPIKey.generate().key)
-            let refused = try await CLI.run(["test-notification", "--wait", "5"], databaseURL: service.databaseURL, environment: environment)
+            let refused = try await CLI.run(
+                ["test-notification", "--wait", "5"], databaseURL: service.databaseURL, environment: environment)
             #expect(refused.status == 2, "\(refused.stderr)")
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("subscriptionctl notifications discard")
 struct CLIDiscardTests {
@@ -16,8 +16,9 @@ struct CLIDiscardTests {
             #expect(unknown.status == 1)
             #expect(unknown.stderr.contains("999999"))
 
-            let done = try await CLI.run(["notifications", "discard", String(id), "--reason", "sent by hand", "--json"],
-                                         databaseURL: service.databaseURL, environment: ["USER": "ops"])
+            let done = try await CLI.run(
+                ["notifications", "discard", String(id), "--reason", "sent by hand", "--json"],
+                databaseURL: service.databaseURL, environment: ["USER": "ops"])
             #expect(done.status == 0)
             #expect(done.stdout.contains("\"discarded\" : 1"))
             #expect(try await service.stateCounts() == ["dead": 1])

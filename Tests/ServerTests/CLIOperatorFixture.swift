@@ -4,8 +4,8 @@ import Postgres
 import Server
 import SubscriptiondCore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A database filled through the real pipeline for the operator-CLI tests: subscriptions in
 /// every status (one in Sandbox), two linked to the app user `alice`, and processed,
@@ -97,9 +97,11 @@ struct OperatorFixture: Sendable {
 
     /// Environment for `revalidate`: the same settings subscriptiond runs with.
     var upstreamEnvironment: [String: String] {
-        ["APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
-         "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
-         "VERIFY_TIMEOUT_MS": "3000"]
+        [
+            "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
+            "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
+            "VERIFY_TIMEOUT_MS": "3000",
+        ]
     }
 
     /// Starts a verify server and the service, delivers every customer's notifications,
@@ -157,8 +159,10 @@ struct OperatorFixture: Sendable {
     }
 
     /// Runs subscriptionctl with `--json` and decodes its stdout, which must be one JSON object.
-    func json(_ arguments: [String], environment: [String: String] = [:], expectStatus: Int32 = 0,
-              sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+    func json(
+        _ arguments: [String], environment: [String: String] = [:], expectStatus: Int32 = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [String: Any] {
         let result = try await ctl(arguments + ["--json"], environment: environment)
         #expect(result.status == expectStatus, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))

@@ -7,7 +7,8 @@ extension CLIOperatorTests {
         @Test("replay: unknown ids change nothing (exit 1); --dead re-queues atomically and they end processed once upstream heals")
         func replay() async throws {
             try await OperatorFixture.with { fixture in
-                let dead = try #require(try await fixture.json(["notifications", "list", "--state", "dead"])["notifications"] as? [[String: Any]])
+                let dead = try #require(
+                    try await fixture.json(["notifications", "list", "--state", "dead"])["notifications"] as? [[String: Any]])
                 let deadIDs = dead.compactMap { $0["id"] as? Int }
                 #expect(deadIDs.count == 2)
 
@@ -86,7 +87,8 @@ extension CLIOperatorTests {
                 let notRecorded = try await fixture.json(["subscription", "show", OperatorFixture.recoveredID])
                 #expect(notRecorded["revalidated_at"] is NSNull)
 
-                let unknown = try await fixture.ctl(["revalidate", OperatorFixture.cancelledID, "999"], environment: fixture.upstreamEnvironment)
+                let unknown = try await fixture.ctl(
+                    ["revalidate", OperatorFixture.cancelledID, "999"], environment: fixture.upstreamEnvironment)
                 #expect(unknown.status == 1)
                 #expect(unknown.stderr == "subscriptionctl: no subscription with original_transaction_id 999; nothing was revalidated\n")
                 let one = try await fixture.ctl(["revalidate", OperatorFixture.cancelledID], environment: fixture.upstreamEnvironment)

@@ -10,7 +10,8 @@ extension CLIOperatorTests {
         func colourOnlyOnTerminal() async throws {
             try await OperatorFixture.with { fixture in
                 let url = fixture.service.databaseURL
-                let story = try await OperatorProcess.underTerminal(["subscription", "show", OperatorFixture.cancelledID], databaseURL: url)
+                let story = try await OperatorProcess.underTerminal(
+                    ["subscription", "show", OperatorFixture.cancelledID], databaseURL: url)
                 #expect(story.status == 0)
                 #expect(story.output.contains("\(Self.escape)2mexpired\(Self.escape)0m"), "status not coloured on a terminal")
                 #expect(story.output.contains("expired: customer cancelled, auto-renew was turned off"))
@@ -24,11 +25,13 @@ extension CLIOperatorTests {
                 let typeColumn = try #require(lines.first?.range(of: "TYPE")).lowerBound.utf16Offset(in: lines[0])
                 for line in lines.dropFirst() {
                     let characters = Array(line)
-                    #expect(characters.count > typeColumn && characters[typeColumn - 1] == " " && characters[typeColumn] != " ",
-                            "misaligned: \(line)")
+                    #expect(
+                        characters.count > typeColumn && characters[typeColumn - 1] == " " && characters[typeColumn] != " ",
+                        "misaligned: \(line)")
                 }
 
-                let noColor = try await OperatorProcess.underTerminal(["notifications", "list"], databaseURL: url, environment: ["NO_COLOR": "1"])
+                let noColor = try await OperatorProcess.underTerminal(
+                    ["notifications", "list"], databaseURL: url, environment: ["NO_COLOR": "1"])
                 #expect(noColor.status == 0)
                 #expect(!noColor.output.contains(Self.escape))
                 let piped = try await fixture.ctl(["notifications", "list"])
@@ -43,7 +46,8 @@ extension CLIOperatorTests {
         func progressBar() async throws {
             try await OperatorFixture.with { fixture in
                 let url = fixture.service.databaseURL
-                let terminal = try await OperatorProcess.underTerminal(["revalidate", "--all"], databaseURL: url, environment: fixture.upstreamEnvironment)
+                let terminal = try await OperatorProcess.underTerminal(
+                    ["revalidate", "--all"], databaseURL: url, environment: fixture.upstreamEnvironment)
                 #expect(terminal.status == 0)
                 #expect(terminal.output.contains("revalidating ["))
                 #expect(terminal.output.contains("9/9"))

@@ -14,7 +14,10 @@ struct CLIOperatorTests {
                 let alice = try await fixture.json(["subscriber", "show", "alice"])
                 #expect(alice["app_user_id"] as? String == "alice")
                 let owned = try #require(alice["subscriptions"] as? [[String: Any]])
-                #expect(Set(owned.compactMap { $0["original_transaction_id"] as? String }) == [OperatorFixture.trialID, OperatorFixture.refundedID])
+                #expect(
+                    Set(owned.compactMap { $0["original_transaction_id"] as? String }) == [
+                        OperatorFixture.trialID, OperatorFixture.refundedID,
+                    ])
                 #expect(alice["entitled_groups"] as? [String] == ["20500000"])
                 #expect(owned.allSatisfy { $0.keys.contains("expiration_intent") && $0["transactions"] == nil })
                 let aliceTable = try await fixture.ctl(["subscriber", "show", "alice"])
@@ -37,8 +40,9 @@ struct CLIOperatorTests {
                     #expect(story["status"] as? String == status, "\(customer.name)")
                     #expect(story["transactions"] is [Any], "\(customer.name)")
                     #expect(story["renewal_info"] is [String: Any], "\(customer.name)")
-                    #expect((story["status_reason"] as? String)?.hasPrefix(status.replacingOccurrences(of: "_", with: " ")) == true,
-                            "\(customer.name): \(story["status_reason"] ?? "")")
+                    #expect(
+                        (story["status_reason"] as? String)?.hasPrefix(status.replacingOccurrences(of: "_", with: " ")) == true,
+                        "\(customer.name): \(story["status_reason"] ?? "")")
                 }
 
                 let cancelled = try await fixture.json(["subscription", "show", OperatorFixture.cancelledID])
@@ -47,15 +51,20 @@ struct CLIOperatorTests {
                 let transactions = try #require(cancelled["transactions"] as? [[String: Any]])
                 #expect(transactions.map { $0["is_trial_period"] as? Bool } == [true, false, false])
                 let notifications = try #require(cancelled["notifications"] as? [[String: Any]])
-                #expect(notifications.map { $0["notification_type"] as? String } == ["INITIAL_BUY", "DID_RENEW", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS"])
+                #expect(
+                    notifications.map { $0["notification_type"] as? String } == [
+                        "INITIAL_BUY", "DID_RENEW", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS",
+                    ])
                 #expect(notifications.allSatisfy { $0["state"] as? String == "processed" })
                 #expect((cancelled["renewal_info"] as? [String: Any])?["auto_renew_status"] as? Bool == false)
                 #expect((cancelled["status_events"] as? [Any])?.isEmpty == false)
 
                 let text = try await fixture.ctl(["subscription", "show", OperatorFixture.cancelledID])
                 #expect(text.status == 0)
-                for fragment in ["expired: customer cancelled, auto-renew was turned off", "trial", "paid", "DID_CHANGE_RENEWAL_STATUS",
-                                 "renewal info", "10 days ago", "TRANSACTION"] {
+                for fragment in [
+                    "expired: customer cancelled, auto-renew was turned off", "trial", "paid", "DID_CHANGE_RENEWAL_STATUS",
+                    "renewal info", "10 days ago", "TRANSACTION",
+                ] {
                     #expect(text.stdout.contains(fragment), "missing \(fragment)")
                 }
                 #expect(!text.stdout.contains("\u{1B}["), "colour codes in a pipe")
@@ -78,23 +87,36 @@ struct CLIOperatorTests {
         @Test("notifications list filters and orders; show prints the body without a secret and the history")
         func notificationsListAndShow() async throws {
             try await OperatorFixture.with { fixture in
-                let all = try #require(try await fixture.json(["notifications", "list", "--limit", "500"])["notifications"] as? [[String: Any]])
+                let all = try #require(
+                    try await fixture.json(["notifications", "list", "--limit", "500"])["notifications"] as? [[String: Any]])
                 #expect(all.count == fixture.notificationCount)
                 let received = all.compactMap { $0["received_at"] as? String }
                 #expect(received == received.sorted(by: >), "newest first")
 
-                let dead = try #require(try await fixture.json(["notifications", "list", "--state", "dead"])["notifications"] as? [[String: Any]])
-                #expect(Set(dead.compactMap { $0["original_transaction_id"] as? String }) == [OperatorFixture.deadSecretID, OperatorFixture.deadReceiptID])
+                let dead = try #require(
+                    try await fixture.json(["notifications", "list", "--state", "dead"])["notifications"] as? [[String: Any]])
+                #expect(
+                    Set(dead.compactMap { $0["original_transaction_id"] as? String }) == [
+                        OperatorFixture.deadSecretID, OperatorFixture.deadReceiptID,
+                    ])
                 #expect(dead.allSatisfy { ($0["last_error"] as? String)?.isEmpty == false && $0["next_attempt_at"] is NSNull })
-                let retrying = try #require(try await fixture.json(["notifications", "list", "--state", "retrying"])["notifications"] as? [[String: Any]])
+                let retrying = try #require(
+                    try await fixture.json(["notifications", "list", "--state", "retrying"])["notifications"] as? [[String: Any]])
                 #expect(retrying.count == 1)
                 #expect(retrying.first?["next_attempt_at"] is String)
-                let renewals = try #require(try await fixture.json(["notifications", "list", "--type", "DID_RENEW"])["notifications"] as? [[String: Any]])
-                let expectedRenewals = OperatorFixture.customers.flatMap { $0.life().notifications }.filter { $0["notification_type"] as? String == "DID_RENEW" }
+                let renewals = try #require(
+                    try await fixture.json(["notifications", "list", "--type", "DID_RENEW"])["notifications"] as? [[String: Any]])
+                let expectedRenewals = OperatorFixture.customers.flatMap { $0.life().notifications }.filter {
+                    $0["notification_type"] as? String == "DID_RENEW"
+                }
                 #expect(renewals.count == expectedRenewals.count)
                 #expect((try await fixture.json(["notifications", "list", "--limit", "3"])["notifications"] as? [Any])?.count == 3)
-                #expect((try await fixture.json(["notifications", "list", "--since", "2999-01-01"])["notifications"] as? [Any])?.isEmpty == true)
-                #expect((try await fixture.json(["notifications", "list", "--since", "2000-01-01T00:00:00Z", "--bundle-id", "com.example.app"])["notifications"] as? [Any])?.count == min(50, all.count))
+                #expect(
+                    (try await fixture.json(["notifications", "list", "--since", "2999-01-01"])["notifications"] as? [Any])?.isEmpty == true
+                )
+                #expect(
+                    (try await fixture.json(["notifications", "list", "--since", "2000-01-01T00:00:00Z", "--bundle-id", "com.example.app"])[
+                        "notifications"] as? [Any])?.count == min(50, all.count))
 
                 let none = try await fixture.ctl(["notifications", "list", "--bundle-id", "com.other.app"])
                 #expect(none.status == 0)
@@ -134,14 +156,20 @@ struct CLIOperatorTests {
             try await OperatorFixture.with { fixture in
                 let stats = try await fixture.json(["stats"])
                 let inbox = try #require(stats["notifications"] as? [String: Any])
-                #expect(inbox["by_state"] as? [String: Int] == ["pending": 0, "retrying": 1, "dead": 2, "processed": fixture.notificationCount - 3])
+                #expect(
+                    inbox["by_state"] as? [String: Int] == [
+                        "pending": 0, "retrying": 1, "dead": 2, "processed": fixture.notificationCount - 3,
+                    ])
                 #expect(inbox["oldest_pending_received_at"] is NSNull)
                 let reasons = try #require(inbox["top_reasons"] as? [String: [[String: Any]]])
                 #expect(reasons["dead"]?.count == 2)
                 #expect(reasons["retrying"]?.count == 1)
                 #expect((reasons["retrying"]?.first?["reason"] as? String)?.contains("21005") == true)
                 let subscriptions = try #require(stats["subscriptions"] as? [String: Any])
-                #expect(subscriptions["by_status"] as? [String: Int] == ["active": 4, "grace_period": 1, "billing_retry": 1, "expired": 2, "revoked": 1])
+                #expect(
+                    subscriptions["by_status"] as? [String: Int] == [
+                        "active": 4, "grace_period": 1, "billing_retry": 1, "expired": 2, "revoked": 1,
+                    ])
                 #expect(subscriptions["by_environment"] as? [String: Int] == ["Production": 8, "Sandbox": 1])
                 #expect(subscriptions["total"] as? Int == 9)
 

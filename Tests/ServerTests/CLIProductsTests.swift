@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
-import Testing
 import TestSupport
+import Testing
 
 @Suite("subscriptionctl products and migrate against a real database")
 struct CLIProductsTests {
@@ -13,7 +13,8 @@ struct CLIProductsTests {
             #expect(imported.status == 0)
             #expect(imported.stdout.contains("imported 9 products (0 removed), 3 entitlements"))
 
-            let bad = try TemporaryFile.write("""
+            let bad = try TemporaryFile.write(
+                """
                 {"products":[
                   {"product_id":"p.trial","bundle_id":"com.example.app","type":"auto_renewable","subscription_group_id":"1","period":"P1M",
                    "intro_offer":{"payment_mode":"free_trial","period":"P2D","periods":1,"price":"0.00"}},

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Server
 import Testing
+
+@testable import Server
 
 @Suite("Content-Type: the byte match for the usual header agrees with the general rule")
 struct ContentTypeTests {

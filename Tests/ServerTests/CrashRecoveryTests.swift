@@ -3,8 +3,8 @@ import HTTPClient
 import Logging
 import Postgres
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Crash: kill -9 during a burst loses nothing that was acknowledged")
 struct CrashRecoveryTests {
@@ -23,8 +23,11 @@ struct CrashRecoveryTests {
                     group.addTask {
                         for index in stride(from: lane, to: Self.burst, by: 32) {
                             if progress.countSent() == Self.burst / 3 { process.kill() }
-                            guard let response = try? await http.execute(.postJSON(
-                                url: "http://127.0.0.1:\(firstPort)/notifications/appstore", body: bodies[index], timeout: .seconds(10))),
+                            guard
+                                let response = try? await http.execute(
+                                    .postJSON(
+                                        url: "http://127.0.0.1:\(firstPort)/notifications/appstore", body: bodies[index],
+                                        timeout: .seconds(10))),
                                 response.status == 200,
                                 let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
                                 let id = object["id"] as? Int
@@ -41,13 +44,15 @@ struct CrashRecoveryTests {
 
             // Every acknowledged notification is in the inbox right now, before any restart.
             let ids = acked.values.map { Int64($0) }
-            let stored = try await database.query("SELECT count(*) AS n FROM notifications WHERE id = ANY(\(ids.map(String.init))::bigint[])")
+            let stored = try await database.query(
+                "SELECT count(*) AS n FROM notifications WHERE id = ANY(\(ids.map(String.init))::bigint[])")
             #expect(try stored[0].decode("n", as: Int.self) == acked.count)
 
             // Restart; Apple resends what it never got a 200 for.
             let port = try await process.start()
             for index in 0..<Self.burst where acked[index] == nil {
-                let response = try await http.execute(.postJSON(url: "http://127.0.0.1:\(port)/notifications/appstore", body: bodies[index], timeout: .seconds(10)))
+                let response = try await http.execute(
+                    .postJSON(url: "http://127.0.0.1:\(port)/notifications/appstore", body: bodies[index], timeout: .seconds(10)))
                 #expect(response.status == 200)
             }
             let deadline = ContinuousClock.now + .seconds(120)
@@ -59,7 +64,9 @@ struct CrashRecoveryTests {
             }
             #expect(processed == Self.burst)
             #expect(try await database.query("SELECT count(*) AS n FROM notifications")[0].decode("n", as: Int.self) == Self.burst)
-            #expect(try await database.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'active'")[0].decode("n", as: Int.self) == Self.burst)
+            #expect(
+                try await database.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'active'")[0].decode("n", as: Int.self)
+                    == Self.burst)
         }
     }
 }
@@ -68,7 +75,12 @@ struct CrashRecoveryTests {
 final class BurstProgress: Sendable {
     private let state = Mutex<(sent: Int, acknowledged: [Int: Int])>((0, [:]))
 
-    func countSent() -> Int { state.withLock { $0.sent += 1; return $0.sent } }
+    func countSent() -> Int {
+        state.withLock {
+            $0.sent += 1
+            return $0.sent
+        }
+    }
     func acknowledge(_ index: Int, id: Int) { state.withLock { $0.acknowledged[index] = id } }
     var acknowledged: [Int: Int] { state.withLock { $0.acknowledged } }
 }
@@ -86,12 +98,13 @@ final class ServiceProcess: Sendable {
     /// The test app against `databaseURL` and a scripted verify server, on a free port with
     /// the log level that prints the port; `extra` adds or overrides settings.
     convenience init(databaseURL: String, verify: ScriptedVerifyServer, _ extra: [String: String] = [:]) {
-        self.init(environment: [
-            "DATABASE_URL": databaseURL, "SUBSCRIPTIOND_PORT": "0",
-            "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
-            "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
-            "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path, "LOG_LEVEL": "info",
-        ].merging(extra) { _, new in new })
+        self.init(
+            environment: [
+                "DATABASE_URL": databaseURL, "SUBSCRIPTIOND_PORT": "0",
+                "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
+                "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
+                "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path, "LOG_LEVEL": "info",
+            ].merging(extra) { _, new in new })
     }
 
     /// Starts the binary and returns the port it listens on (read from its log).

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPClient
 import Postgres
-import Testing
 import TestSupport
+import Testing
 
 /// A network path to PostgreSQL that silently drops everything (no reset, no answer) must
 /// not hang intake: requests answer 503 within a deadline, readiness says so, and all heals
@@ -42,7 +42,10 @@ struct DatabaseBlackholeTests {
             let deadline = ContinuousClock.now + .seconds(30)
             var healed = false
             while ContinuousClock.now < deadline {
-                if try await service.get("/health/ready", token: nil).status == 200 { healed = true; break }
+                if try await service.get("/health/ready", token: nil).status == 200 {
+                    healed = true
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(500))
             }
             #expect(healed)
@@ -51,7 +54,8 @@ struct DatabaseBlackholeTests {
                 #expect(response.status == 200)
                 if let id = try jsonObject(response)["id"] as? Int { acknowledged.append(id) }
             }
-            let stored: Int = try await service.database.query("""
+            let stored: Int = try await service.database.query(
+                """
                 SELECT count(*) AS n FROM notifications WHERE id = ANY(\(acknowledged.map(String.init))::bigint[])
                 """)[0].decode("n")
             #expect(stored == acknowledged.count)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The operator files in Deploy/ are checked by the tools that read them.
 @Suite("Deploy files: alert rules, reverse-proxy example, dashboard")
@@ -24,7 +24,9 @@ struct DeployFilesTests {
     func caddyfile() throws {
         let file = TestEnvironment.repositoryRoot().appendingPathComponent("Deploy/caddy/Caddyfile").path
         let validate = try ChildProcesses.run(["caddy", "validate", "--config", file, "--adapter", "caddyfile"])
-        #expect(validate.status == 0 && validate.output.contains("Valid configuration"), "caddy validate (make test installs caddy): \(validate.output)")
+        #expect(
+            validate.status == 0 && validate.output.contains("Valid configuration"),
+            "caddy validate (make test installs caddy): \(validate.output)")
     }
 
     @Test("the dashboard is JSON whose every query reads a series subscriptiond exports or Hummingbird's")

@@ -37,8 +37,10 @@ struct EndToEndSignedTests {
             try await service.waitUntilSettled(timeout: .seconds(300))
             let counts = try await service.stateCounts()
             #expect(counts["dead"] == nil, "dead notifications: \(counts)")
-            let signedFacts: Int = try await service.database.query("SELECT count(*) AS n FROM transactions WHERE source = 'v2'")[0].decode("n")
-            let signedProcessed: Int = try await service.database.query("""
+            let signedFacts: Int = try await service.database.query("SELECT count(*) AS n FROM transactions WHERE source = 'v2'")[0].decode(
+                "n")
+            let signedProcessed: Int = try await service.database.query(
+                """
                 SELECT count(*) AS n FROM notifications WHERE source = 'v2' AND state = 'processed'
                 """)[0].decode("n")
             #expect(signedFacts > 0 && signedProcessed > 0, "no signed facts were applied")
@@ -63,7 +65,10 @@ struct EndToEndSignedTests {
             try await service.waitUntilSettled(timeout: .seconds(120))
             let results = try await check.compare(productIDs: simulator.configuration.catalog.products.map(\.productID))
             let disagreeing = results.filter { !$0.agrees }
-            #expect(disagreeing.isEmpty, "\(disagreeing.count) customers disagree: \(disagreeing.prefix(5).map { "\($0.truth.appUserID) \($0.truth.scenario.rawValue) \($0.truth.notificationVersion): \($0.mismatches)" })")
+            #expect(
+                disagreeing.isEmpty,
+                "\(disagreeing.count) customers disagree: \(disagreeing.prefix(5).map { "\($0.truth.appUserID) \($0.truth.scenario.rawValue) \($0.truth.notificationVersion): \($0.mismatches)" })"
+            )
             #expect(results.count == Self.customers)
         }
     }

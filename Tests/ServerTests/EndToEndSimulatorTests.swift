@@ -45,7 +45,10 @@ struct EndToEndSimulatorTests {
             let products = simulator.configuration.catalog.products.map(\.productID)
             let results = try await check.compare(productIDs: products)
             let disagreeing = results.filter { !$0.agrees }
-            #expect(disagreeing.isEmpty, "\(disagreeing.count) customers disagree: \(disagreeing.prefix(5).map { "\($0.truth.appUserID) \($0.truth.scenario.rawValue): \($0.mismatches)" })")
+            #expect(
+                disagreeing.isEmpty,
+                "\(disagreeing.count) customers disagree: \(disagreeing.prefix(5).map { "\($0.truth.appUserID) \($0.truth.scenario.rawValue): \($0.mismatches)" })"
+            )
             #expect(results.count == Self.customers)
         }
     }

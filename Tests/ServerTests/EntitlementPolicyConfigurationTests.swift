@@ -21,14 +21,22 @@ struct EntitlementPolicyConfigurationTests {
         #expect(policy.grandfather == EntitlementPolicy.Grandfather(beforeVersion: DottedVersion("2")!, entitlement: "pro"))
         #expect(policy.sandboxEntitlement == .ignore)
         #expect(configuration.apps.app(bundleID: "com.example.paid")?.sharedSecret != nil)
-        #expect(try load(#"{"bundle_id":"com.example.plain","app_apple_id":1}"#).apps.entitlementPolicies.policy(for: "com.example.plain") == .standard)
+        #expect(
+            try load(#"{"bundle_id":"com.example.plain","app_apple_id":1}"#).apps.entitlementPolicies.policy(for: "com.example.plain")
+                == .standard)
     }
 
     @Test("a bad grandfather or sandbox_entitlement stops startup naming the app")
     func mistakes() {
         for (app, words) in [
-            (#"{"bundle_id":"a.b","app_apple_id":1,"grandfather":{"before_version":"2.0b","entitlement":"pro"}}"#, "grandfather.before_version"),
-            (#"{"bundle_id":"a.b","app_apple_id":1,"grandfather":{"before_version":"2.0","entitlement":""}}"#, "grandfather.entitlement is empty"),
+            (
+                #"{"bundle_id":"a.b","app_apple_id":1,"grandfather":{"before_version":"2.0b","entitlement":"pro"}}"#,
+                "grandfather.before_version"
+            ),
+            (
+                #"{"bundle_id":"a.b","app_apple_id":1,"grandfather":{"before_version":"2.0","entitlement":""}}"#,
+                "grandfather.entitlement is empty"
+            ),
             (#"{"bundle_id":"a.b","app_apple_id":1,"sandbox_entitlement":"maybe"}"#, "sandbox_entitlement must be"),
         ] {
             #expect { try load(app) } throws: { "\($0)".contains(words) && "\($0)".contains("a.b") }
@@ -54,19 +62,24 @@ struct ConfigurationFileMistakesTests {
 
     @Test("an unknown key stops startup naming it and the nearest known key, at any level")
     func unknownKeys() {
-        #expect(problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"webhook_ur":"https://example.com/h"}]}"#)
-            == #"apps[0] (a.b) has an unknown key "webhook_ur"; did you mean "webhook_url"?"#)
-        #expect(problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"grandfather":{"before":"2.0","entitlement":"pro"}}]}"#)
-            .hasPrefix(#"apps[0] (a.b).grandfather has an unknown key "before" (known: before_version, entitlement)"#))
+        #expect(
+            problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"webhook_ur":"https://example.com/h"}]}"#)
+                == #"apps[0] (a.b) has an unknown key "webhook_ur"; did you mean "webhook_url"?"#)
+        #expect(
+            problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"grandfather":{"before":"2.0","entitlement":"pro"}}]}"#)
+                .hasPrefix(#"apps[0] (a.b).grandfather has an unknown key "before" (known: before_version, entitlement)"#))
         #expect(problem(#"{"app":[]}"#) == #"the top level has an unknown key "app"; did you mean "apps"?"#)
-        #expect(problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"colour":"red"}]}"#).contains(#"unknown key "colour" (known: bundle_id, "#))
+        #expect(
+            problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"colour":"red"}]}"#).contains(
+                #"unknown key "colour" (known: bundle_id, "#))
     }
 
     @Test("a wrong type, a missing key or text that is not JSON is said by its place")
     func typesAndShapes() {
         #expect(problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":true}]}"#) == "apps[0].app_apple_id must be a string or a number")
-        #expect(problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"webhook_event_types":"expired"}]}"#)
-            == "apps[0].webhook_event_types must be an array")
+        #expect(
+            problem(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"webhook_event_types":"expired"}]}"#)
+                == "apps[0].webhook_event_types must be an array")
         #expect(problem(#"{"apps":[{"app_apple_id":1}]}"#) == #"apps[0] lacks "bundle_id""#)
         #expect(problem(#"{"apps":{}}"#) == "apps must be an array")
         #expect(problem("apps: []") == #"is not JSON: expected {"apps": [{"bundle_id": …}]}"#)

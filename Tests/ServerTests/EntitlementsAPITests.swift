@@ -11,7 +11,8 @@ struct EntitlementsAPITests {
     func routes() async throws {
         try await RunningService.with(runsWorker: false) { service in
             try await service.database.execute(
-                "INSERT INTO products (product_id, bundle_id, type) VALUES ('com.example.pro.lifetime', 'com.example.app', 'non_consumable')")
+                "INSERT INTO products (product_id, bundle_id, type) VALUES ('com.example.pro.lifetime', 'com.example.app', 'non_consumable')"
+            )
             try await service.database.execute("INSERT INTO entitlements (entitlement_id) VALUES ('pro')")
             try await service.database.execute(
                 "INSERT INTO entitlement_products (entitlement_id, product_id) VALUES ('pro', 'com.example.pro.lifetime')")
@@ -20,7 +21,8 @@ struct EntitlementsAPITests {
             #expect(try jsonObject(unknown)["error"] as? String == "not_found")
             #expect(try await service.get("/v1/subscribers/nobody/entitlements", token: "wrong").status == 401)
 
-            let granted = try await service.post("/v1/subscribers/user-7/grants", ["entitlement": "pro", "expires_at": NSNull(), "reason": "comp"])
+            let granted = try await service.post(
+                "/v1/subscribers/user-7/grants", ["entitlement": "pro", "expires_at": NSNull(), "reason": "comp"])
             #expect(granted.status == 201)
             let grant = try jsonObject(granted)
             let id = try #require(grant["grant_id"] as? Int)
@@ -56,7 +58,9 @@ struct EntitlementsAPITests {
             #expect(notJWS.status == 400)
             #expect(try await service.post("/v1/app-transactions", ["app_user_id": "user-8"]).status == 400)
             #expect(try await service.get("/v1/subscribers/user-8/entitlements").status == 404)
-            let audit = try await service.database.query("SELECT action FROM audit_log ORDER BY id").map { try $0.decode("action", as: String.self) }
+            let audit = try await service.database.query("SELECT action FROM audit_log ORDER BY id").map {
+                try $0.decode("action", as: String.self)
+            }
             #expect(audit == ["grant_added", "grant_revoked"])
         }
     }

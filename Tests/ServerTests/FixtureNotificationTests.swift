@@ -1,8 +1,8 @@
 import Foundation
 import HTTPClient
 import Postgres
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Real-world v1 notifications (shared/fixtures/realworld/v1) end in the right status")
 struct FixtureNotificationTests {
@@ -18,16 +18,30 @@ struct FixtureNotificationTests {
 
     // Every fixture is years old, so nothing is active at the time of the test.
     static let cases: [Case] = [
-        Case(file: "CANCEL.json", originalTransactionID: "720000238499386", environment: "Production", status: "revoked", autoRenew: false, intent: nil),
-        Case(file: "DID_CHANGE_RENEWAL_STATUS_sandbox_full-unified-receipt.json", originalTransactionID: "1000000723811158",
-             environment: "Sandbox", status: "expired", autoRenew: false, intent: "customer_cancelled"),
-        Case(file: "DID_FAIL_TO_RENEW_billing-retry.json", originalTransactionID: "123456789012345", environment: "Production",
-             status: "billing_retry", autoRenew: true, intent: "billing_error"),
-        Case(file: "DID_RENEW_synthetic.json", originalTransactionID: "100000000000000", environment: "Production", status: "expired", autoRenew: true, intent: nil),
-        Case(file: "INITIAL_BUY.json", originalTransactionID: "1000000383185294", environment: "Sandbox", status: "expired", autoRenew: true, intent: nil),
-        Case(file: "INITIAL_BUY_trial_legacy-flat.json", originalTransactionID: "123456789012345", environment: "Production", status: "expired", autoRenew: true, intent: nil),
-        Case(file: "INTERACTIVE_RENEWAL.json", originalTransactionID: "1000000383185294", environment: "Sandbox", status: "expired", autoRenew: true, intent: nil),
-        Case(file: "RENEWAL_unified-receipt.json", originalTransactionID: "1000000715982567", environment: "Sandbox", status: "expired", autoRenew: true, intent: nil),
+        Case(
+            file: "CANCEL.json", originalTransactionID: "720000238499386", environment: "Production", status: "revoked", autoRenew: false,
+            intent: nil),
+        Case(
+            file: "DID_CHANGE_RENEWAL_STATUS_sandbox_full-unified-receipt.json", originalTransactionID: "1000000723811158",
+            environment: "Sandbox", status: "expired", autoRenew: false, intent: "customer_cancelled"),
+        Case(
+            file: "DID_FAIL_TO_RENEW_billing-retry.json", originalTransactionID: "123456789012345", environment: "Production",
+            status: "billing_retry", autoRenew: true, intent: "billing_error"),
+        Case(
+            file: "DID_RENEW_synthetic.json", originalTransactionID: "100000000000000", environment: "Production", status: "expired",
+            autoRenew: true, intent: nil),
+        Case(
+            file: "INITIAL_BUY.json", originalTransactionID: "1000000383185294", environment: "Sandbox", status: "expired", autoRenew: true,
+            intent: nil),
+        Case(
+            file: "INITIAL_BUY_trial_legacy-flat.json", originalTransactionID: "123456789012345", environment: "Production",
+            status: "expired", autoRenew: true, intent: nil),
+        Case(
+            file: "INTERACTIVE_RENEWAL.json", originalTransactionID: "1000000383185294", environment: "Sandbox", status: "expired",
+            autoRenew: true, intent: nil),
+        Case(
+            file: "RENEWAL_unified-receipt.json", originalTransactionID: "1000000715982567", environment: "Sandbox", status: "expired",
+            autoRenew: true, intent: nil),
     ]
 
     /// The fixture with the test app's credentials: the captures' passwords are masked and
@@ -53,7 +67,9 @@ struct FixtureNotificationTests {
             .appendingPathComponent("shared/fixtures/realworld/v1/\(fixture.file)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         var info: [String: Any] = ["original_transaction_id": fixture.originalTransactionID]
-        if let status = object["auto_renew_status"] { info["auto_renew_status"] = "\(status)" == "true" ? "1" : "\(status)" == "false" ? "0" : status }
+        if let status = object["auto_renew_status"] {
+            info["auto_renew_status"] = "\(status)" == "true" ? "1" : "\(status)" == "false" ? "0" : status
+        }
         for key in ["auto_renew_product_id", "expiration_intent", "is_in_billing_retry_period"] { info[key] = object[key] }
         return info
     }
@@ -92,12 +108,15 @@ struct FixtureNotificationTests {
             #expect(subscription["expiration_intent"] as? String == fixture.intent)
             #expect(subscription["bundle_id"] as? String == RunningService.bundleID)
             #expect((subscription["transactions"] as? [Any])?.isEmpty == false)
-            for key in ["product_id", "subscription_group_id", "expires_at", "auto_renew_product_id", "in_trial", "in_intro_offer",
-                        "grace_period_expires_at", "revoked_at", "revocation_reason", "updated_at"] {
+            for key in [
+                "product_id", "subscription_group_id", "expires_at", "auto_renew_product_id", "in_trial", "in_intro_offer",
+                "grace_period_expires_at", "revoked_at", "revocation_reason", "updated_at",
+            ] {
                 #expect(subscription.keys.contains(key), "missing \(key)")
             }
             // The change was recorded (and announced with NOTIFY in the same transaction).
-            let events = try await service.database.query("""
+            let events = try await service.database.query(
+                """
                 SELECT old_status, new_status, notification_id FROM status_events WHERE original_transaction_id = \(fixture.originalTransactionID)
                 """)
             #expect(events.count == 1)

@@ -4,8 +4,8 @@ import Postgres
 import Server
 import Settings
 import SubscriptiondCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("HTTP hardening: bounded waits, closed connections, protected endpoints, refused inputs")
 struct HTTPHardeningTests {
@@ -15,7 +15,8 @@ struct HTTPHardeningTests {
     func tooLargeClosesTheConnection() async throws {
         try await RunningService.with(settings: ["MAX_BODY_BYTES": "1024"], runsWorker: false) { service in
             let connection = try RawConnection(port: port(service), readTimeout: .seconds(30))
-            connection.send("POST /notifications/appstore HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n")
+            connection.send(
+                "POST /notifications/appstore HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n")
             connection.send(String(repeating: "x", count: 4_096))
             let (text, closed) = await connection.readAll()
             #expect(text.hasPrefix("HTTP/1.1 413"))
@@ -61,13 +62,17 @@ struct HTTPHardeningTests {
         }
     }
 
-    @Test("plain-text upstream URLs are refused at startup except on loopback", arguments: [
-        ("http://buy.itunes.apple.com/verifyReceipt", false), ("http://10.0.0.7:9000/verifyReceipt", false),
-        ("ftp://example.com/x", false), ("https://buy.itunes.apple.com/verifyReceipt", true),
-        ("http://127.0.0.1:9000/verifyReceipt", true), ("http://localhost:9000/verifyReceipt", true), ("http://[::1]:9000/v", true),
-    ])
+    @Test(
+        "plain-text upstream URLs are refused at startup except on loopback",
+        arguments: [
+            ("http://buy.itunes.apple.com/verifyReceipt", false), ("http://10.0.0.7:9000/verifyReceipt", false),
+            ("ftp://example.com/x", false), ("https://buy.itunes.apple.com/verifyReceipt", true),
+            ("http://127.0.0.1:9000/verifyReceipt", true), ("http://localhost:9000/verifyReceipt", true), ("http://[::1]:9000/v", true),
+        ])
     func upstreamURLs(_ url: String, accepted: Bool) throws {
-        let environment = ["APPSTORE_BUNDLE_ID": "com.example.app", "APPSTORE_SHARED_SECRET": "secret-0123456789", "VERIFY_RECEIPT_URL": url]
+        let environment = [
+            "APPSTORE_BUNDLE_ID": "com.example.app", "APPSTORE_SHARED_SECRET": "secret-0123456789", "VERIFY_RECEIPT_URL": url,
+        ]
         if accepted {
             #expect(try ServiceConfiguration.load(environment: environment).verifyReceiptURL == url)
         } else {
@@ -89,15 +94,19 @@ struct HTTPHardeningTests {
             return NotificationBodies.bytes(NotificationBodies.v1(originalTransactionID: id, transactionID: id, extra: extra))
         }
         return [
-            OddBody(name: "expires_date_ms far beyond 9999", body: body(transaction: ["expires_date_ms": "100000000000000000000"]),
-                    mentions: "expires_date_ms"),
+            OddBody(
+                name: "expires_date_ms far beyond 9999", body: body(transaction: ["expires_date_ms": "100000000000000000000"]),
+                mentions: "expires_date_ms"),
             OddBody(name: "purchase_date_ms negative", body: body(transaction: ["purchase_date_ms": "-5"]), mentions: "purchase_date_ms"),
-            OddBody(name: "cancellation_date_ms fractional", body: body(transaction: ["cancellation_date_ms": "1500000000000.5"]),
-                    mentions: "cancellation_date_ms"),
-            OddBody(name: "auto_renew_status_change_date_ms hex", body: body(["auto_renew_status_change_date_ms": "0x7fffffff"]),
-                    mentions: "auto_renew_status_change_date_ms"),
-            OddBody(name: "10,000-character original transaction id", body: body(id: String(repeating: "9", count: 10_000)),
-                    mentions: "original_transaction_id"),
+            OddBody(
+                name: "cancellation_date_ms fractional", body: body(transaction: ["cancellation_date_ms": "1500000000000.5"]),
+                mentions: "cancellation_date_ms"),
+            OddBody(
+                name: "auto_renew_status_change_date_ms hex", body: body(["auto_renew_status_change_date_ms": "0x7fffffff"]),
+                mentions: "auto_renew_status_change_date_ms"),
+            OddBody(
+                name: "10,000-character original transaction id", body: body(id: String(repeating: "9", count: 10_000)),
+                mentions: "original_transaction_id"),
             OddBody(name: "NUL inside an id", body: body(id: "1000\u{0}0001"), mentions: "control character"),
             OddBody(name: "NUL inside another field", body: body(["bvrs": "1\u{0}2"]), mentions: "NUL"),
         ]

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// HTTPS on subscriptiond's own listener (`TLS_CERT_FILE`, `TLS_KEY_FILE`): the real binary,
 /// certificates made by openssl, and curl as the client, as an operator would check it.
@@ -10,9 +10,10 @@ struct HTTPSListenerTests {
     private static func certificate(_ name: String, in directory: URL) throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("\(name).pem").path
         let key = directory.appendingPathComponent("\(name).key").path
-        let run = try Self.run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                               "-subj", "/CN=subscriptiond \(name)", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1",
-                               "-keyout", key, "-out", certificate)
+        let run = try Self.run(
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-subj", "/CN=subscriptiond \(name)", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1",
+            "-keyout", key, "-out", certificate)
         #expect(run.status == 0, "\(run.output)")
         return (certificate, key)
     }
@@ -36,7 +37,9 @@ struct HTTPSListenerTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try Self.certificate("first", in: directory)
-        let served = (certificate: directory.appendingPathComponent("served.pem").path, key: directory.appendingPathComponent("served.key").path)
+        let served = (
+            certificate: directory.appendingPathComponent("served.pem").path, key: directory.appendingPathComponent("served.key").path
+        )
         try FileManager.default.copyItem(atPath: first.certificate, toPath: served.certificate)
         try FileManager.default.copyItem(atPath: first.key, toPath: served.key)
 
@@ -47,7 +50,8 @@ struct HTTPSListenerTests {
             #expect(try Self.curl(port: port, trusting: first.certificate, "--tlsv1.2", "--tls-max", "1.2").status == 0)
             #expect(try Self.curl(port: port, trusting: first.certificate, "--tlsv1.3").status == 0)
             // Plain HTTP on the HTTPS port gets no HTTP answer.
-            let plain = try Self.run("curl", "-sS", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/health/live")
+            let plain = try Self.run(
+                "curl", "-sS", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/health/live")
             #expect(plain.status != 0 && plain.output.hasSuffix("000"), "\(plain.output)")
 
             // A renewed pair replaces the files; SIGHUP makes new connections use it.
@@ -89,8 +93,14 @@ struct HTTPSListenerTests {
         for (settings, words) in [
             (["TLS_CERT_FILE": one.certificate], "TLS_KEY_FILE is not set, but TLS_CERT_FILE is"),
             (["TLS_CERT_FILE": garbage, "TLS_KEY_FILE": one.key], "TLS_CERT_FILE names \(garbage), which holds no PEM certificate"),
-            (["TLS_CERT_FILE": one.certificate, "TLS_KEY_FILE": other.key], "TLS_KEY_FILE is not the private key of TLS_CERT_FILE's certificate"),
-            (["TLS_CERT_FILE": one.certificate, "TLS_KEY_FILE": directory.appendingPathComponent("missing.key").path], "which cannot be read"),
+            (
+                ["TLS_CERT_FILE": one.certificate, "TLS_KEY_FILE": other.key],
+                "TLS_KEY_FILE is not the private key of TLS_CERT_FILE's certificate"
+            ),
+            (
+                ["TLS_CERT_FILE": one.certificate, "TLS_KEY_FILE": directory.appendingPathComponent("missing.key").path],
+                "which cannot be read"
+            ),
         ] {
             try await RealBinary.with(settings) { process, _, _ in
                 await #expect { _ = try await process.start() } throws: { error in

@@ -2,8 +2,8 @@ import Foundation
 import HTTPClient
 import Logging
 import Postgres
-import Testing
 import TestSupport
+import Testing
 
 /// Unauthenticated clients that trickle or flood cannot take the service from Apple: against
 /// the real binary, 200 connections trickling a request a byte at a time and 50 sending
@@ -26,7 +26,8 @@ struct HostileClientsTests {
             // 200 trickling connections from one address: 64 are served (then cut at the
             // request deadline, although a byte arrives every 500 ms), the rest refused at once.
             let tricklers = try await RawConnection.open(200, port: port, from: "127.0.0.2")
-            let request = "POST /notifications/appstore HTTP/1.1\r\nHost: subscriptiond\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+            let request =
+                "POST /notifications/appstore HTTP/1.1\r\nHost: subscriptiond\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
             let trickle = Task {
                 for character in request + String(repeating: " ", count: 100) {
                     for connection in tricklers { connection.send(String(character)) }
@@ -35,12 +36,15 @@ struct HostileClientsTests {
             }
             // 50 heavy bodies from other addresses, without the secret.
             let heavy = Self.heavyBody()
-            let floods = try await (0..<50).asyncMap { index in try RawConnection(port: port, from: "127.0.1.\(index + 1)", readTimeout: .seconds(60)) }
+            let floods = try await (0..<50).asyncMap { index in
+                try RawConnection(port: port, from: "127.0.1.\(index + 1)", readTimeout: .seconds(60))
+            }
             let flooding = Task {
                 await withTaskGroup(of: String.self) { group in
                     for connection in floods {
                         group.addTask {
-                            let head = "POST /notifications/appstore HTTP/1.1\r\nHost: subscriptiond\r\nContent-Type: application/json\r\nContent-Length: \(heavy.count)\r\nConnection: close\r\n\r\n"
+                            let head =
+                                "POST /notifications/appstore HTTP/1.1\r\nHost: subscriptiond\r\nContent-Type: application/json\r\nContent-Length: \(heavy.count)\r\nConnection: close\r\n\r\n"
                             await connection.sendAll(Array(head.utf8) + heavy)
                             return await connection.readAll().text
                         }
@@ -53,9 +57,11 @@ struct HostileClientsTests {
             // Apple's notification, while all of that goes on, is answered. How fast is printed,
             // not asserted (timings belong in benchmarks; this suite shares two cores with others).
             let started = ContinuousClock.now
-            let normal = try await http.execute(.postJSON(
-                url: "http://127.0.0.1:\(port)/notifications/appstore", body: NotificationBodies.renewal(originalTransactionID: "6100000000000001"),
-                timeout: .seconds(5)))
+            let normal = try await http.execute(
+                .postJSON(
+                    url: "http://127.0.0.1:\(port)/notifications/appstore",
+                    body: NotificationBodies.renewal(originalTransactionID: "6100000000000001"),
+                    timeout: .seconds(5)))
             print("hostile clients: a normal notification was answered in \(ContinuousClock.now - started) under attack")
             #expect(normal.status == 200)
 
@@ -64,8 +70,9 @@ struct HostileClientsTests {
             #expect(closed.allSatisfy { $0.closed }, "\(closed.filter { !$0.closed }.count) trickling connections still open")
             trickle.cancel()
             let answers = await flooding.value
-            #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 401") || $0.hasPrefix("HTTP/1.1 503") || $0.isEmpty },
-                    "\(Set(answers.map { String($0.prefix(12)) }))")
+            #expect(
+                answers.allSatisfy { $0.hasPrefix("HTTP/1.1 401") || $0.hasPrefix("HTTP/1.1 503") || $0.isEmpty },
+                "\(Set(answers.map { String($0.prefix(12)) }))")
             #expect(process.isRunning)
             let stored = try await database.query("SELECT count(*) AS n FROM notifications")[0].decode("n", as: Int.self)
             #expect(stored == 1, "only the normal notification may be stored")

@@ -4,16 +4,17 @@ import Intake
 import Logging
 import Postgres
 import Store
-import Synchronization
 import SubscriptiondCore
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 
 @Suite("Intake batcher: group commit answers each caller after its batch committed")
 struct IntakeBatcherTests {
     private func entry(_ key: String, body: String? = nil) -> InboxEntry {
-        InboxEntry(source: .v1, dedupeKey: key, notificationType: "DID_RENEW", environment: .production,
-                   bundleID: "com.example.app", originalTransactionID: "1", body: body ?? #"{"k":"\#(key)"}"#)
+        InboxEntry(
+            source: .v1, dedupeKey: key, notificationType: "DID_RENEW", environment: .production,
+            bundleID: "com.example.app", originalTransactionID: "1", body: body ?? #"{"k":"\#(key)"}"#)
     }
 
     private func count(_ client: PostgresClient) async throws -> Int {
@@ -25,7 +26,9 @@ struct IntakeBatcherTests {
     @Test("concurrent callers: each distinct entry stored once, every copy answered with that one id")
     func concurrentIntakeStoresEachOnce() async throws {
         try await TestDatabase.withClient { client, _ in
-            let batcher = IntakeBatcher(inbox: NotificationInbox(client: client), configuration: .init(maximumBatchSize: 16, maximumBatchesInFlight: 2, queueTimeout: .seconds(120)), logger: logger)
+            let batcher = IntakeBatcher(
+                inbox: NotificationInbox(client: client),
+                configuration: .init(maximumBatchSize: 16, maximumBatchesInFlight: 2, queueTimeout: .seconds(120)), logger: logger)
             // 200 distinct keys, each sent three times at once.
             let keys = (0..<200).map { "key-\($0)" }
             let answers = try await withThrowingTaskGroup(of: (String, InboxInsertResult).self) { group in
@@ -50,7 +53,8 @@ struct IntakeBatcherTests {
     func poisonedEntryDoesNotFailNeighbours() async throws {
         try await TestDatabase.withClient(maximumConnections: 1) { client, _ in
             let inbox = NotificationInbox(client: client)
-            let batcher = IntakeBatcher(inbox: inbox, configuration: .init(maximumBatchesInFlight: 1, queueTimeout: .seconds(120)), logger: logger)
+            let batcher = IntakeBatcher(
+                inbox: inbox, configuration: .init(maximumBatchesInFlight: 1, queueTimeout: .seconds(120)), logger: logger)
             // The only connection is busy and the only batch slot holds a first entry, so the
             // five below queue and are stored as one batch.
             let holder = Task { try await client.execute("SELECT pg_sleep(1)") }
@@ -61,7 +65,9 @@ struct IntakeBatcherTests {
                 for key in ["n1", "n2", "poison", "n3", "n2"] {
                     group.addTask {
                         let body = key == "poison" ? "{not json" : nil
-                        do { return (key, .success(try await batcher.insert(entry(key, body: body)))) } catch { return (key, .failure(error)) }
+                        do { return (key, .success(try await batcher.insert(entry(key, body: body)))) } catch {
+                            return (key, .failure(error))
+                        }
                     }
                 }
                 return await group.reduce(into: [(String, Result<InboxInsertResult, any Error>)]()) { $0.append($1) }
@@ -103,7 +109,9 @@ struct IntakeBatcherTests {
                 return await group.reduce(into: [Result<InboxInsertResult, any Error>]()) { $0.append($1) }
             }
             _ = try await holder.value
-            let refused = results.filter { if case .failure(let error) = $0 { (error as? IntakeBatcherError)?.code == .overloaded } else { false } }
+            let refused = results.filter {
+                if case .failure(let error) = $0 { (error as? IntakeBatcherError)?.code == .overloaded } else { false }
+            }
             let stored = results.filter { if case .success = $0 { true } else { false } }
             #expect(refused.count >= 1)
             #expect(refused.count + stored.count == 10, "\(results)")
@@ -114,7 +122,9 @@ struct IntakeBatcherTests {
     @Test("a database that goes away mid-batch: every caller gets a transient error and nothing of the batch is stored")
     func connectionLostMidBatchStoresNothing() async throws {
         try await TestDatabase.withClient { client, database in
-            let batcher = IntakeBatcher(inbox: NotificationInbox(client: client), configuration: .init(maximumBatchesInFlight: 1, queueTimeout: .seconds(120)), logger: logger)
+            let batcher = IntakeBatcher(
+                inbox: NotificationInbox(client: client), configuration: .init(maximumBatchesInFlight: 1, queueTimeout: .seconds(120)),
+                logger: logger)
             let admin = database.makeClient(maximumConnections: 1)
             let answered = Flag()
             let locked = Flag()
@@ -128,11 +138,13 @@ struct IntakeBatcherTests {
                     for _ in 0..<600 where !answered.isSet {
                         // pg_stat_activity is read once per transaction unless the snapshot is cleared.
                         try session.execute("SELECT pg_stat_clear_snapshot()")
-                        terminated += try session.query("""
+                        terminated += try session.query(
+                            """
                             SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
                             WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'
                               AND query LIKE '%INSERT INTO notifications%'
-                            """).count
+                            """
+                        ).count
                         try session.execute("SELECT pg_sleep(0.05)")
                     }
                     return terminated

@@ -25,10 +25,13 @@ struct IntakeTests {
             #expect(try jsonObject(again)["status"] as? String == "duplicate")
             #expect(try jsonObject(again)["id"] as? Int == id)
 
-            let row = try #require(try await service.database.query("""
-                SELECT source, state, notification_type, environment, bundle_id, original_transaction_id, body::text AS body
-                FROM notifications
-                """).first)
+            let row = try #require(
+                try await service.database.query(
+                    """
+                    SELECT source, state, notification_type, environment, bundle_id, original_transaction_id, body::text AS body
+                    FROM notifications
+                    """
+                ).first)
             #expect(try row.decode("source", as: String.self) == "v1")
             #expect(try row.decode("state", as: String.self) == "pending")
             #expect(try row.decode("notification_type", as: String.self) == "INITIAL_BUY")
@@ -80,22 +83,40 @@ struct IntakeTests {
         wrongReceiptType["unified_receipt"] = "not an object"
         let validBytes = NotificationBodies.bytes(valid)
         return [
-            BadInput(name: "wrong shared secret", body: NotificationBodies.bytes(NotificationBodies.v1(password: "wrong")), contentType: "application/json", status: 401, code: "unauthorized"),
-            BadInput(name: "unknown bundle id", body: NotificationBodies.bytes(NotificationBodies.v1(bundleID: "com.other.app")), contentType: "application/json", status: 401, code: "unauthorized"),
-            BadInput(name: "malformed JSON", body: Array("{\"notification_type\": ".utf8), contentType: "application/json", status: 400, code: "malformed"),
-            BadInput(name: "truncated body", body: Array(validBytes.prefix(validBytes.count / 2)), contentType: "application/json", status: 400, code: "malformed"),
+            BadInput(
+                name: "wrong shared secret", body: NotificationBodies.bytes(NotificationBodies.v1(password: "wrong")),
+                contentType: "application/json", status: 401, code: "unauthorized"),
+            BadInput(
+                name: "unknown bundle id", body: NotificationBodies.bytes(NotificationBodies.v1(bundleID: "com.other.app")),
+                contentType: "application/json", status: 401, code: "unauthorized"),
+            BadInput(
+                name: "malformed JSON", body: Array("{\"notification_type\": ".utf8), contentType: "application/json", status: 400,
+                code: "malformed"),
+            BadInput(
+                name: "truncated body", body: Array(validBytes.prefix(validBytes.count / 2)), contentType: "application/json", status: 400,
+                code: "malformed"),
             BadInput(name: "empty body", body: [], contentType: "application/json", status: 400, code: "malformed"),
             BadInput(name: "JSON array", body: Array("[1, 2, 3]".utf8), contentType: "application/json", status: 400, code: "malformed"),
-            BadInput(name: "notification_type missing", body: NotificationBodies.bytes(noType), contentType: "application/json", status: 400, code: "malformed"),
-            BadInput(name: "unified_receipt of the wrong type", body: NotificationBodies.bytes(wrongReceiptType), contentType: "application/json", status: 400, code: "malformed"),
-            BadInput(name: "oversized body", body: Array(repeating: UInt8(ascii: " "), count: 70_000) + validBytes, contentType: "application/json", status: 413, code: "too_large"),
+            BadInput(
+                name: "notification_type missing", body: NotificationBodies.bytes(noType), contentType: "application/json", status: 400,
+                code: "malformed"),
+            BadInput(
+                name: "unified_receipt of the wrong type", body: NotificationBodies.bytes(wrongReceiptType),
+                contentType: "application/json", status: 400, code: "malformed"),
+            BadInput(
+                name: "oversized body", body: Array(repeating: UInt8(ascii: " "), count: 70_000) + validBytes,
+                contentType: "application/json", status: 413, code: "too_large"),
             BadInput(name: "wrong content type", body: validBytes, contentType: "text/plain", status: 415, code: "unsupported_media_type"),
             BadInput(name: "no content type", body: validBytes, contentType: nil, status: 415, code: "unsupported_media_type"),
-            BadInput(name: "a number below numeric's scale", body: Array(#"{"huge": 1.5e-16383, "#.utf8) + validBytes.dropFirst(),
-                     contentType: "application/json", status: 400, code: "malformed"),
-            BadInput(name: "a number beyond numeric's digits", body: Array(#"{"huge": [1e131072], "#.utf8) + validBytes.dropFirst(),
-                     contentType: "application/json", status: 400, code: "malformed"),
-            BadInput(name: "version 2 signed payload", body: Array(#"{"signedPayload":"eyJ.x.y"}"#.utf8), contentType: "application/json", status: 400, code: "malformed"),
+            BadInput(
+                name: "a number below numeric's scale", body: Array(#"{"huge": 1.5e-16383, "#.utf8) + validBytes.dropFirst(),
+                contentType: "application/json", status: 400, code: "malformed"),
+            BadInput(
+                name: "a number beyond numeric's digits", body: Array(#"{"huge": [1e131072], "#.utf8) + validBytes.dropFirst(),
+                contentType: "application/json", status: 400, code: "malformed"),
+            BadInput(
+                name: "version 2 signed payload", body: Array(#"{"signedPayload":"eyJ.x.y"}"#.utf8), contentType: "application/json",
+                status: 400, code: "malformed"),
         ]
     }()
 
@@ -118,7 +139,8 @@ struct IntakeTests {
             let admin = service.database
             // Refuse new connections and drop the pool's: the service must notice, not hang or 200.
             try await TestEnvironment.runAdmin("ALTER DATABASE \"\(name)\" ALLOW_CONNECTIONS false", url: TestEnvironment.adminURL())
-            try await admin.execute("""
+            try await admin.execute(
+                """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE datname = current_database() AND application_name = 'subscriptiond' AND pid <> pg_backend_pid()
                 """)

@@ -20,12 +20,17 @@ struct NotificationTypeTests {
         Case(type: "DID_RECOVER", status: "active", transaction: [:], renewal: [:]),
         Case(type: "RENEWAL", status: "active", transaction: [:], renewal: [:]),
         Case(type: "DID_CHANGE_RENEWAL_STATUS", status: "active", transaction: [:], renewal: ["auto_renew_status": "0"]),
-        Case(type: "DID_CHANGE_RENEWAL_PREF", status: "active", transaction: [:], renewal: ["auto_renew_product_id": "com.example.pro.yearly"]),
-        Case(type: "DID_FAIL_TO_RENEW", status: "grace_period", transaction: ["expires": "past"],
-             renewal: ["is_in_billing_retry_period": "1", "expiration_intent": "2", "grace_period_expires_date_ms": "future"]),
+        Case(
+            type: "DID_CHANGE_RENEWAL_PREF", status: "active", transaction: [:],
+            renewal: ["auto_renew_product_id": "com.example.pro.yearly"]),
+        Case(
+            type: "DID_FAIL_TO_RENEW", status: "grace_period", transaction: ["expires": "past"],
+            renewal: ["is_in_billing_retry_period": "1", "expiration_intent": "2", "grace_period_expires_date_ms": "future"]),
         Case(type: "CANCEL", status: "revoked", transaction: ["cancellation_date_ms": "past", "cancellation_reason": "1"], renewal: [:]),
         Case(type: "REFUND", status: "revoked", transaction: ["cancellation_date_ms": "past", "cancellation_reason": "0"], renewal: [:]),
-        Case(type: "REVOKE", status: "revoked", transaction: ["cancellation_date_ms": "past", "in_app_ownership_type": "FAMILY_SHARED"], renewal: [:]),
+        Case(
+            type: "REVOKE", status: "revoked", transaction: ["cancellation_date_ms": "past", "in_app_ownership_type": "FAMILY_SHARED"],
+            renewal: [:]),
         Case(type: "PRICE_INCREASE_CONSENT", status: "active", transaction: [:], renewal: ["price_consent_status": "0"]),
         Case(type: "CONSUMPTION_REQUEST", status: "active", transaction: [:], renewal: [:]),
     ]

@@ -4,8 +4,8 @@ import Postgres
 import Server
 import SigningTestSupport
 import SubscriptiondCore
-import Testing
 import TestSupport
+import Testing
 
 /// `APPSTORE_ONLINE_CHECKS=true` end to end: intake asks real `openssl ocsp` responders on
 /// loopback about the leaf and intermediate of each signed notification.
@@ -81,7 +81,10 @@ struct OnlineChecksIntakeTests {
         try await RunningService.with(settings: fixture.settings, runsWorker: false) { service in
             let intermediate = try await fixture.chain.intermediateResponder()
             let leaf = try await fixture.chain.leafResponder(revoked: true)
-            defer { intermediate.stop(); leaf.stop() }
+            defer {
+                intermediate.stop()
+                leaf.stop()
+            }
             let rejected = try await service.postNotification(try fixture.notification(originalTransactionID: "2000000000000302"))
             #expect(rejected.status == 401)
             #expect(try await stored(service) == 0)
@@ -111,7 +114,8 @@ struct OnlineChecksIntakeTests {
             let retries: Int = try await intake.database.query(
                 "SELECT count(*) AS n FROM notification_attempts WHERE outcome <> 'processed'")[0].decode("n")
             #expect(retries == 0)
-            let active = try await intake.database.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'active'")[0].decode("n", as: Int.self)
+            let active = try await intake.database.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'active'")[0].decode(
+                "n", as: Int.self)
             #expect(active == 1)
         }
     }

@@ -3,8 +3,8 @@ import HTTPClient
 import Postgres
 import SigningTestSupport
 import Subscriptions
-import Testing
 import TestSupport
+import Testing
 
 /// Who a purchase belongs to, over HTTP: one StoreKit 2 signed transaction proved for two
 /// users under each app `link_policy`, and the app account token that names its user
@@ -23,7 +23,8 @@ struct OwnershipTests {
             pki = try TestPKI()
             let root = try TemporaryFile.write(pki.root.pem, name: "ownership-root.pem")
             let config = try TemporaryFile.write(
-                #"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","link_policy":"\#(policy.rawValue)"}]}"#, name: "ownership-config.json")
+                #"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","link_policy":"\#(policy.rawValue)"}]}"#,
+                name: "ownership-config.json")
             files = [root, config]
             // A webhook URL, so events are written (nobody listens: they stay retrying).
             settings = [
@@ -74,13 +75,16 @@ struct OwnershipTests {
 
     /// The users of each `user_unlinked` event of the subscription, oldest first.
     static func unlinkedEvents(_ service: RunningService) async throws -> [[String]] {
-        try await service.database.query("""
+        try await service.database.query(
+            """
             SELECT app_user_ids FROM webhook_events WHERE type = 'user_unlinked' AND original_transaction_id = \(subscription) ORDER BY id
-            """).map { try $0.decode("app_user_ids", as: [String].self) }
+            """
+        ).map { try $0.decode("app_user_ids", as: [String].self) }
     }
 
-    @Test("one signed transaction posted for A, then B: transfer → only B and A gets user_unlinked; share → both; refuse → 409 for B",
-          arguments: LinkPolicy.allCases)
+    @Test(
+        "one signed transaction posted for A, then B: transfer → only B and A gets user_unlinked; share → both; refuse → 409 for B",
+        arguments: LinkPolicy.allCases)
     func secondUser(_ policy: LinkPolicy) async throws {
         let fixture = try Fixture(policy: policy)
         defer { fixture.remove() }
@@ -115,20 +119,23 @@ struct OwnershipTests {
         }
     }
 
-    @Test("a purchase with A's app account token: posted for B it is 409, whatever the policy; A's own post links A",
-          arguments: LinkPolicy.allCases)
+    @Test(
+        "a purchase with A's app account token: posted for B it is 409, whatever the policy; A's own post links A",
+        arguments: LinkPolicy.allCases)
     func tokenNamesItsUser(_ policy: LinkPolicy) async throws {
         let fixture = try Fixture(policy: policy)
         defer { fixture.remove() }
         try await RunningService.with(settings: fixture.settings, runsWorker: false) { service in
-            let token = try #require(try jsonObject(try await service.get("/v1/subscribers/user-a/app-account-token"))["app_account_token"] as? String)
+            let token = try #require(
+                try jsonObject(try await service.get("/v1/subscribers/user-a/app-account-token"))["app_account_token"] as? String)
             let transaction = try fixture.transaction(token: token)
             let stolen = try await service.post("/v1/transactions", ["app_user_id": "user-b", "signed_transaction": transaction])
             #expect(stolen.status == 409, "\(String(decoding: stolen.body, as: UTF8.self))")
             #expect(try jsonObject(stolen)["error"] as? String == "owned_by_other_user")
             #expect(try await Self.subscriptions(of: "user-b", service) == nil)
-            #expect(try await service.database.query("SELECT count(*) AS n FROM transactions")[0].decode("n", as: Int.self) == 0,
-                    "a refused claim stores nothing")
+            #expect(
+                try await service.database.query("SELECT count(*) AS n FROM transactions")[0].decode("n", as: Int.self) == 0,
+                "a refused claim stores nothing")
             #expect(try await service.post("/v1/transactions", ["app_user_id": "user-a", "signed_transaction": transaction]).status == 200)
             #expect(try await Self.subscriptions(of: "user-a", service) == [Self.subscription])
         }
@@ -140,8 +147,11 @@ struct OwnershipTests {
         defer { fixture.remove() }
         try await RunningService.with(settings: fixture.settings) { service in
             // B proved the purchase before the token was known (a receipt restored on B's device).
-            #expect(try await service.post("/v1/transactions", ["app_user_id": "user-b", "signed_transaction": try fixture.transaction()]).status == 200)
-            let token = try #require(try jsonObject(try await service.get("/v1/subscribers/user-a/app-account-token"))["app_account_token"] as? String)
+            #expect(
+                try await service.post("/v1/transactions", ["app_user_id": "user-b", "signed_transaction": try fixture.transaction()])
+                    .status == 200)
+            let token = try #require(
+                try jsonObject(try await service.get("/v1/subscribers/user-a/app-account-token"))["app_account_token"] as? String)
             let delivered = try await service.postNotification(try fixture.notification(carrying: try fixture.transaction(token: token)))
             #expect(delivered.status == 200)
             try await service.waitUntilSettled()

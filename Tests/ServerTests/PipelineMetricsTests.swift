@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
-import Testing
 import TestSupport
+import Testing
 
 /// `/metrics` of the real binary after real traffic: what an operator's dashboard and alerts
 /// read (DESIGN.md, "Running it for real").
@@ -25,9 +25,13 @@ struct PipelineMetricsTests {
             let base = "http://127.0.0.1:\(port)"
             let body = NotificationBodies.renewal(originalTransactionID: "8200000000000001")
             for _ in 0..<2 {
-                #expect(try await http.execute(.postJSON(url: "\(base)/notifications/appstore", body: body, timeout: .seconds(10))).status == 200)
+                #expect(
+                    try await http.execute(.postJSON(url: "\(base)/notifications/appstore", body: body, timeout: .seconds(10))).status
+                        == 200)
             }
-            #expect(try await http.execute(.postJSON(url: "\(base)/notifications/appstore", body: Array("{".utf8), timeout: .seconds(10))).status == 400)
+            #expect(
+                try await http.execute(.postJSON(url: "\(base)/notifications/appstore", body: Array("{".utf8), timeout: .seconds(10)))
+                    .status == 400)
             var text = ""
             let deadline = ContinuousClock.now + .seconds(30)
             repeat {
@@ -40,8 +44,10 @@ struct PipelineMetricsTests {
             #expect(Self.value(received, [("version", "v1"), ("outcome", "duplicate")], in: text) == 1)
             #expect(Self.value(received, [("version", "unknown"), ("outcome", "malformed")], in: text) == 1)
             #expect(Self.value("subscriptiond_notifications_processed_total", [("outcome", "processed")], in: text) == 1)
-            #expect(Self.value("subscriptiond_upstream_request_duration_seconds_count",
-                               [("upstream", "verify_receipt"), ("status", "200")], in: text) ?? 0 >= 1)
+            #expect(
+                Self.value(
+                    "subscriptiond_upstream_request_duration_seconds_count",
+                    [("upstream", "verify_receipt"), ("status", "200")], in: text) ?? 0 >= 1)
             for state in ["in_use", "idle", "waiting"] {
                 #expect(Self.value("subscriptiond_database_connections", [("state", state)], in: text) != nil, "\(state)")
             }

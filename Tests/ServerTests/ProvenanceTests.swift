@@ -14,10 +14,12 @@ struct ProvenanceTests {
     private static func lapsedAnswer(bundleID: String = RunningService.bundleID) -> [String: Any] {
         [
             "status": 0, "environment": "Production", "receipt": ["bundle_id": bundleID],
-            "latest_receipt_info": [[
-                "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
-                "purchase_date_ms": NotificationBodies.ms(daysAgo(60)), "expires_date_ms": NotificationBodies.ms(daysAgo(30)),
-            ]],
+            "latest_receipt_info": [
+                [
+                    "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
+                    "purchase_date_ms": NotificationBodies.ms(daysAgo(60)), "expires_date_ms": NotificationBodies.ms(daysAgo(30)),
+                ]
+            ],
             "pending_renewal_info": [["original_transaction_id": id, "auto_renew_status": "0", "expiration_intent": "1"]],
         ]
     }
@@ -35,7 +37,8 @@ struct ProvenanceTests {
         try verify.answerAlways(Self.lapsedAnswer())
         try await RunningService.with(verifyServer: verify) { service in
             let farFuture = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01
-            let forged = NotificationBodies.v1(type: "DID_RENEW", originalTransactionID: Self.id, transactionID: Self.id, expires: farFuture)
+            let forged = NotificationBodies.v1(
+                type: "DID_RENEW", originalTransactionID: Self.id, transactionID: Self.id, expires: farFuture)
             #expect(try await service.postNotification(NotificationBodies.bytes(forged)).status == 200)
             try await service.waitUntilSettled()
             #expect(try await service.stateCounts() == ["processed": 1])
@@ -88,8 +91,9 @@ struct ProvenanceTests {
             #expect(try await service.postNotification(NotificationBodies.bytes(withReceipt)).status == 200)
             try await service.waitUntilSettled()
             let before = verify.requests.count
-            let later = NotificationBodies.v1(type: "DID_CHANGE_RENEWAL_STATUS", originalTransactionID: Self.id, transactionID: Self.id,
-                                              expires: Date(timeIntervalSince1970: 4_102_444_800), receipt: nil)
+            let later = NotificationBodies.v1(
+                type: "DID_CHANGE_RENEWAL_STATUS", originalTransactionID: Self.id, transactionID: Self.id,
+                expires: Date(timeIntervalSince1970: 4_102_444_800), receipt: nil)
             #expect(try await service.postNotification(NotificationBodies.bytes(later)).status == 200)
             try await service.waitUntilSettled()
             #expect(verify.requests.count == before + 1)

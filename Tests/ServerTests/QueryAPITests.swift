@@ -13,9 +13,10 @@ struct QueryAPITests {
                 #expect(response.status == 401)
                 #expect(try jsonObject(response)["error"] as? String == "unauthorized")
             }
-            let basic = try await service.http.execute(HTTPClient.HTTPRequest(
-                method: .get, url: service.baseURL + "/v1/subscriptions/1",
-                headers: [HTTPHeader(name: "Authorization", value: "Basic \(RunningService.adminToken)")], timeout: .seconds(5)))
+            let basic = try await service.http.execute(
+                HTTPClient.HTTPRequest(
+                    method: .get, url: service.baseURL + "/v1/subscriptions/1",
+                    headers: [HTTPHeader(name: "Authorization", value: "Basic \(RunningService.adminToken)")], timeout: .seconds(5)))
             #expect(basic.status == 401)
             let missing = try await service.get("/v1/subscriptions/999")
             #expect(missing.status == 404)

@@ -4,8 +4,8 @@ import HTTPClient
 import Postgres
 import Store
 import Subscriptions
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Receipts, subscribers and intro-offer eligibility through the query API")
 struct ReceiptsAndEligibilityTests {
@@ -40,14 +40,17 @@ struct ReceiptsAndEligibilityTests {
         try verify.answerAlways(life.verifyAnswer)
         try await RunningService.with(verifyServer: verify) { service in
             try await Self.importDemoCatalog(service.database)
-            let products = ["com.example.pro.monthly", "com.example.pro.yearly", "com.example.premium.monthly",
-                            "com.example.news.weekly", "com.example.unknown"]
+            let products = [
+                "com.example.pro.monthly", "com.example.pro.yearly", "com.example.premium.monthly",
+                "com.example.news.weekly", "com.example.unknown",
+            ]
             // A new customer: eligible wherever an offer exists.
-            #expect(try await eligibility(service, user: "alice", products) == [
-                "com.example.pro.monthly": "eligible", "com.example.pro.yearly": "eligible",
-                "com.example.premium.monthly": "no_intro_offer", "com.example.news.weekly": "eligible",
-                "com.example.unknown": "unknown_product",
-            ])
+            #expect(
+                try await eligibility(service, user: "alice", products) == [
+                    "com.example.pro.monthly": "eligible", "com.example.pro.yearly": "eligible",
+                    "com.example.premium.monthly": "no_intro_offer", "com.example.news.weekly": "eligible",
+                    "com.example.unknown": "unknown_product",
+                ])
             #expect(try await service.get("/v1/subscribers/alice").status == 404)
 
             // The app posts alice's receipt: she is subscribed, after a free trial.
@@ -60,11 +63,12 @@ struct ReceiptsAndEligibilityTests {
             #expect(subscription["status"] as? String == "active")
             #expect(subscription["in_trial"] as? Bool == false)
             #expect((subscription["expires_at"] as? String) != nil)
-            #expect(try await eligibility(service, user: "alice", products) == [
-                "com.example.pro.monthly": "ineligible", "com.example.pro.yearly": "ineligible",
-                "com.example.premium.monthly": "no_intro_offer", "com.example.news.weekly": "eligible",
-                "com.example.unknown": "unknown_product",
-            ])
+            #expect(
+                try await eligibility(service, user: "alice", products) == [
+                    "com.example.pro.monthly": "ineligible", "com.example.pro.yearly": "ineligible",
+                    "com.example.premium.monthly": "no_intro_offer", "com.example.news.weekly": "eligible",
+                    "com.example.unknown": "unknown_product",
+                ])
 
             // Apple support refunds the paid month: alice loses the entitlement; the used trial still counts.
             life.transactions[1]["cancellation_date_ms"] = NotificationBodies.ms(Date().addingTimeInterval(-60))
@@ -77,18 +81,21 @@ struct ReceiptsAndEligibilityTests {
             let after = try jsonObject(try await service.get("/v1/subscribers/alice"))
             #expect(after["entitled_groups"] as? [String] == [])
             #expect((after["subscriptions"] as? [[String: Any]])?.first?["status"] as? String == "revoked")
-            #expect(try await eligibility(service, user: "alice", ["com.example.pro.yearly", "com.example.news.weekly"]) == [
-                "com.example.pro.yearly": "ineligible", "com.example.news.weekly": "eligible",
-            ])
+            #expect(
+                try await eligibility(service, user: "alice", ["com.example.pro.yearly", "com.example.news.weekly"]) == [
+                    "com.example.pro.yearly": "ineligible", "com.example.news.weekly": "eligible",
+                ])
 
             // The CLI gives the same answers as the API.
-            let cli = try await CLI.run(["eligibility", "alice", "com.example.pro.yearly", "com.example.news.weekly", "--json"],
-                                  databaseURL: service.databaseURL)
+            let cli = try await CLI.run(
+                ["eligibility", "alice", "com.example.pro.yearly", "com.example.news.weekly", "--json"],
+                databaseURL: service.databaseURL)
             #expect(cli.status == 0)
             let cliAnswers = try #require(try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])
-            #expect(cliAnswers["eligibility"] as? [String: String] == [
-                "com.example.pro.yearly": "ineligible", "com.example.news.weekly": "eligible",
-            ])
+            #expect(
+                cliAnswers["eligibility"] as? [String: String] == [
+                    "com.example.pro.yearly": "ineligible", "com.example.news.weekly": "eligible",
+                ])
         }
     }
 
@@ -118,12 +125,14 @@ struct ReceiptsAndEligibilityTests {
         }
     }
 
-    @Test("malformed query requests are 400 with the error body", arguments: [
-        #"{"receipt_data":"abc"}"#,
-        #"{"app_user_id":"","receipt_data":"abc"}"#,
-        #"{"app_user_id":"u","receipt_data":"abc","bundle_id":"com.other"}"#,
-        #"[1]"#,
-    ])
+    @Test(
+        "malformed query requests are 400 with the error body",
+        arguments: [
+            #"{"receipt_data":"abc"}"#,
+            #"{"app_user_id":"","receipt_data":"abc"}"#,
+            #"{"app_user_id":"u","receipt_data":"abc","bundle_id":"com.other"}"#,
+            #"[1]"#,
+        ])
     func badReceiptRequests(_ body: String) async throws {
         try await RunningService.with(runsWorker: false) { service in
             let response = try await service.post("/v1/receipts", bytes: Array(body.utf8), timeout: .seconds(5))

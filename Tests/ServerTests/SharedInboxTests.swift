@@ -25,12 +25,14 @@ struct SharedInboxTests {
                         for index in stride(from: lane, to: Self.notifications, by: 8) {
                             let body = NotificationBodies.renewal(originalTransactionID: String(8_100_000_000_000_000 + index))
                             // As Apple does, a 503 (intake overloaded on a starved machine) is sent again.
-                            var response = try await first.http.execute(.postJSON(
-                                url: urls[index % 2] + "/notifications/appstore", body: body, timeout: .seconds(10)))
+                            var response = try await first.http.execute(
+                                .postJSON(
+                                    url: urls[index % 2] + "/notifications/appstore", body: body, timeout: .seconds(10)))
                             for attempt in 1...5 where response.status == 503 {
                                 try await Task.sleep(for: .milliseconds(200 * attempt))
-                                response = try await first.http.execute(.postJSON(
-                                    url: urls[index % 2] + "/notifications/appstore", body: body, timeout: .seconds(10)))
+                                response = try await first.http.execute(
+                                    .postJSON(
+                                        url: urls[index % 2] + "/notifications/appstore", body: body, timeout: .seconds(10)))
                             }
                             #expect(response.status == 200)
                         }
@@ -44,15 +46,18 @@ struct SharedInboxTests {
             // Every notification was processed by exactly one claim: SKIP LOCKED never handed one
             // to both, and fencing keeps a claim whose lease ran out from finishing it too. (On a
             // starved machine an upstream timeout may add a `retry` attempt before that.)
-            let processedRows = try await first.database.query("""
+            let processedRows = try await first.database.query(
+                """
                 SELECT count(*) AS n FROM notification_attempts WHERE outcome = 'processed'
                 """)[0].decode("n", as: Int.self)
             #expect(processedRows == Self.notifications)
-            let otherOutcomes = try await first.database.query("""
+            let otherOutcomes = try await first.database.query(
+                """
                 SELECT count(*) AS n FROM notification_attempts WHERE outcome NOT IN ('processed', 'retry')
                 """)[0].decode("n", as: Int.self)
             #expect(otherOutcomes == 0)
-            let active = try await first.database.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'active'")[0].decode("n", as: Int.self)
+            let active = try await first.database.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'active'")[0].decode(
+                "n", as: Int.self)
             #expect(active == Self.notifications)
         }
     }

@@ -27,8 +27,10 @@ struct SignedAppIdentityTests {
     }
 
     /// A signed notification body (no nested transaction: the app checks are on the outer payload).
-    static func body(_ signer: JWSSigner, type: String = "DID_RENEW", bundleID: String = RunningService.bundleID,
-                     environment: String = "Production", appAppleID: Any? = 1_234_567_890) throws -> [UInt8] {
+    static func body(
+        _ signer: JWSSigner, type: String = "DID_RENEW", bundleID: String = RunningService.bundleID,
+        environment: String = "Production", appAppleID: Any? = 1_234_567_890
+    ) throws -> [UInt8] {
         var data: [String: Any] = ["bundleId": bundleID, "environment": environment, "bundleVersion": "1"]
         if let appAppleID { data["appAppleId"] = appAppleID }
         let payload: [String: Any] = [
@@ -82,16 +84,23 @@ struct SignedAppIdentityTests {
         let settings = ["APPSTORE_ROOT_CERTIFICATES": fixture.rootPath, "APPSTORE_APP_APPLE_ID": Self.appleID]
         try await RunningService.with(settings: settings) { service in
             #expect(try await service.postNotification(try Self.body(fixture.signer, type: "SOMETHING_NEW_IN_2027")).status == 200)
-            #expect(try await service.postNotification(try Self.body(fixture.signer, type: "TEST", environment: "Sandbox", appAppleID: nil)).status == 200)
+            #expect(
+                try await service.postNotification(try Self.body(fixture.signer, type: "TEST", environment: "Sandbox", appAppleID: nil))
+                    .status == 200)
             try await service.waitUntilSettled()
             #expect(try await service.stateCounts() == ["processed": 2])
-            let types: [String] = try await service.database.query("SELECT notification_type FROM notifications ORDER BY id").map { try $0.decode("notification_type") }
+            let types: [String] = try await service.database.query("SELECT notification_type FROM notifications ORDER BY id").map {
+                try $0.decode("notification_type")
+            }
             #expect(types == ["SOMETHING_NEW_IN_2027", "TEST"])
             // Each type's handling says what it recorded (SignedNotificationHandling).
-            let notes: [String?] = try await service.database.query("""
+            let notes: [String?] = try await service.database.query(
+                """
                 SELECT a.error FROM notification_attempts a JOIN notifications n ON n.id = a.notification_id ORDER BY n.id
-                """).map { try $0.decode("error") }
-            #expect(notes == ["SOMETHING_NEW_IN_2027 carries no transaction: recorded", "TEST: Apple's test notification arrived; recorded"])
+                """
+            ).map { try $0.decode("error") }
+            #expect(
+                notes == ["SOMETHING_NEW_IN_2027 carries no transaction: recorded", "TEST: Apple's test notification arrived; recorded"])
         }
     }
 
@@ -99,14 +108,24 @@ struct SignedAppIdentityTests {
     func configuration() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("apps-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
-        try Data(#"{"apps":[{"bundle_id":"com.example.v2only","app_apple_id":1234567890},{"bundle_id":"com.example.app","shared_secret":"s3cret-0123456789"}]}"#.utf8).write(to: file)
-        let loaded = try ServiceConfigurationProbe.load(["SUBSCRIPTIOND_CONFIG": file.path, "APPSTORE_BUNDLE_ID": "com.example.app", "APPSTORE_APP_APPLE_ID": "555"])
+        try Data(
+            #"{"apps":[{"bundle_id":"com.example.v2only","app_apple_id":1234567890},{"bundle_id":"com.example.app","shared_secret":"s3cret-0123456789"}]}"#
+                .utf8
+        ).write(to: file)
+        let loaded = try ServiceConfigurationProbe.load([
+            "SUBSCRIPTIOND_CONFIG": file.path, "APPSTORE_BUNDLE_ID": "com.example.app", "APPSTORE_APP_APPLE_ID": "555",
+        ])
         #expect(loaded.contains("com.example.v2only: secret=no apple_id=1234567890"))
         #expect(loaded.contains("com.example.app: secret=yes apple_id=555"))
-        #expect { try ServiceConfigurationProbe.load(["SUBSCRIPTIOND_CONFIG": file.path, "APPSTORE_BUNDLE_ID": "com.example.v2only", "APPSTORE_APP_APPLE_ID": "555"]) }
-            throws: { "\($0)".contains("APPSTORE_APP_APPLE_ID") && "\($0)".contains("SUBSCRIPTIOND_CONFIG") }
+        #expect {
+            try ServiceConfigurationProbe.load([
+                "SUBSCRIPTIOND_CONFIG": file.path, "APPSTORE_BUNDLE_ID": "com.example.v2only", "APPSTORE_APP_APPLE_ID": "555",
+            ])
+        } throws: { "\($0)".contains("APPSTORE_APP_APPLE_ID") && "\($0)".contains("SUBSCRIPTIOND_CONFIG") }
         #expect { try ServiceConfigurationProbe.load(["APPSTORE_APP_APPLE_ID": "555"]) } throws: { "\($0)".contains("APPSTORE_BUNDLE_ID") }
-        #expect { try ServiceConfigurationProbe.load(["APPSTORE_BUNDLE_ID": "a.b", "APPSTORE_APP_APPLE_ID": "12ab"]) } throws: { "\($0)".contains("numeric") }
+        #expect { try ServiceConfigurationProbe.load(["APPSTORE_BUNDLE_ID": "a.b", "APPSTORE_APP_APPLE_ID": "12ab"]) } throws: {
+            "\($0)".contains("numeric")
+        }
     }
 }
 
@@ -138,24 +157,33 @@ struct AppStoreAPIKeyConfigurationTests {
         for file in [keyFile, notAKey] { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path) }
         let api = ["APPSTORE_ISSUER_ID": "57246542-96fe-1a63-e053-0824d011072a", "APPSTORE_KEY_ID": "ABC123DEFG"]
 
-        let loaded = try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": keyFile.path]) { a, _ in a }))
+        let loaded = try ServiceConfiguration.load(
+            environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": keyFile.path]) { a, _ in a }))
         let key = try #require(loaded.apps.app(bundleID: "com.example.app")?.apiKey)
         #expect(key.keyID == "ABC123DEFG" && key.privateKeyFile == keyFile.path)
         #expect(!"\(key)".contains("PRIVATE KEY"), "the key must never print")
         #expect(loaded.appStoreAPIURL == "https://api.storekit.apple.com")
 
-        #expect { try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": "/nonexistent/k.p8"]) { a, _ in a })) }
-            throws: { "\($0)".contains("APPSTORE_PRIVATE_KEY_FILE") && "\($0)".contains("/nonexistent/k.p8") }
-        #expect { try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": notAKey.path]) { a, _ in a })) }
-            throws: { "\($0)".contains("not an App Store Connect .p8") }
+        #expect {
+            try ServiceConfiguration.load(
+                environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": "/nonexistent/k.p8"]) { a, _ in a }))
+        } throws: { "\($0)".contains("APPSTORE_PRIVATE_KEY_FILE") && "\($0)".contains("/nonexistent/k.p8") }
+        #expect {
+            try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": notAKey.path]) { a, _ in a }))
+        } throws: { "\($0)".contains("not an App Store Connect .p8") }
         // A key other users of the host may read stops startup, naming the file and the fix.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
-        #expect { try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": keyFile.path]) { a, _ in a })) }
-            throws: { "\($0)".contains("APPSTORE_PRIVATE_KEY_FILE") && "\($0)".contains("mode 644") && "\($0)".contains("chmod o-rwx \(keyFile.path)") }
-        #expect { try ServiceConfiguration.load(environment: environment(["APPSTORE_KEY_ID": "ABC123DEFG"])) }
-            throws: { "\($0)".contains("APPSTORE_ISSUER_ID") }
-        #expect { try ServiceConfiguration.load(environment: environment(["APPSTORE_API_URL": "http://api.example.com"])) }
-            throws: { "\($0)".contains("APPSTORE_API_URL") }
+        #expect {
+            try ServiceConfiguration.load(environment: environment(api.merging(["APPSTORE_PRIVATE_KEY_FILE": keyFile.path]) { a, _ in a }))
+        } throws: {
+            "\($0)".contains("APPSTORE_PRIVATE_KEY_FILE") && "\($0)".contains("mode 644") && "\($0)".contains("chmod o-rwx \(keyFile.path)")
+        }
+        #expect { try ServiceConfiguration.load(environment: environment(["APPSTORE_KEY_ID": "ABC123DEFG"])) } throws: {
+            "\($0)".contains("APPSTORE_ISSUER_ID")
+        }
+        #expect { try ServiceConfiguration.load(environment: environment(["APPSTORE_API_URL": "http://api.example.com"])) } throws: {
+            "\($0)".contains("APPSTORE_API_URL")
+        }
     }
 
     @Test("a shared_secret_file other users may read stops startup naming it; a private one is loaded")
@@ -170,8 +198,9 @@ struct AppStoreAPIKeyConfigurationTests {
         let settings = ["SUBSCRIPTIOND_CONFIG": config.path, "DATABASE_URL": "postgresql://localhost/x"]
 
         try FileManager.default.setAttributes([.posixPermissions: 0o604], ofItemAtPath: secret.path)
-        #expect { try ServiceConfiguration.load(environment: settings) }
-            throws: { "\($0)".contains("shared_secret_file of com.example.file") && "\($0)".contains("chmod o-rwx \(secret.path)") }
+        #expect { try ServiceConfiguration.load(environment: settings) } throws: {
+            "\($0)".contains("shared_secret_file of com.example.file") && "\($0)".contains("chmod o-rwx \(secret.path)")
+        }
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: secret.path)
         let loaded = try ServiceConfiguration.load(environment: settings)
         #expect(loaded.apps.app(bundleID: "com.example.file")?.sharedSecret?.matches("file-shared-secret-0123456789") == true)

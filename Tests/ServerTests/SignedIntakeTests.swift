@@ -3,8 +3,8 @@ import HTTPClient
 import Postgres
 import Settings
 import SubscriptiondCore
-import Testing
 import TestSupport
+import Testing
 
 /// Version 2 intake with Apple's own signed notifications (shared/fixtures/realworld).
 @Suite("Signed (v2) notifications: verified, deduplicated by notificationUUID, applied", .serialized)
@@ -56,21 +56,26 @@ struct SignedIntakeTests {
                 #expect(try jsonObject(again)["status"] as? String == "duplicate")
                 #expect(try jsonObject(again)["id"] as? Int == jsonObject(first)["id"] as? Int)
                 let uuid = try #require(try Self.payload(of: Self.signedPayload(body))["notificationUUID"] as? String)
-                let row = try #require(try await service.database.query("""
-                    SELECT source, environment, notification_type, body->>'signedPayload' AS jws FROM notifications
-                    WHERE dedupe_key = \("v2:" + uuid)
-                    """).first)
+                let row = try #require(
+                    try await service.database.query(
+                        """
+                        SELECT source, environment, notification_type, body->>'signedPayload' AS jws FROM notifications
+                        WHERE dedupe_key = \("v2:" + uuid)
+                        """
+                    ).first)
                 #expect(try row.decode("source", as: String.self) == "v2")
                 #expect(try row.decode("environment", as: String.self) == "Sandbox")
                 #expect(try row.decode("jws", as: String.self) == Self.signedPayload(body))
             }
             try await service.waitUntilSettled()
             #expect(try await service.stateCounts() == ["processed": Self.genuine.count])
-            let subtype = try await service.database.query("""
+            let subtype = try await service.database.query(
+                """
                 SELECT notification_subtype FROM notifications WHERE notification_type = 'EXPIRED'
                 """)[0].decode("notification_subtype", as: String?.self)
             #expect(subtype == "VOLUNTARY")
-            let id: String = try await service.database.query("SELECT original_transaction_id FROM subscriptions")[0].decode("original_transaction_id")
+            let id: String = try await service.database.query("SELECT original_transaction_id FROM subscriptions")[0].decode(
+                "original_transaction_id")
             let subscription = try jsonObject(try await service.get("/v1/subscriptions/\(id)"))
             #expect(subscription["source"] as? String == "v2")
             #expect(subscription["environment"] as? String == "Sandbox")
@@ -80,7 +85,8 @@ struct SignedIntakeTests {
             #expect(subscription.keys.contains("offer_type") && subscription.keys.contains("app_account_token"))
 
             // Operators read a v2 notification decoded, never its signatures.
-            let refundID: Int = try await service.database.query("SELECT id FROM notifications WHERE notification_type = 'REFUND'")[0].decode("id")
+            let refundID: Int = try await service.database.query("SELECT id FROM notifications WHERE notification_type = 'REFUND'")[0]
+                .decode("id")
             let shown = try await CLI.run(["notifications", "show", String(refundID), "--json"], databaseURL: service.databaseURL)
             #expect(shown.status == 0)
             let document = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
@@ -110,11 +116,15 @@ struct SignedIntakeTests {
             forged["signedDate"] = (forged["signedDate"] as? Int ?? 0) + 1
             let forgedPart = try JSONSerialization.data(withJSONObject: forged).base64EncodedString()
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-            let otherSignature = try Self.signedPayload(try Self.fixture("v2-genuine", "REFUND_2025-10-16_sandbox.json")).split(separator: ".")[2]
+            let otherSignature = try Self.signedPayload(try Self.fixture("v2-genuine", "REFUND_2025-10-16_sandbox.json")).split(
+                separator: ".")[2]
             let cases: [(String, [UInt8], Int)] = [
                 ("payload changed", body([parts[0], forgedPart, parts[2]].joined(separator: ".")), 401),
                 ("signature of another message", body([parts[0], parts[1], String(otherSignature)].joined(separator: ".")), 401),
-                ("Apple's library test CA (untrusted here)", try Self.fixture("v2-test-signed", "TEST_apple-library-testNotification.json"), 401),
+                (
+                    "Apple's library test CA (untrusted here)",
+                    try Self.fixture("v2-test-signed", "TEST_apple-library-testNotification.json"), 401
+                ),
                 ("not a JWS", body("abc"), 400),
                 ("four parts", body(parts.joined(separator: ".") + ".x"), 400),
                 ("signedPayload not a string", NotificationBodies.bytes(["signedPayload": 42]), 400),
@@ -157,12 +167,14 @@ struct SignedIntakeTests {
 
     @Test("with APPSTORE_ROOT_CERTIFICATES naming Apple's test CA, the library's test notification verifies")
     func configuredRoots() async throws {
-        let root = TestEnvironment.repositoryRoot().deletingLastPathComponent().appendingPathComponent("shared/fixtures/realworld/apple-library-testCA.der")
+        let root = TestEnvironment.repositoryRoot().deletingLastPathComponent().appendingPathComponent(
+            "shared/fixtures/realworld/apple-library-testCA.der")
         let settings = ["APPSTORE_BUNDLE_ID": "com.example", "APPSTORE_SHARED_SECRET": "", "APPSTORE_ROOT_CERTIFICATES": root.path]
         // A few days after Apple's library signed its test notification (2023-04-12).
         let afterSigning: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_681_500_000) }
         try await RunningService.with(settings: settings, runsWorker: false, intakeClock: afterSigning) { service in
-            let response = try await service.postNotification(try Self.fixture("v2-test-signed", "TEST_apple-library-testNotification.json"))
+            let response = try await service.postNotification(
+                try Self.fixture("v2-test-signed", "TEST_apple-library-testNotification.json"))
             #expect(response.status == 200)
             // Apple's own genuine notifications do not chain to the test CA.
             #expect(try await service.postNotification(try Self.fixture("v2-genuine", "TEST_2022-09-02_sandbox.json")).status == 401)
@@ -175,7 +187,8 @@ struct SignedIntakeTests {
             let notification = try Self.payload(of: Self.signedPayload(try Self.fixture("v2-genuine", "DID_RENEW_2025-10-01_sandbox.json")))
             let data = try #require(notification["data"] as? [String: Any])
             let transaction = try #require(data["signedTransactionInfo"] as? String)
-            let response = try await service.post("/v1/transactions", ["app_user_id": "user-7", "signed_transaction": transaction], timeout: .seconds(10))
+            let response = try await service.post(
+                "/v1/transactions", ["app_user_id": "user-7", "signed_transaction": transaction], timeout: .seconds(10))
             #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
             let subscriber = try jsonObject(response)
             #expect(subscriber["app_user_id"] as? String == "user-7")
@@ -185,8 +198,14 @@ struct SignedIntakeTests {
 
             var tampered = Array(transaction)
             tampered[tampered.count - 5] = tampered[tampered.count - 5] == "A" ? "B" : "A"
-            #expect(try await service.post("/v1/transactions", ["app_user_id": "user-8", "signed_transaction": String(tampered)], timeout: .seconds(10)).status == 422)
-            #expect(try await service.post("/v1/transactions", ["app_user_id": "user-8", "transaction_id": "2000001031579336"], timeout: .seconds(10)).status == 400)
+            #expect(
+                try await service.post(
+                    "/v1/transactions", ["app_user_id": "user-8", "signed_transaction": String(tampered)], timeout: .seconds(10)
+                ).status == 422)
+            #expect(
+                try await service.post(
+                    "/v1/transactions", ["app_user_id": "user-8", "transaction_id": "2000001031579336"], timeout: .seconds(10)
+                ).status == 400)
             #expect(try await service.get("/v1/subscribers/user-8").status == 404)
         }
     }

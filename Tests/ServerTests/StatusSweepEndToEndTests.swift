@@ -7,7 +7,9 @@ import Testing
 /// must learn that the subscription lapsed.
 @Suite("Status sweep end to end: a silent expiry is stored and delivered within 60 s, with the entitlement's end")
 struct StatusSweepEndToEndTests {
-    @Test("a v1 subscription expiring 30 s after its last notification: stored expired, and expired and entitlement_changed (ended) delivered within 60 s of the expiry; stats shows nothing stale or due")
+    @Test(
+        "a v1 subscription expiring 30 s after its last notification: stored expired, and expired and entitlement_changed (ended) delivered within 60 s of the expiry; stats shows nothing stale or due"
+    )
     func silentExpiry() async throws {
         let verify = ScriptedVerifyServer()
         try await verify.start()
@@ -25,7 +27,8 @@ struct StatusSweepEndToEndTests {
         try verify.answerAlways(life.verifyAnswer)
         let settings = ["WEBHOOK_URL": receiver.url, "WEBHOOK_SECRET": "status-sweep-webhook-secret-0123456789"]
         try await RunningService.with(verifyServer: verify, settings: settings) { service in
-            try await service.database.execute("""
+            try await service.database.execute(
+                """
                 INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period)
                 VALUES ('com.example.pro.monthly', \(RunningService.bundleID), 'auto_renewable', 'g1', 'P1M')
                 """)
@@ -39,7 +42,9 @@ struct StatusSweepEndToEndTests {
 
             // No notification comes: the sweep sees the period end.
             var arrived: Date?
-            let ended = { receiver.deliveries.contains { $0.type == "entitlement_changed" && Self.object($0.body)["active"] as? Bool == false } }
+            let ended = {
+                receiver.deliveries.contains { $0.type == "entitlement_changed" && Self.object($0.body)["active"] as? Bool == false }
+            }
             while Date() < expiry.addingTimeInterval(75), arrived == nil {
                 if receiver.deliveries.contains(where: { $0.type == "expired" }) && ended() { arrived = Date() }
                 try await Task.sleep(for: .milliseconds(250))
@@ -58,7 +63,8 @@ struct StatusSweepEndToEndTests {
                 #expect(state["source"] as? String == ((event["active"] as? Bool) == true ? "subscription" : nil))
             }
             let stats = try await CLI.run(["stats", "--json"], databaseURL: service.databaseURL)
-            let subscriptions = try #require((try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["subscriptions"] as? [String: Any])
+            let subscriptions = try #require(
+                (try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["subscriptions"] as? [String: Any])
             #expect(subscriptions["stale"] as? Int == 0 && subscriptions["sweep_due"] as? Int == 0, "\(subscriptions)")
             #expect(subscriptions["entitlement_reviews_due"] as? Int == 0, "\(subscriptions)")
         }

@@ -1,8 +1,8 @@
 import AppStoreSimulator
 import Foundation
 import HTTPClient
-import Testing
 import TestSupport
+import Testing
 
 /// `subscriptionctl suspicious` and the subscriber JSON's `apple_accounts` over a simulated
 /// population: appstore-sim's customers are one Apple account each, and their signed
@@ -52,11 +52,15 @@ struct SuspiciousActivityTests {
 
     @Test("a purchase linked to three app users (link_policy share) is listed with its users")
     func onePurchaseManyUsers() async throws {
-        let world = try await AppStoreAPIEndToEndTests.World.make(customers: 2, seed: 20_261_202, scenarios: ScenarioKind.subscriptionLifecycles)
+        let world = try await AppStoreAPIEndToEndTests.World.make(
+            customers: 2, seed: 20_261_202, scenarios: ScenarioKind.subscriptionLifecycles)
         defer { Task { await world.close() } }
-        let config = try TemporaryFile.write(#"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","link_policy":"share"}]}"#, name: "share.json")
+        let config = try TemporaryFile.write(
+            #"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","link_policy":"share"}]}"#, name: "share.json")
         defer { try? FileManager.default.removeItem(atPath: config) }
-        try await RunningService.with(settings: world.settings.merging(["SUBSCRIPTIOND_CONFIG": config]) { _, new in new }, runsWorker: false) { service in
+        try await RunningService.with(
+            settings: world.settings.merging(["SUBSCRIPTIOND_CONFIG": config]) { _, new in new }, runsWorker: false
+        ) { service in
             let customer = try #require(world.simulator.customers.first { !world.simulator.truth(of: $0).subscriptions.isEmpty })
             let id = try #require(world.simulator.truth(of: customer).subscriptions.first).originalTransactionID
             for user in ["u1", "u2", "u3"] {

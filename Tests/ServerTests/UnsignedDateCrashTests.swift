@@ -2,8 +2,8 @@ import Foundation
 import HTTPClient
 import Logging
 import Postgres
-import Testing
 import TestSupport
+import Testing
 
 /// The most severe defect the project had needed no credential: an *unsigned* JWS whose
 /// payload claimed a `signedDate` in the year 9999 became the chain's validation time, and
@@ -14,13 +14,16 @@ struct UnsignedDateCrashTests {
     /// The reproduction from review: x5c is the bundled Apple root three times, the
     /// signature 64 zero bytes, the payload nothing but a date.
     static func unsignedBody(signedDate: String) throws -> [UInt8] {
-        let pem = try String(contentsOf: TestEnvironment.repositoryRoot().appendingPathComponent("Certificates/AppleRootCA-G3.pem"), encoding: .utf8)
+        let pem = try String(
+            contentsOf: TestEnvironment.repositoryRoot().appendingPathComponent("Certificates/AppleRootCA-G3.pem"), encoding: .utf8)
         let der = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         let header = #"{"alg":"ES256","x5c":["\#(der)","\#(der)","\#(der)"]}"#
         let payload = #"{"signedDate":\#(signedDate)}"#
         let jws = [Array(header.utf8), Array(payload.utf8), [UInt8](repeating: 0, count: 64)]
-            .map { Data($0).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "") }
+            .map {
+                Data($0).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                    .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            }
             .joined(separator: ".")
         return Array(#"{"signedPayload":"\#(jws)"}"#.utf8)
     }
@@ -37,13 +40,17 @@ struct UnsignedDateCrashTests {
         try await RealBinary.with { process, database, http in
             let port = try await process.start()
             for date in Self.dates {
-                let response = try await http.execute(.postJSON(
-                    url: "http://127.0.0.1:\(port)/notifications/appstore", body: try Self.unsignedBody(signedDate: date), timeout: .seconds(10)))
+                let response = try await http.execute(
+                    .postJSON(
+                        url: "http://127.0.0.1:\(port)/notifications/appstore", body: try Self.unsignedBody(signedDate: date),
+                        timeout: .seconds(10)))
                 #expect([400, 401].contains(response.status), "signedDate \(date): \(response.status)")
                 #expect(process.isRunning, "subscriptiond died on signedDate \(date)")
             }
-            let incident = try await http.execute(.postJSON(
-                url: "http://127.0.0.1:\(port)/notifications/appstore", body: try Self.unsignedBody(signedDate: "253402300799999"), timeout: .seconds(10)))
+            let incident = try await http.execute(
+                .postJSON(
+                    url: "http://127.0.0.1:\(port)/notifications/appstore", body: try Self.unsignedBody(signedDate: "253402300799999"),
+                    timeout: .seconds(10)))
             #expect(incident.status == 401)
             let live = try await http.execute(.get(url: "http://127.0.0.1:\(port)/health/live", timeout: .seconds(10)))
             #expect(live.status == 200)

@@ -13,9 +13,11 @@ struct WebhookConfigurationTests {
         try ServiceConfiguration.load(environment: base.merging(settings) { _, new in new })
     }
 
-    @Test("an http:// URL outside loopback stops startup naming WEBHOOK_URL", arguments: [
-        "http://hooks.example.com/subscriptiond", "http://10.0.0.5/hooks", "ftp://hooks.example.com/x", "not a url",
-    ])
+    @Test(
+        "an http:// URL outside loopback stops startup naming WEBHOOK_URL",
+        arguments: [
+            "http://hooks.example.com/subscriptiond", "http://10.0.0.5/hooks", "ftp://hooks.example.com/x", "not a url",
+        ])
     func plainTextURLRefused(url: String) throws {
         let error = try #require(throws: ConfigurationError.self) { try Self.load(["WEBHOOK_URL": url, "WEBHOOK_SECRET": Self.secret]) }
         #expect(error.setting == "WEBHOOK_URL")
@@ -49,7 +51,8 @@ struct WebhookConfigurationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("config.json")
         func write(_ url: String) throws {
-            let json = #"{"apps":[{"bundle_id":"com.example.one","shared_secret":"a","webhook_url":"\#(url)","webhook_secret":"\#(Self.secret)"},"#
+            let json =
+                #"{"apps":[{"bundle_id":"com.example.one","shared_secret":"a","webhook_url":"\#(url)","webhook_secret":"\#(Self.secret)"},"#
                 + #"{"bundle_id":"com.example.two","shared_secret":"b"}]}"#
             try Data(json.utf8).write(to: file)
         }

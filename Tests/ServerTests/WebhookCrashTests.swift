@@ -2,8 +2,8 @@ import Foundation
 import HTTPClient
 import Logging
 import Postgres
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Webhooks: kill -9 of subscriptiond mid-delivery loses nothing")
 struct WebhookCrashTests {
@@ -18,19 +18,22 @@ struct WebhookCrashTests {
         defer { Task { await receiver.stop() } }
         receiver.behave(.hang(.seconds(30)))
         try await TestDatabase.withClient { database, testDatabase in
-            let process = ServiceProcess(databaseURL: testDatabase.url, verify: verify, [
-                "WEBHOOK_URL": receiver.url, "WEBHOOK_SECRET": WebhookDeliveryTests.secret,
-                "WEBHOOK_TIMEOUT_MS": "20000", "WEBHOOK_LEASE_MS": "1500",
-            ])
+            let process = ServiceProcess(
+                databaseURL: testDatabase.url, verify: verify,
+                [
+                    "WEBHOOK_URL": receiver.url, "WEBHOOK_SECRET": WebhookDeliveryTests.secret,
+                    "WEBHOOK_TIMEOUT_MS": "20000", "WEBHOOK_LEASE_MS": "1500",
+                ])
             var logger = Logger(label: "test.webhook-crash")
             logger.logLevel = .critical
             let http = CurlHTTPClient(logger: logger)
             let ids = (0..<20).map { String(7_300_000_000_000_000 + $0) }
             let port = try await process.start()
             for id in ids {
-                let response = try await http.execute(.postJSON(
-                    url: "http://127.0.0.1:\(port)/notifications/appstore", body: NotificationBodies.renewal(originalTransactionID: id),
-                    timeout: .seconds(10)))
+                let response = try await http.execute(
+                    .postJSON(
+                        url: "http://127.0.0.1:\(port)/notifications/appstore", body: NotificationBodies.renewal(originalTransactionID: id),
+                        timeout: .seconds(10)))
                 #expect(response.status == 200)
             }
             // Deliveries are in flight (the receiver holds them) when the process dies.
@@ -49,7 +52,9 @@ struct WebhookCrashTests {
                 try await Task.sleep(for: .milliseconds(200))
             }
             #expect(delivered == ids.count)
-            let eventIDs = try await database.query("SELECT event_id FROM webhook_events").map { try $0.decode("event_id", as: String.self) }
+            let eventIDs = try await database.query("SELECT event_id FROM webhook_events").map {
+                try $0.decode("event_id", as: String.self)
+            }
             #expect(eventIDs.count == ids.count)
             #expect(Set(eventIDs).isSubset(of: receiver.acknowledged), "every event arrived with the id it was first sent with")
             process.terminate()

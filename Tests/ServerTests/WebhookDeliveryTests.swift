@@ -5,8 +5,8 @@ import HTTPClient
 import Postgres
 import Settings
 import Store
-import Subscriptions
 import SubscriptiondCore
+import Subscriptions
 import Testing
 import Webhooks
 
@@ -42,12 +42,16 @@ struct WebhookDeliveryTests {
             try await service.waitUntilSettled(timeout: .seconds(120))
             try await service.waitUntilWebhooksSettled(timeout: .seconds(120))
 
-            let outbox = try await service.database.query("""
+            let outbox = try await service.database.query(
+                """
                 SELECT id, event_id, type, original_transaction_id, state FROM webhook_events ORDER BY id
-                """).map { row in
-                (id: try row.decode("id", as: Int64.self), eventID: try row.decode("event_id", as: String.self),
-                 type: try row.decode("type", as: String.self), subscription: try row.decode("original_transaction_id", as: String.self),
-                 state: try row.decode("state", as: String.self))
+                """
+            ).map { row in
+                (
+                    id: try row.decode("id", as: Int64.self), eventID: try row.decode("event_id", as: String.self),
+                    type: try row.decode("type", as: String.self), subscription: try row.decode("original_transaction_id", as: String.self),
+                    state: try row.decode("state", as: String.self)
+                )
             }
             let subscriptions = try await service.database.query("SELECT count(*) AS n FROM subscriptions")[0].decode("n", as: Int.self)
             #expect(subscriptions > 0)
@@ -73,8 +77,10 @@ struct WebhookDeliveryTests {
             }
             // A wrong secret is detectable: the same bytes do not verify under another key.
             let sample = try #require(deliveries.first)
-            #expect(!WebhookSignature.isValid(header: WebhookSignature.header(secret: Secret(Self.secret), timestamp: 1, body: sample.body),
-                                              secret: Self.secret + "x", timestamp: 1, body: sample.body))
+            #expect(
+                !WebhookSignature.isValid(
+                    header: WebhookSignature.header(secret: Secret(Self.secret), timestamp: 1, body: sample.body),
+                    secret: Self.secret + "x", timestamp: 1, body: sample.body))
         }
     }
 
@@ -84,13 +90,16 @@ struct WebhookDeliveryTests {
             let id = "7100000000000001"
             let answer = NotificationBodies.bytes([
                 "status": 0, "environment": "Production",
-                "latest_receipt_info": [[
-                    "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
-                    "purchase_date_ms": NotificationBodies.ms(Date().addingTimeInterval(-86_400)),
-                    "expires_date_ms": NotificationBodies.ms(Date().addingTimeInterval(29 * 86_400)),
-                ]],
+                "latest_receipt_info": [
+                    [
+                        "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
+                        "purchase_date_ms": NotificationBodies.ms(Date().addingTimeInterval(-86_400)),
+                        "expires_date_ms": NotificationBodies.ms(Date().addingTimeInterval(29 * 86_400)),
+                    ]
+                ],
             ])
-            let facts = ReceiptFacts(verifyResponse: try VerifyReceiptResponse.decode(from: answer), bundleID: RunningService.bundleID, observedAt: Date())
+            let facts = ReceiptFacts(
+                verifyResponse: try VerifyReceiptResponse.decode(from: answer), bundleID: RunningService.bundleID, observedAt: Date())
             struct Rollback: Error {}
             await #expect(throws: Rollback.self) {
                 try await service.database.withTransaction { session in

@@ -5,8 +5,10 @@ import Testing
 
 @Suite("Worker: upstream trouble heals by itself; permanent answers end dead with the reason")
 struct WorkerFaultTests {
-    private func run(faults: [ScriptedVerifyServer.Fault], notifications count: Int = 3,
-                     _ check: (RunningService, ScriptedVerifyServer) async throws -> Void) async throws {
+    private func run(
+        faults: [ScriptedVerifyServer.Fault], notifications count: Int = 3,
+        _ check: (RunningService, ScriptedVerifyServer) async throws -> Void
+    ) async throws {
         let verify = ScriptedVerifyServer()
         try await verify.start()
         defer { Task { await verify.stop() } }
@@ -16,8 +18,9 @@ struct WorkerFaultTests {
         verify.inject(faults)
         try await RunningService.with(verifyServer: verify) { service in
             for index in 0..<count {
-                var body = NotificationBodies.v1(originalTransactionID: "3000000000000100", transactionID: "3000000000000100",
-                                                 receipt: life.receiptToken)
+                var body = NotificationBodies.v1(
+                    originalTransactionID: "3000000000000100", transactionID: "3000000000000100",
+                    receipt: life.receiptToken)
                 body["bvrs"] = "\(index)"  // distinct bodies, so none is a duplicate
                 #expect(try await service.postNotification(NotificationBodies.bytes(body)).status == 200)
             }
@@ -43,9 +46,11 @@ struct WorkerFaultTests {
         }
     }
 
-    @Test("permanent answers end dead with the reason", arguments: [
-        (21004, "shared secret"), (21010, "21010"), (21003, "21003"), (21100, "21100"),
-    ])
+    @Test(
+        "permanent answers end dead with the reason",
+        arguments: [
+            (21004, "shared secret"), (21010, "21010"), (21003, "21003"), (21100, "21100"),
+        ])
     func permanentFaults(status: Int, reasonFragment: String) async throws {
         // 21100 without is-retryable is permanent.
         try await run(faults: Array(repeating: .status(status, retryable: nil), count: 1), notifications: 1) { service, _ in
@@ -109,7 +114,8 @@ struct WorkerFaultTests {
             #expect(try await service.postNotification(NotificationBodies.bytes(life.notifications[0])).status == 200)
             try await service.waitUntilSettled()
             #expect(try await service.stateCounts() == ["processed": 1])
-            let stored = try await service.database.query("SELECT latest_receipt FROM subscriptions")[0].decode("latest_receipt", as: String.self)
+            let stored = try await service.database.query("SELECT latest_receipt FROM subscriptions")[0].decode(
+                "latest_receipt", as: String.self)
             #expect(stored == life.receiptToken)
         }
     }

@@ -88,15 +88,26 @@ struct WorkerLifecycleTests {
     }
 
     static let cases: [(name: String, life: @Sendable () -> Lifecycle, expected: Expected)] = [
-        ("trial → renewals → auto-renew off → expiry", trialThenCancel, Expected(status: "expired", entitled: false, intent: "customer_cancelled", product: "com.example.pro.monthly")),
-        ("billing failure → grace period → recovery", graceThenRecovery, Expected(status: "active", entitled: true, intent: nil, product: "com.example.pro.monthly")),
-        ("billing failure → billing retry → expiry", billingRetryThenExpiry, Expected(status: "expired", entitled: false, intent: "billing_error", product: "com.example.pro.monthly")),
+        (
+            "trial → renewals → auto-renew off → expiry", trialThenCancel,
+            Expected(status: "expired", entitled: false, intent: "customer_cancelled", product: "com.example.pro.monthly")
+        ),
+        (
+            "billing failure → grace period → recovery", graceThenRecovery,
+            Expected(status: "active", entitled: true, intent: nil, product: "com.example.pro.monthly")
+        ),
+        (
+            "billing failure → billing retry → expiry", billingRetryThenExpiry,
+            Expected(status: "expired", entitled: false, intent: "billing_error", product: "com.example.pro.monthly")
+        ),
         ("refund", refund, Expected(status: "revoked", entitled: false, intent: nil, product: "com.example.pro.monthly")),
         ("upgrade within a group", upgrade, Expected(status: "active", entitled: true, intent: nil, product: "com.example.pro.yearly")),
     ]
 
     /// Posts bodies, waits for the worker, and returns the canonical stored state.
-    private func deliver(_ bodies: [[String: Any]], verifyAnswer: [String: Any]?) async throws -> (state: String, subscription: [String: Any]) {
+    private func deliver(
+        _ bodies: [[String: Any]], verifyAnswer: [String: Any]?
+    ) async throws -> (state: String, subscription: [String: Any]) {
         let encoded = bodies.map(NotificationBodies.bytes)
         let delivered = try await deliver(encoded: encoded, verifyAnswer: verifyAnswer)
         return (delivered.state, try #require(try JSONSerialization.jsonObject(with: Data(delivered.subscription)) as? [String: Any]))
@@ -129,8 +140,9 @@ struct WorkerLifecycleTests {
         #expect(subscription["product_id"] as? String == expected.product)
     }
 
-    @Test("in order, shuffled, and each delivered three times: identical rows and the expected status",
-          arguments: 0..<cases.count)
+    @Test(
+        "in order, shuffled, and each delivered three times: identical rows and the expected status",
+        arguments: 0..<cases.count)
     func orderIndependence(index: Int) async throws {
         let (_, makeLife, expected) = Self.cases[index]
         let life = makeLife()
@@ -138,7 +150,8 @@ struct WorkerLifecycleTests {
         let inOrder = try await deliver(life.notifications, verifyAnswer: life.verifyAnswer)
         check(inOrder.subscription, expected)
         let shuffled = try await deliver(life.notifications.shuffled(using: &generator), verifyAnswer: life.verifyAnswer)
-        let tripled = try await deliver((life.notifications + life.notifications + life.notifications).shuffled(using: &generator), verifyAnswer: life.verifyAnswer)
+        let tripled = try await deliver(
+            (life.notifications + life.notifications + life.notifications).shuffled(using: &generator), verifyAnswer: life.verifyAnswer)
         #expect(shuffled.state == inOrder.state)
         #expect(tripled.state == inOrder.state)
     }
@@ -187,7 +200,9 @@ enum CanonicalState {
         var lines: [String] = []
         for query in queries {
             for row in try await database.query(query) {
-                lines.append(row.columnNames.filter { !volatile.contains($0) }.map { name in "\(name)=\(((try? row.text(name)) ?? nil) ?? "NULL")" }.joined(separator: " "))
+                lines.append(
+                    row.columnNames.filter { !volatile.contains($0) }.map { name in "\(name)=\(((try? row.text(name)) ?? nil) ?? "NULL")" }
+                        .joined(separator: " "))
             }
         }
         return lines.joined(separator: "\n")

@@ -3,8 +3,8 @@ import Foundation
 import Postgres
 import Store
 import Subscriptions
-import Testing
 import TestSupport
+import Testing
 
 /// `entitlement_changed`: a user's entitlement beginning or ending is reported once, whatever
 /// moved it (facts in v1 or v2, a grant, time), by reviews that run after the change.
@@ -18,7 +18,8 @@ struct EntitlementEventsTests {
 
     /// The catalog: `pro`, granted by the monthly subscription of com.example.app.
     static func catalog(_ client: PostgresClient) async throws {
-        try await client.execute("""
+        try await client.execute(
+            """
             INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period)
             VALUES ('com.example.pro.monthly', 'com.example.app', 'auto_renewable', '20500000', 'P1M')
             """)
@@ -26,28 +27,34 @@ struct EntitlementEventsTests {
         try await client.execute("INSERT INTO entitlement_products (entitlement_id, product_id) VALUES ('pro', 'com.example.pro.monthly')")
     }
 
-    static func apply(_ facts: ReceiptFacts, user: String?, at now: Date, _ client: PostgresClient,
-                      kinds: Set<LifecycleEvent.Kind> = Set(LifecycleEvent.Kind.allCases)) async throws {
+    static func apply(
+        _ facts: ReceiptFacts, user: String?, at now: Date, _ client: PostgresClient,
+        kinds: Set<LifecycleEvent.Kind> = Set(LifecycleEvent.Kind.allCases)
+    ) async throws {
         try await client.withTransaction { session in
-            try FactStore.apply(facts, receiptObservedAt: now, notificationID: nil, appUserID: user, webhookEvents: kinds, now: now, in: session)
+            try FactStore.apply(
+                facts, receiptObservedAt: now, notificationID: nil, appUserID: user, webhookEvents: kinds, now: now, in: session)
         }
     }
 
     /// The entitlement events written so far: "user entitlement active|ended", oldest first.
     static func events(_ client: PostgresClient) async throws -> [String] {
-        try await client.query("""
+        try await client.query(
+            """
             SELECT app_user_id, entitlement->>'id' AS id, (entitlement->>'active')::boolean AS active,
                    to_json(app_user_ids)::text AS users, original_transaction_id IS NULL AS about_user
             FROM webhook_events WHERE type = 'entitlement_changed' ORDER BY id
-            """).map { row in
-                #expect(try row.decode("about_user", as: Bool.self))
-                let user: String = try row.decode("app_user_id")
-                #expect(try row.decode("users", as: String.self) == "[\"\(user)\"]")
-                return "\(user) \(try row.decode("id", as: String.self)) \(try row.decode("active", as: Bool.self) ? "active" : "ended")"
-            }
+            """
+        ).map { row in
+            #expect(try row.decode("about_user", as: Bool.self))
+            let user: String = try row.decode("app_user_id")
+            #expect(try row.decode("users", as: String.self) == "[\"\(user)\"]")
+            return "\(user) \(try row.decode("id", as: String.self)) \(try row.decode("active", as: Bool.self) ? "active" : "ended")"
+        }
     }
 
-    @Test("bought, redelivered, lapsed with no notification: active once, nothing again, ended at the period's end", arguments: Form.allCases)
+    @Test(
+        "bought, redelivered, lapsed with no notification: active once, nothing again, ended at the period's end", arguments: Form.allCases)
     func subscriptionBeginsAndLapses(_ form: Form) async throws {
         try await TestDatabase.withClient { client, _ in
             try await Self.catalog(client)
@@ -78,11 +85,13 @@ struct EntitlementEventsTests {
             try await Self.catalog(client)
             let reviews = EntitlementReviews(client: client)
             let bought = LifecycleEventsTests.State(periods: [LifecycleEventsTests.first])
-            try await Self.apply(form == .v1 ? try bought.v1(observedAt: Self.at(0)) : try bought.v2(signedAt: 0), user: "bob", at: Self.at(0), client)
+            try await Self.apply(
+                form == .v1 ? try bought.v1(observedAt: Self.at(0)) : try bought.v2(signedAt: 0), user: "bob", at: Self.at(0), client)
             try await reviews.review(limit: 10, now: Self.at(0))
             var refunded = bought
             refunded.periods[0].refundedAt = 2
-            try await Self.apply(form == .v1 ? try refunded.v1(observedAt: Self.at(2)) : try refunded.v2(signedAt: 2), user: nil, at: Self.at(2), client)
+            try await Self.apply(
+                form == .v1 ? try refunded.v1(observedAt: Self.at(2)) : try refunded.v2(signedAt: 2), user: nil, at: Self.at(2), client)
             try await reviews.review(limit: 10, now: Self.at(2))
             #expect(try await Self.events(client) == ["bob pro active", "bob pro ended"])
         }
@@ -96,7 +105,8 @@ struct EntitlementEventsTests {
             let grants = GrantStore(client: client)
             // Grants are written at the database's clock: review at real times around them.
             let now = Date()
-            _ = try await grants.add(appUserID: "carol", entitlement: "pro", expiresAt: now.addingTimeInterval(3_600), reason: "support", actor: "test")
+            _ = try await grants.add(
+                appUserID: "carol", entitlement: "pro", expiresAt: now.addingTimeInterval(3_600), reason: "support", actor: "test")
             let revoked = try await grants.add(appUserID: "dave", entitlement: "pro", expiresAt: nil, reason: "press", actor: "test")
             try await reviews.review(limit: 10, now: now.addingTimeInterval(1))
             #expect(try await Self.events(client) == ["carol pro active", "dave pro active"])
@@ -110,7 +120,9 @@ struct EntitlementEventsTests {
             let bought = LifecycleEventsTests.State(periods: [Period(id: "7700000000000009", start: -1, end: 3_000)])
             try await Self.apply(try bought.v2(signedAt: 0), user: "erin", at: now, client)
             try await reviews.review(limit: 10, now: now.addingTimeInterval(4_000))
-            #expect(try await SubscriberRemoval(client: client).unlink(appUserID: "erin", originalTransactionID: LifecycleEventsTests.original, actor: "test"))
+            #expect(
+                try await SubscriberRemoval(client: client).unlink(
+                    appUserID: "erin", originalTransactionID: LifecycleEventsTests.original, actor: "test"))
             try await reviews.review(limit: 10, now: now.addingTimeInterval(4_001))
             #expect(try await Self.events(client).suffix(2) == ["erin pro active", "erin pro ended"])
         }
@@ -127,7 +139,8 @@ struct EntitlementEventsTests {
             #expect(try await EntitlementReviews(client: client).review(limit: 10, now: Self.at(0)) == 0)
             // Reviewed anyway (a grant of another kind marks the user), the selection still writes nothing.
             try await client.execute("INSERT INTO entitlement_reviews (app_user_id, due_at) VALUES ('frank', now())")
-            let quiet = EntitlementReviews(client: client, webhookEvents: WebhookEventSelection(["com.example.app": [.subscriptionCreated]]))
+            let quiet = EntitlementReviews(
+                client: client, webhookEvents: WebhookEventSelection(["com.example.app": [.subscriptionCreated]]))
             #expect(try await quiet.review(limit: 10, now: Date()) == 1)
             #expect(try await Self.events(client).isEmpty)
         }
@@ -146,7 +159,8 @@ struct EntitlementEventsTests {
                      "pending_renewal_info": [{"original_transaction_id": "\(id)", "auto_renew_status": "0", "expiration_intent": "1"}]}
                     """
                 let facts = ReceiptFacts(
-                    verifyResponse: try VerifyReceiptResponse.decode(from: Array(answer.utf8)), bundleID: "com.example.app", observedAt: Self.at(0))
+                    verifyResponse: try VerifyReceiptResponse.decode(from: Array(answer.utf8)), bundleID: "com.example.app",
+                    observedAt: Self.at(0))
                 try await Self.apply(facts, user: "user-\(customer)", at: Self.at(0), client)
             }
             try await EntitlementReviews(client: client).review(limit: 300, now: Self.at(0))
@@ -155,7 +169,8 @@ struct EntitlementEventsTests {
             async let first = Self.drain(EntitlementReviews(client: client), now: Self.at(2))
             async let second = Self.drain(EntitlementReviews(client: other), now: Self.at(2))
             _ = try await (first, second)
-            let ended = try await client.query("""
+            let ended = try await client.query(
+                """
                 SELECT count(*) AS n, count(DISTINCT app_user_id) AS d FROM webhook_events
                 WHERE type = 'entitlement_changed' AND entitlement->>'active' = 'false'
                 """)[0]

@@ -1,8 +1,9 @@
 import AppStore
 import Foundation
-@testable import Store
 import Subscriptions
 import Testing
+
+@testable import Store
 
 /// Subscriptions are locked in one global order across every batch of a transaction, so two
 /// transactions applying the same subscriptions in different batches cannot deadlock.

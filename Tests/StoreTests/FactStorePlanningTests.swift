@@ -3,8 +3,8 @@ import Foundation
 import Postgres
 import Store
 import Subscriptions
-import Testing
 import TestSupport
+import Testing
 
 /// A connection prepares its statements once, and PostgreSQL keeps a generic plan made from
 /// the statistics of that moment. Prepared while the tables were new, a lookup by a list of
@@ -26,23 +26,27 @@ struct FactStorePlanningTests {
                     try FactStore.apply(facts, receiptObservedAt: now, notificationID: nil, in: session)
                 }
             }
-            try await client.execute("""
+            try await client.execute(
+                """
                 INSERT INTO transactions (environment, transaction_id, original_transaction_id, bundle_id, product_id, purchase_date)
                 SELECT 'Production', (7300000000000000 + n)::text, (7300000000000000 + n / 3)::text, 'com.example.app',
                        'com.example.pro.monthly', now() - interval '1 day'
                 FROM generate_series(1, 20000) AS n
                 """)
-            try await client.execute("""
+            try await client.execute(
+                """
                 INSERT INTO renewal_info (environment, original_transaction_id, bundle_id, observed_at)
                 SELECT 'Production', (7300000000000000 + n)::text, 'com.example.app', now() FROM generate_series(1, 20000) AS n
                 """)
-            try await client.execute("""
+            try await client.execute(
+                """
                 INSERT INTO subscriptions (environment, original_transaction_id, bundle_id, product_id, status, latest_transaction_id)
                 SELECT 'Production', (7300000000000000 + n)::text, 'com.example.app', 'com.example.pro.monthly', 'active',
                        (7300000000000000 + n)::text
                 FROM generate_series(1, 20000) AS n
                 """)
-            try await client.execute("""
+            try await client.execute(
+                """
                 INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
                 SELECT 'user-' || n, 'Production', (7300000000000000 + n)::text, 'com.example.app' FROM generate_series(1, 20000) AS n
                 """)
@@ -50,7 +54,8 @@ struct FactStorePlanningTests {
             let rowsRead = try await client.withTransaction { session in
                 try FactStore.apply(facts, receiptObservedAt: now, notificationID: nil, in: session)
                 // This transaction's own reads of the table, not yet reported to the statistics.
-                return try session.queryFirst("""
+                return try session.queryFirst(
+                    """
                     SELECT sum(seq_tup_read + coalesce(idx_tup_fetch, 0))::int8 AS n FROM pg_stat_xact_user_tables
                     WHERE relname IN ('transactions', 'renewal_info', 'subscriptions', 'subscribers')
                     """)?.decode("n", as: Int.self)

@@ -2,14 +2,15 @@ import AppStore
 import Foundation
 import Postgres
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Inbox batches: one statement stores many, duplicates answer with the stored id")
 struct InboxBatchTests {
     private func entry(_ key: String, body: String? = nil) -> InboxEntry {
-        InboxEntry(source: .v1, dedupeKey: key, notificationType: "DID_RENEW", environment: .production,
-                   bundleID: "com.example.app", originalTransactionID: "1", body: body ?? #"{"k":"\#(key)"}"#)
+        InboxEntry(
+            source: .v1, dedupeKey: key, notificationType: "DID_RENEW", environment: .production,
+            bundleID: "com.example.app", originalTransactionID: "1", body: body ?? #"{"k":"\#(key)"}"#)
     }
 
     @Test("duplicates inside a batch and across batches get the stored id; each key is stored once")
@@ -28,7 +29,10 @@ struct InboxBatchTests {
             let second = try await inbox.insertBatch([entry("c"), entry("d"), entry("b"), entry("d")])
             #expect(second[0] == .duplicate(id: c))
             #expect(second[2] == .duplicate(id: b))
-            guard case .accepted(let d) = second[1] else { Issue.record("d not accepted: \(second)"); return }
+            guard case .accepted(let d) = second[1] else {
+                Issue.record("d not accepted: \(second)")
+                return
+            }
             #expect(second[3] == .duplicate(id: d))
             // A single insert agrees with the batches.
             #expect(try await inbox.insert(entry("d")) == .duplicate(id: d))
@@ -48,11 +52,14 @@ struct InboxBatchTests {
                 environment: .sandbox, bundleID: "com.example.app", originalTransactionID: nil, appUserID: "user, \"42\"",
                 body: #"{"text":"a \"quote\", a \\ and é 🎉"}"#)
             _ = try await inbox.insertBatch([full, entry("plain")])
-            let row = try #require(try await client.query("""
-                SELECT source, notification_type, notification_subtype, environment, original_transaction_id, app_user_id,
-                       body->>'text' AS text, state
-                FROM notifications WHERE dedupe_key = \(full.dedupeKey)
-                """).first)
+            let row = try #require(
+                try await client.query(
+                    """
+                    SELECT source, notification_type, notification_subtype, environment, original_transaction_id, app_user_id,
+                           body->>'text' AS text, state
+                    FROM notifications WHERE dedupe_key = \(full.dedupeKey)
+                    """
+                ).first)
             #expect(try row.decode("source", as: String.self) == "receipt")
             #expect(try row.decode("notification_type", as: String?.self) == nil)
             #expect(try row.decode("notification_subtype", as: String?.self) == "NULL")

@@ -2,14 +2,15 @@ import AppStore
 import Foundation
 import Postgres
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Inbox claims: suspects run alone, poison entries end dead alone, stale attempts cannot overwrite, operators discard")
 struct InboxClaimTests {
     private func entry(_ key: String) -> InboxEntry {
-        InboxEntry(source: .v1, dedupeKey: key, notificationType: "DID_RENEW", environment: .production,
-                   bundleID: "com.example.app", originalTransactionID: "1", body: #"{"k":"\#(key)"}"#)
+        InboxEntry(
+            source: .v1, dedupeKey: key, notificationType: "DID_RENEW", environment: .production,
+            bundleID: "com.example.app", originalTransactionID: "1", body: #"{"k":"\#(key)"}"#)
     }
 
     private func state(of id: Int64, _ client: PostgresClient) async throws -> (state: String, error: String?) {
@@ -21,7 +22,10 @@ struct InboxClaimTests {
     func poisonEndsDead() async throws {
         try await TestDatabase.withClient { client, _ in
             let inbox = NotificationInbox(client: client)
-            guard case .accepted(let id) = try await inbox.insert(entry("poison")) else { Issue.record("not stored"); return }
+            guard case .accepted(let id) = try await inbox.insert(entry("poison")) else {
+                Issue.record("not stored")
+                return
+            }
             // A zero lease: due again at once, as after a crash and an expired lease.
             #expect(try await inbox.claimDue(limit: 10, lease: .zero).map(\.id) == [id])
             // Its claim ended without an outcome: no longer claimed with others, only alone.
@@ -46,7 +50,10 @@ struct InboxClaimTests {
             let inbox = NotificationInbox(client: client)
             var ids: [Int64] = []
             for key in ["healthy-1", "poison", "healthy-2"] {
-                guard case .accepted(let id) = try await inbox.insert(entry(key)) else { Issue.record("not stored"); return }
+                guard case .accepted(let id) = try await inbox.insert(entry(key)) else {
+                    Issue.record("not stored")
+                    return
+                }
                 ids.append(id)
             }
             // Claimed together, and the process dies with all three in flight, five times over.
@@ -76,10 +83,14 @@ struct InboxClaimTests {
             let inbox = NotificationInbox(client: client)
             var ids: [Int64] = []
             for key in ["poison-1", "poison-2", "healthy-1", "healthy-2", "healthy-3"] {
-                guard case .accepted(let id) = try await inbox.insert(entry(key)) else { Issue.record("not stored"); return }
+                guard case .accepted(let id) = try await inbox.insert(entry(key)) else {
+                    Issue.record("not stored")
+                    return
+                }
                 ids.append(id)
             }
-            try await client.execute("UPDATE notifications SET unfinished_claims = 3, isolated_claims = 3 WHERE id IN (\(ids[0]), \(ids[1]))")
+            try await client.execute(
+                "UPDATE notifications SET unfinished_claims = 3, isolated_claims = 3 WHERE id IN (\(ids[0]), \(ids[1]))")
             // Due in insertion order: the two poisoned entries come up first.
             try await client.execute("UPDATE notifications SET next_attempt_at = received_at - make_interval(secs => 100 - id)")
             let claimed = try await inbox.claimDue(limit: 2, lease: .seconds(60))
@@ -87,7 +98,8 @@ struct InboxClaimTests {
             #expect(try await inbox.claimSuspect(lease: .seconds(60), maxIsolatedDeaths: 3) == nil)
             for id in ids.prefix(2) { #expect(try await state(of: id, client).state == "dead") }
             #expect(try await state(of: ids[4], client).state == "pending")
-            let abandoned = try await client.query("SELECT notification_id FROM notification_attempts WHERE outcome = 'abandoned' ORDER BY 1")
+            let abandoned = try await client.query(
+                "SELECT notification_id FROM notification_attempts WHERE outcome = 'abandoned' ORDER BY 1")
             #expect(try abandoned.map { try $0.decode("notification_id", as: Int64.self) } == Array(ids.prefix(2)))
         }
     }
@@ -96,7 +108,10 @@ struct InboxClaimTests {
     func outcomesResetTheCount() async throws {
         try await TestDatabase.withClient { client, _ in
             let inbox = NotificationInbox(client: client)
-            guard case .accepted(let id) = try await inbox.insert(entry("flaky")) else { Issue.record("not stored"); return }
+            guard case .accepted(let id) = try await inbox.insert(entry("flaky")) else {
+                Issue.record("not stored")
+                return
+            }
             for _ in 1...8 {
                 let claimed = try #require(try await inbox.claimDue(limit: 1, lease: .zero).first)
                 #expect(try await inbox.scheduleRetry(claimed, at: Date(timeIntervalSinceNow: -1), reason: "upstream down"))
@@ -109,7 +124,10 @@ struct InboxClaimTests {
     func staleAttemptIsFenced() async throws {
         try await TestDatabase.withClient { client, _ in
             let inbox = NotificationInbox(client: client)
-            guard case .accepted(let id) = try await inbox.insert(entry("fenced")) else { Issue.record("not stored"); return }
+            guard case .accepted(let id) = try await inbox.insert(entry("fenced")) else {
+                Issue.record("not stored")
+                return
+            }
             let stale = try #require(try await inbox.claimDue(limit: 1, lease: .zero).first)
             // Its lease ran out with no outcome: the entry is a suspect, claimed again alone.
             let fresh = try #require(try await inbox.claimSuspect(lease: .seconds(60)))
@@ -134,7 +152,10 @@ struct InboxClaimTests {
         try await TestDatabase.withClient { client, _ in
             let inbox = NotificationInbox(client: client)
             let queries = InboxQueries(client: client)
-            guard case .accepted(let id) = try await inbox.insert(entry("bad")) else { Issue.record("not stored"); return }
+            guard case .accepted(let id) = try await inbox.insert(entry("bad")) else {
+                Issue.record("not stored")
+                return
+            }
             let inFlight = try #require(try await inbox.claimDue(limit: 1, lease: .seconds(60)).first)
 
             #expect(try await queries.discard(ids: [id, 999_999], reason: "x", actor: "ops@host") == .unknown([999_999]))
@@ -144,9 +165,12 @@ struct InboxClaimTests {
             let (state, error) = try await state(of: id, client)
             #expect(state == "dead")
             #expect(error == "discarded by ops@host: hand-made test body")
-            let attempt = try #require(try await client.query("""
-                SELECT outcome, actor FROM notification_attempts WHERE notification_id = \(id) ORDER BY attempt DESC LIMIT 1
-                """).first)
+            let attempt = try #require(
+                try await client.query(
+                    """
+                    SELECT outcome, actor FROM notification_attempts WHERE notification_id = \(id) ORDER BY attempt DESC LIMIT 1
+                    """
+                ).first)
             #expect(try attempt.decode("outcome", as: String.self) == "discarded")
             #expect(try attempt.decode("actor", as: String?.self) == "ops@host")
             // The attempt that was in flight cannot undo the discard.

@@ -4,8 +4,8 @@ import JSON
 import Postgres
 import Store
 import Subscriptions
-import Testing
 import TestSupport
+import Testing
 
 /// Lifecycle events at the store: a subscription's story told step by step, each step's
 /// facts applied at its own moment, in Apple's v1 form (a verifyReceipt answer) and its v2
@@ -44,7 +44,9 @@ struct LifecycleEventsTests {
                     "\"product_id\": \"\(p.product)\"", "\"purchase_date_ms\": \"\(ms(p.start))\"", "\"expires_date_ms\": \"\(ms(p.end))\"",
                     "\"subscription_group_identifier\": \"20500000\"", "\"is_upgraded\": \"\(p.upgraded)\"",
                 ]
-                if let refunded = p.refundedAt { fields += ["\"cancellation_date_ms\": \"\(ms(refunded))\"", "\"cancellation_reason\": \"0\""] }
+                if let refunded = p.refundedAt {
+                    fields += ["\"cancellation_date_ms\": \"\(ms(refunded))\"", "\"cancellation_reason\": \"0\""]
+                }
                 return "{" + fields.joined(separator: ", ") + "}"
             }
             var renewal = [
@@ -59,7 +61,8 @@ struct LifecycleEventsTests {
                  "pending_renewal_info": [{\(renewal.joined(separator: ", "))}]}
                 """
             return ReceiptFacts(
-                verifyResponse: try VerifyReceiptResponse.decode(from: Array(answer.utf8)), bundleID: "com.example.app", observedAt: observedAt)
+                verifyResponse: try VerifyReceiptResponse.decode(from: Array(answer.utf8)), bundleID: "com.example.app",
+                observedAt: observedAt)
         }
 
         /// A v2 notification's facts: the newest period's signed transaction and the renewal
@@ -69,9 +72,13 @@ struct LifecycleEventsTests {
             var transaction: [String: Any] = [
                 "transactionId": latest.id, "originalTransactionId": LifecycleEventsTests.original, "bundleId": "com.example.app",
                 "productId": latest.product, "subscriptionGroupIdentifier": "20500000", "purchaseDate": ms(latest.start),
-                "expiresDate": ms(latest.end), "type": "Auto-Renewable Subscription", "environment": "Production", "signedDate": ms(signedAt),
+                "expiresDate": ms(latest.end), "type": "Auto-Renewable Subscription", "environment": "Production",
+                "signedDate": ms(signedAt),
             ]
-            if let refunded = latest.refundedAt { transaction["revocationDate"] = ms(refunded); transaction["revocationReason"] = 0 }
+            if let refunded = latest.refundedAt {
+                transaction["revocationDate"] = ms(refunded)
+                transaction["revocationReason"] = 0
+            }
             var renewal: [String: Any] = [
                 "originalTransactionId": LifecycleEventsTests.original, "productId": latest.product, "autoRenewProductId": renewsTo,
                 "autoRenewStatus": autoRenew ? 1 : 0, "isInBillingRetryPeriod": billingRetry, "environment": "Production",
@@ -80,7 +87,8 @@ struct LifecycleEventsTests {
             if let graceUntil { renewal["gracePeriodExpiresDate"] = ms(graceUntil) }
             if let intent { renewal["expirationIntent"] = intent }
             return ReceiptFacts(
-                signedTransaction: try decode(transaction), renewalInfo: try decode(renewal), bundleID: "com.example.app", environment: .production)
+                signedTransaction: try decode(transaction), renewalInfo: try decode(renewal), bundleID: "com.example.app",
+                environment: .production)
         }
 
         private func ms(_ days: TimeInterval) -> Int64 {
@@ -112,7 +120,8 @@ struct LifecycleEventsTests {
                     try await client.withTransaction { session in
                         try FactStore.apply(facts, receiptObservedAt: now, notificationID: nil, now: now, in: session)
                     }
-                    let rows = try await client.query("SELECT type, reason, from_product, to_product, access_continues FROM webhook_events ORDER BY id")
+                    let rows = try await client.query(
+                        "SELECT type, reason, from_product, to_product, access_continues FROM webhook_events ORDER BY id")
                     let new = try rows.dropFirst(written).map { row -> String in
                         let detail = [
                             try row.decode("reason", as: String?.self),
@@ -133,64 +142,88 @@ struct LifecycleEventsTests {
 
     @Test("renewed, auto-renew off and on, renewal preference, upgrade", arguments: Form.allCases)
     func renewalsAndChoices(_ form: Form) async throws {
-        try await play([
-            Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
-            Step(state: State(periods: [Self.first], autoRenew: false), at: 1, events: ["auto_renew_disabled"]),
-            Step(state: State(periods: [Self.first]), at: 2, events: ["auto_renew_enabled"]),
-            Step(state: State(periods: [Self.first], renewsTo: "com.example.pro.basic"), at: 3,
-                 events: ["product_changed renewal_preference to com.example.pro.basic"]),
-            Step(state: State(periods: [Self.first]), at: 4, events: ["product_changed renewal_preference to com.example.pro.monthly"]),
-            Step(state: State(periods: [Self.first, Self.second]), at: 29.5, events: ["renewed"]),
-            Step(state: State(periods: [Self.first, Self.second, Period(id: "7700000000000003", product: "com.example.premium.monthly", start: 40, end: 70)],
-                              renewsTo: "com.example.premium.monthly"), at: 40,
-                 events: ["product_changed upgrade to com.example.premium.monthly"]),
-        ], form, "choices")
+        try await play(
+            [
+                Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
+                Step(state: State(periods: [Self.first], autoRenew: false), at: 1, events: ["auto_renew_disabled"]),
+                Step(state: State(periods: [Self.first]), at: 2, events: ["auto_renew_enabled"]),
+                Step(
+                    state: State(periods: [Self.first], renewsTo: "com.example.pro.basic"), at: 3,
+                    events: ["product_changed renewal_preference to com.example.pro.basic"]),
+                Step(state: State(periods: [Self.first]), at: 4, events: ["product_changed renewal_preference to com.example.pro.monthly"]),
+                Step(state: State(periods: [Self.first, Self.second]), at: 29.5, events: ["renewed"]),
+                Step(
+                    state: State(
+                        periods: [
+                            Self.first, Self.second,
+                            Period(id: "7700000000000003", product: "com.example.premium.monthly", start: 40, end: 70),
+                        ],
+                        renewsTo: "com.example.premium.monthly"), at: 40,
+                    events: ["product_changed upgrade to com.example.premium.monthly"]),
+            ], form, "choices")
     }
 
     @Test("billing issue in grace, grace over, recovered; billing issue without grace, expired", arguments: Form.allCases)
     func billing(_ form: Form) async throws {
-        try await play([
-            Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
-            Step(state: State(periods: [Self.first], billingRetry: true, graceUntil: 35), at: 29.5, events: ["billing_issue access"]),
-            Step(state: State(periods: [Self.first], billingRetry: true, graceUntil: 35), at: 36, events: ["grace_period_expired"]),
-            Step(state: State(periods: [Self.first, Period(id: "7700000000000002", start: 37, end: 67)]), at: 37,
-                 events: ["renewed", "billing_recovered"]),
-            Step(state: State(periods: [Self.first, Period(id: "7700000000000002", start: 37, end: 67)], billingRetry: true), at: 67.5,
-                 events: ["billing_issue no access"]),
-            Step(state: State(periods: [Self.first, Period(id: "7700000000000002", start: 37, end: 67)], autoRenew: false, intent: 2), at: 80,
-                 events: ["auto_renew_disabled", "expired billing_error"]),
-        ], form, "billing")
+        try await play(
+            [
+                Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
+                Step(state: State(periods: [Self.first], billingRetry: true, graceUntil: 35), at: 29.5, events: ["billing_issue access"]),
+                Step(state: State(periods: [Self.first], billingRetry: true, graceUntil: 35), at: 36, events: ["grace_period_expired"]),
+                Step(
+                    state: State(periods: [Self.first, Period(id: "7700000000000002", start: 37, end: 67)]), at: 37,
+                    events: ["renewed", "billing_recovered"]),
+                Step(
+                    state: State(periods: [Self.first, Period(id: "7700000000000002", start: 37, end: 67)], billingRetry: true), at: 67.5,
+                    events: ["billing_issue no access"]),
+                Step(
+                    state: State(periods: [Self.first, Period(id: "7700000000000002", start: 37, end: 67)], autoRenew: false, intent: 2),
+                    at: 80,
+                    events: ["auto_renew_disabled", "expired billing_error"]),
+            ], form, "billing")
     }
 
     @Test("cancelled and expired; refunded; extended", arguments: Form.allCases)
     func endings(_ form: Form) async throws {
-        try await play([
-            Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
-            Step(state: State(periods: [Period(id: "7700000000000001", start: -1, end: 36)]), at: 1, events: ["renewal_extended"]),
-            Step(state: State(periods: [Period(id: "7700000000000001", start: -1, end: 36)], autoRenew: false), at: 2, events: ["auto_renew_disabled"]),
-            Step(state: State(periods: [Period(id: "7700000000000001", start: -1, end: 36)], autoRenew: false, intent: 1), at: 37,
-                 events: ["expired customer_cancelled"]),
-            Step(state: State(periods: [Period(id: "7700000000000001", start: -1, end: 36, refundedAt: 38)], autoRenew: false, intent: 1), at: 38,
-                 events: ["refunded 0"]),
-        ], form, "endings")
+        try await play(
+            [
+                Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
+                Step(state: State(periods: [Period(id: "7700000000000001", start: -1, end: 36)]), at: 1, events: ["renewal_extended"]),
+                Step(
+                    state: State(periods: [Period(id: "7700000000000001", start: -1, end: 36)], autoRenew: false), at: 2,
+                    events: ["auto_renew_disabled"]),
+                Step(
+                    state: State(periods: [Period(id: "7700000000000001", start: -1, end: 36)], autoRenew: false, intent: 1), at: 37,
+                    events: ["expired customer_cancelled"]),
+                Step(
+                    state: State(
+                        periods: [Period(id: "7700000000000001", start: -1, end: 36, refundedAt: 38)], autoRenew: false, intent: 1), at: 38,
+                    events: ["refunded 0"]),
+            ], form, "endings")
     }
 
-    @Test("late news: a period seen to end with no word of a renewal, then Apple says it is retrying the charge (status_changed)", arguments: Form.allCases)
+    @Test(
+        "late news: a period seen to end with no word of a renewal, then Apple says it is retrying the charge (status_changed)",
+        arguments: Form.allCases)
     func lateBillingRetry(_ form: Form) async throws {
-        try await play([
-            Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
-            Step(state: State(periods: [Self.first]), at: 30, events: ["expired"]),
-            Step(state: State(periods: [Self.first], billingRetry: true), at: 31, events: ["status_changed"]),
-        ], form, "late retry")
+        try await play(
+            [
+                Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
+                Step(state: State(periods: [Self.first]), at: 30, events: ["expired"]),
+                Step(state: State(periods: [Self.first], billingRetry: true), at: 31, events: ["status_changed"]),
+            ], form, "late retry")
     }
 
     @Test("v2: a refund reversed (REFUND_REVERSED carries the transaction without its revocation, signed later)")
     func refundReversed() async throws {
-        try await play([
-            Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
-            Step(state: State(periods: [Period(id: "7700000000000001", start: -1, end: 29, refundedAt: 1)]), at: 1, events: ["refunded 0"]),
-            Step(state: State(periods: [Self.first]), at: 2, events: ["refund_reversed"]),
-        ], .v2, "reversal")
+        try await play(
+            [
+                Step(state: State(periods: [Self.first]), at: 0, events: ["subscription_created"]),
+                Step(
+                    state: State(periods: [Period(id: "7700000000000001", start: -1, end: 29, refundedAt: 1)]), at: 1,
+                    events: ["refunded 0"]),
+                Step(state: State(periods: [Self.first]), at: 2, events: ["refund_reversed"]),
+            ], .v2, "reversal")
     }
 }
 
@@ -211,23 +244,31 @@ struct PurchaseEventsTests {
                   {"transaction_id": "\(id)", "original_transaction_id": "\(id)", "product_id": "com.example.pro.lifetime",
                    "quantity": "1", "purchase_date_ms": "\(bought)"\(refund)}]}}
                 """
-            return ReceiptFacts(verifyResponse: try VerifyReceiptResponse.decode(from: Array(answer.utf8)), bundleID: "com.example.app", observedAt: now)
+            return ReceiptFacts(
+                verifyResponse: try VerifyReceiptResponse.decode(from: Array(answer.utf8)), bundleID: "com.example.app", observedAt: now)
         case .v2:
             var object: [String: Any] = [
                 "transactionId": id, "originalTransactionId": id, "bundleId": "com.example.app", "productId": "com.example.pro.lifetime",
                 "purchaseDate": bought, "signedDate": stated, "type": "Non-Consumable", "environment": "Production", "quantity": 1,
                 "price": 29_990, "currency": "USD",
             ]
-            if refunded { object["revocationDate"] = stated - 1_000; object["revocationReason"] = 1 }
-            let transaction = try StrictJSONParser.parse(Array(try JSONSerialization.data(withJSONObject: object))).decode(JWSTransactionPayload.self)
+            if refunded {
+                object["revocationDate"] = stated - 1_000
+                object["revocationReason"] = 1
+            }
+            let transaction = try StrictJSONParser.parse(Array(try JSONSerialization.data(withJSONObject: object))).decode(
+                JWSTransactionPayload.self)
             return ReceiptFacts(signedTransaction: transaction, renewalInfo: nil, bundleID: "com.example.app", environment: .production)
         }
     }
 
-    @Test("bought, then refunded: each writes its event with the purchase as it is then; applied again, nothing", arguments: LifecycleEventsTests.Form.allCases)
+    @Test(
+        "bought, then refunded: each writes its event with the purchase as it is then; applied again, nothing",
+        arguments: LifecycleEventsTests.Form.allCases)
     func boughtThenRefunded(_ form: LifecycleEventsTests.Form) async throws {
         try await TestDatabase.withClient { client, _ in
-            try await client.execute("""
+            try await client.execute(
+                """
                 INSERT INTO products (product_id, bundle_id, type) VALUES ('com.example.pro.lifetime', 'com.example.app', 'non_consumable')
                 """)
             var written = 0
@@ -238,7 +279,8 @@ struct PurchaseEventsTests {
                     try await client.withTransaction { session in
                         try FactStore.apply(facts, receiptObservedAt: now, notificationID: nil, appUserID: "buyer", now: now, in: session)
                     }
-                    let rows = try await client.query("""
+                    let rows = try await client.query(
+                        """
                         SELECT type, reason, subscription IS NULL AS no_subscription, purchase->>'transactionID' AS purchase,
                                purchase->>'type' AS purchase_type, purchase ? 'cancellationDate' AS revoked, to_json(app_user_ids)::text AS users
                         FROM webhook_events ORDER BY id
@@ -246,7 +288,9 @@ struct PurchaseEventsTests {
                     let new = Array(rows.dropFirst(written))
                     written = rows.count
                     let expected = attempt == 1 ? [] : (refunded ? ["purchase_revoked"] : ["purchase_created"])
-                    #expect(try new.map { try $0.decode("type", as: String.self) } == expected, "\(form) step \(step + 1)\(attempt == 0 ? "" : ", again")")
+                    #expect(
+                        try new.map { try $0.decode("type", as: String.self) } == expected,
+                        "\(form) step \(step + 1)\(attempt == 0 ? "" : ", again")")
                     for row in new {
                         #expect(try row.decode("no_subscription", as: Bool.self) && row.decode("purchase", as: String?.self) == Self.id)
                         #expect(try row.decode("purchase_type", as: String?.self) == "non_consumable")
@@ -263,7 +307,9 @@ struct PurchaseEventsTests {
 /// Time moves status: `SubscriptionSweep` moves what is due, once, however many sweep.
 @Suite("Status sweep: due subscriptions move once, with their events, whoever sweeps")
 struct StatusSweepTests {
-    @Test("400 subscriptions whose period ended with no new fact: two sweepers on separate connections move each once, one expired event each")
+    @Test(
+        "400 subscriptions whose period ended with no new fact: two sweepers on separate connections move each once, one expired event each"
+    )
     func twoSweepers() async throws {
         try await TestDatabase.withClient { client, database in
             let applied = LifecycleEventsTests.t0
@@ -275,7 +321,8 @@ struct StatusSweepTests {
                      "pending_renewal_info": [{"original_transaction_id": "\(id)", "auto_renew_status": "0", "expiration_intent": "1"}]}
                     """
                 let facts = ReceiptFacts(
-                    verifyResponse: try VerifyReceiptResponse.decode(from: Array(answer.utf8)), bundleID: "com.example.app", observedAt: applied)
+                    verifyResponse: try VerifyReceiptResponse.decode(from: Array(answer.utf8)), bundleID: "com.example.app",
+                    observedAt: applied)
                 try await client.withTransaction { session in
                     try FactStore.apply(facts, receiptObservedAt: applied, notificationID: nil, now: applied, in: session)
                 }
@@ -288,9 +335,12 @@ struct StatusSweepTests {
             async let first = Self.drain(SubscriptionSweep(client: client), now: later)
             async let second = Self.drain(SubscriptionSweep(client: other), now: later)
             _ = try await (first, second)
-            let expired = try await client.query("SELECT count(*) AS n, count(DISTINCT original_transaction_id) AS d FROM webhook_events WHERE type = 'expired'")[0]
+            let expired = try await client.query(
+                "SELECT count(*) AS n, count(DISTINCT original_transaction_id) AS d FROM webhook_events WHERE type = 'expired'")[0]
             #expect(try expired.decode("n", as: Int.self) == 400 && expired.decode("d", as: Int.self) == 400)
-            #expect(try await client.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'expired' AND due_at IS NULL")[0].decode("n", as: Int.self) == 400)
+            #expect(
+                try await client.query("SELECT count(*) AS n FROM subscriptions WHERE status = 'expired' AND due_at IS NULL")[0].decode(
+                    "n", as: Int.self) == 400)
             #expect(try await SubscriptionSweep(client: client).backlog(now: later).due == 0)
             // Nothing due any more: another sweep writes nothing.
             #expect(try await SubscriptionSweep(client: client).sweep(limit: 50, now: later) == 0)

@@ -41,11 +41,15 @@ struct MigrationRunnerTests {
             #expect(try await runner.status().allSatisfy(\.isApplied))
             try await runner.requireCurrent()
 
-            let tables = try await client.query("""
+            let tables = try await client.query(
+                """
                 SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name
-                """).map { try $0.decode("table_name", as: String.self) }
-            for table in ["notifications", "transactions", "renewal_info", "subscriptions", "subscribers",
-                          "products", "status_events", "schema_migrations"] {
+                """
+            ).map { try $0.decode("table_name", as: String.self) }
+            for table in [
+                "notifications", "transactions", "renewal_info", "subscriptions", "subscribers",
+                "products", "status_events", "schema_migrations",
+            ] {
                 #expect(tables.contains(table), "missing table \(table)")
             }
         }

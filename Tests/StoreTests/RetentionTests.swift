@@ -2,20 +2,26 @@ import AppStore
 import Foundation
 import Postgres
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Retention: receipts older than the cut-off are removed, nothing else")
 struct RetentionTests {
     /// Stores a notification in `state`, processed `daysAgo` days ago, with `body`; returns its id.
-    private func store(_ client: PostgresClient, key: String, source: String = "v1", state: String = "processed",
-                       daysAgo: Double?, body: String) async throws -> Int64 {
+    private func store(
+        _ client: PostgresClient, key: String, source: String = "v1", state: String = "processed",
+        daysAgo: Double?, body: String
+    ) async throws -> Int64 {
         let processedAt = daysAgo.map { Date().addingTimeInterval(-$0 * 86_400) }
-        return try #require(try await client.query("""
-            INSERT INTO notifications (source, dedupe_key, notification_type, environment, bundle_id, body, state, processed_at)
-            VALUES (\(source), \(key), 'DID_RENEW', 'Production', 'com.example.app', \(body)::jsonb, \(state), \(processedAt))
-            RETURNING id
-            """).first).decode("id")
+        return try #require(
+            try await client.query(
+                """
+                INSERT INTO notifications (source, dedupe_key, notification_type, environment, bundle_id, body, state, processed_at)
+                VALUES (\(source), \(key), 'DID_RENEW', 'Production', 'com.example.app', \(body)::jsonb, \(state), \(processedAt))
+                RETURNING id
+                """
+            ).first
+        ).decode("id")
     }
 
     private func body(_ client: PostgresClient, _ id: Int64) async throws -> String {
@@ -29,8 +35,10 @@ struct RetentionTests {
         return lhs != nil && lhs == rhs
     }
 
-    static let v1Body = #"{"auto_renew_status": "true", "latest_receipt": "AAAA", "latest_expired_receipt": "BBBB", "notification_type": "DID_RENEW", "unified_receipt": {"status": 0, "latest_receipt": "CCCC", "latest_receipt_info": [{"transaction_id": "1"}]}}"#
-    static let v1Stripped = #"{"auto_renew_status": "true", "notification_type": "DID_RENEW", "unified_receipt": {"status": 0, "latest_receipt_info": [{"transaction_id": "1"}]}}"#
+    static let v1Body =
+        #"{"auto_renew_status": "true", "latest_receipt": "AAAA", "latest_expired_receipt": "BBBB", "notification_type": "DID_RENEW", "unified_receipt": {"status": 0, "latest_receipt": "CCCC", "latest_receipt_info": [{"transaction_id": "1"}]}}"#
+    static let v1Stripped =
+        #"{"auto_renew_status": "true", "notification_type": "DID_RENEW", "unified_receipt": {"status": 0, "latest_receipt_info": [{"transaction_id": "1"}]}}"#
     static let signedBody = #"{"signedPayload": "eyJ.x.y"}"#
 
     @Test("old processed v1 bodies and queued receipts lose exactly their receipts; recent, unprocessed and signed ones are untouched")
@@ -39,7 +47,8 @@ struct RetentionTests {
             let old = try await store(client, key: "old", daysAgo: 91, body: Self.v1Body)
             let recent = try await store(client, key: "recent", daysAgo: 89, body: Self.v1Body)
             let deadOld = try await store(client, key: "dead", state: "dead", daysAgo: nil, body: Self.v1Body)
-            let queued = try await store(client, key: "queued", source: "receipt", daysAgo: 100, body: #"{"app_user_id": "u", "receipt_data": "DDDD"}"#)
+            let queued = try await store(
+                client, key: "queued", source: "receipt", daysAgo: 100, body: #"{"app_user_id": "u", "receipt_data": "DDDD"}"#)
             let signed = try await store(client, key: "signed", source: "v2", daysAgo: 200, body: Self.signedBody)
 
             let run = try await ReceiptRetention(client: client).run(cutoff: Date().addingTimeInterval(-90 * 86_400), dropSigned: false)
@@ -54,7 +63,9 @@ struct RetentionTests {
             #expect(try marked.map { try $0.decode("id", as: Int64.self) } == [old, queued])
 
             // Idempotent: a second run finds nothing; then signed payloads only when asked.
-            #expect(try await ReceiptRetention(client: client).run(cutoff: Date().addingTimeInterval(-90 * 86_400), dropSigned: false).receiptsRemoved == 0)
+            #expect(
+                try await ReceiptRetention(client: client).run(cutoff: Date().addingTimeInterval(-90 * 86_400), dropSigned: false)
+                    .receiptsRemoved == 0)
             let dropping = try await ReceiptRetention(client: client).run(cutoff: Date().addingTimeInterval(-90 * 86_400), dropSigned: true)
             #expect(dropping.signedRemoved == 1)
             #expect(dropping.receiptsRemoved == 0)
@@ -68,7 +79,8 @@ struct RetentionTests {
     func batches() async throws {
         try await TestDatabase.withClient { client, _ in
             for index in 0..<7 { _ = try await store(client, key: "k\(index)", daysAgo: 120, body: Self.v1Body) }
-            let run = try await ReceiptRetention(client: client).run(cutoff: Date().addingTimeInterval(-90 * 86_400), dropSigned: false, batchSize: 3)
+            let run = try await ReceiptRetention(client: client).run(
+                cutoff: Date().addingTimeInterval(-90 * 86_400), dropSigned: false, batchSize: 3)
             #expect(run.receiptsRemoved == 7)
             let left = try await client.query("SELECT count(*) AS n FROM notifications WHERE body ? 'latest_receipt'")
             #expect(try left[0].decode("n", as: Int.self) == 0)

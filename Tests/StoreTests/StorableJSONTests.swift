@@ -2,20 +2,23 @@ import AppStore
 import JSON
 import Postgres
 import Store
-import Testing
 import TestSupport
+import Testing
 
 /// `StorableJSON` judges a number the way PostgreSQL's `jsonb` input does (or a little more
 /// strictly): every literal it admits stores, and every literal PostgreSQL refuses it refuses.
 @Suite("StorableJSON: numbers PostgreSQL's jsonb cannot hold are found before the insert")
 struct StorableJSONTests {
-    static let literals: [String] = [
-        "0", "-0", "1", "-1.5", "1e400", "1e-400", "1e131071", "1e131072", "10e131071", "0.1e131072", "0.1e131073",
-        "1e-16383", "1.5e-16383", "100e-16385", "0.0e-99999", "0e5000", "0e2147483648", "-1e131071",
-        "1E+131071", "1E+131072", "0.00001e131076", "0.00001e131077", "123.456e-16380", "123.456e-16381",
-        "1e999999999999", "0.000e5", "5e-324", "1.7976931348623157e308",
-    ] + [String(repeating: "9", count: 131_072), String(repeating: "9", count: 131_073), "0." + String(repeating: "9", count: 16_383),
-         "0." + String(repeating: "9", count: 16_384), "-" + String(repeating: "9", count: 131_073)]
+    static let literals: [String] =
+        [
+            "0", "-0", "1", "-1.5", "1e400", "1e-400", "1e131071", "1e131072", "10e131071", "0.1e131072", "0.1e131073",
+            "1e-16383", "1.5e-16383", "100e-16385", "0.0e-99999", "0e5000", "0e2147483648", "-1e131071",
+            "1E+131071", "1E+131072", "0.00001e131076", "0.00001e131077", "123.456e-16380", "123.456e-16381",
+            "1e999999999999", "0.000e5", "5e-324", "1.7976931348623157e308",
+        ] + [
+            String(repeating: "9", count: 131_072), String(repeating: "9", count: 131_073), "0." + String(repeating: "9", count: 16_383),
+            "0." + String(repeating: "9", count: 16_384), "-" + String(repeating: "9", count: 131_073),
+        ]
 
     /// Stricter by design: an exponent past 10^8 is refused even where PostgreSQL would store a zero.
     @Test func hugeExponentsAreRefusedWhateverTheDigits() throws {

@@ -1,10 +1,11 @@
 import AppStore
 import Foundation
 import Postgres
-@testable import Store
 import Subscriptions
-import Testing
 import TestSupport
+import Testing
+
+@testable import Store
 
 /// The one-statement reads give what the per-environment queries they replaced give
 /// (`SubscriptionReader.views`, which the webhook outbox still uses, and `StoredFacts` with
@@ -17,7 +18,8 @@ struct SubscriptionReaderTests {
     /// Stores the fixture: see the suite's description. Returns the links by environment.
     private func storeFixture(_ client: PostgresClient) async throws {
         try await client.withTransaction { session in
-            try session.runScript("""
+            try session.runScript(
+                """
                 INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period,
                     intro_payment_mode, intro_period, intro_periods, intro_price) VALUES
                   ('pro.monthly', 'app', 'auto_renewable', '20500000', 'P1M', 'free_trial', 'P1W', 1, 0),
@@ -67,7 +69,8 @@ struct SubscriptionReaderTests {
     /// What the per-environment queries give for a user's links (the reads before one statement).
     private func referenceViews(_ client: PostgresClient, appUserID: String, now: Date) async throws -> [SubscriptionView] {
         try await client.withConnection { session in
-            let links = try session.query("""
+            let links = try session.query(
+                """
                 SELECT environment, original_transaction_id FROM subscribers WHERE app_user_id = \(appUserID)
                 ORDER BY environment, original_transaction_id
                 """)
@@ -98,8 +101,9 @@ struct SubscriptionReaderTests {
             expectSame(views, try await referenceViews(client, appUserID: Self.user, now: now))
 
             // Production before Sandbox, ids in order; the link without facts is left out.
-            #expect(views.map { "\($0.snapshot.environment.rawValue)/\($0.snapshot.originalTransactionID)" }
-                == ["Production/100", "Production/200", "Production/400", "Production/500", "Sandbox/100"])
+            #expect(
+                views.map { "\($0.snapshot.environment.rawValue)/\($0.snapshot.originalTransactionID)" }
+                    == ["Production/100", "Production/200", "Production/400", "Production/500", "Sandbox/100"])
             #expect(views.map(\.snapshot.status) == [.active, .gracePeriod, .revoked, .active, .active])
             // The catalog's group wins over the receipt's; an unlisted product keeps the receipt's.
             #expect(views.map(\.snapshot.subscriptionGroupID) == ["20500000", "20600000", "999", "20700000", "20500000"])
@@ -145,7 +149,8 @@ struct SubscriptionReaderTests {
             for user in [Self.user, "other-user", "no-facts-user", "nobody"] {
                 let read = try await reader.subscriberRead(appUserID: user, now: now)
                 let reference = try await client.withConnection { session in
-                    let links = try session.query("SELECT environment, original_transaction_id FROM subscribers WHERE app_user_id = \(user)")
+                    let links = try session.query(
+                        "SELECT environment, original_transaction_id FROM subscribers WHERE app_user_id = \(user)")
                     var transactions: [TransactionFact] = []
                     var renewals: [RenewalFact] = []
                     for environment in [AppStoreEnvironment.production, .sandbox] {
@@ -155,14 +160,18 @@ struct SubscriptionReaderTests {
                         transactions += stored.transactions.values.flatMap { $0 }
                         renewals += stored.renewals.values
                     }
-                    return (CustomerHistory(transactions: transactions, renewals: renewals), try ProductStore.catalog(in: session), !links.isEmpty)
+                    return (
+                        CustomerHistory(transactions: transactions, renewals: renewals), try ProductStore.catalog(in: session),
+                        !links.isEmpty
+                    )
                 }
                 #expect((read != nil) == reference.2)
                 let usage = read?.usage ?? .none
                 #expect(usage == GroupUsage(history: reference.0, catalog: reference.1, now: now))
                 for policy in EligibilityPolicy.allCases {
-                    #expect(EligibilityRule.answers(for: asked, catalog: reference.1, usage: usage, policy: policy)
-                        == EligibilityRule.answers(for: asked, catalog: reference.1, history: reference.0, now: now, policy: policy))
+                    #expect(
+                        EligibilityRule.answers(for: asked, catalog: reference.1, usage: usage, policy: policy)
+                            == EligibilityRule.answers(for: asked, catalog: reference.1, history: reference.0, now: now, policy: policy))
                 }
             }
             let usage = try #require(try await reader.subscriberRead(appUserID: Self.user, now: now)).usage
@@ -170,9 +179,12 @@ struct SubscriptionReaderTests {
             #expect(usage.purchased == [.group("20500000"), .group("20600000"), .group("999"), .group("20700000")])
             #expect(usage.offerUsed == [.group("20500000")])
             #expect(usage.entitled == [.group("20500000"), .group("20600000"), .group("20700000")])
-            #expect(EligibilityRule.answers(for: asked, catalog: try await ProductStore(client: client).catalog(), usage: usage)
-                == ["pro.monthly": .ineligible, "pro.yearly": .ineligible, "news.weekly": .ineligible,
-                    "premium.monthly": .noIntroOffer, "unknown.product": .unknownProduct])
+            #expect(
+                EligibilityRule.answers(for: asked, catalog: try await ProductStore(client: client).catalog(), usage: usage)
+                    == [
+                        "pro.monthly": .ineligible, "pro.yearly": .ineligible, "news.weekly": .ineligible,
+                        "premium.monthly": .noIntroOffer, "unknown.product": .unknownProduct,
+                    ])
         }
     }
 
@@ -182,7 +194,8 @@ struct SubscriptionReaderTests {
             try await storeFixture(client)
             // Tables of some size, analyzed: with a few rows every plan costs the same.
             try await client.withConnection { session in
-                try session.runScript("""
+                try session.runScript(
+                    """
                     INSERT INTO transactions (environment, transaction_id, original_transaction_id, bundle_id, product_id,
                         purchase_date, expires_date, source)
                     SELECT 'Production', 'bulk-' || g, 'bulk-' || g / 3, 'app', 'pro.monthly', now(), now() + interval '30 days', 'v1'
@@ -201,11 +214,17 @@ struct SubscriptionReaderTests {
                 _ = try await reader.subscriberReads(appUserIDs: [Self.user, "nobody"])
             }
             // The one connection ran every statement above; PostgreSQL counts its plans.
-            let plans = try await client.query("""
+            let plans = try await client.query(
+                """
                 SELECT statement LIKE '%= ANY(%' AS by_list, generic_plans, custom_plans FROM pg_prepared_statements
                 WHERE statement LIKE '%link_original_transaction_id%'
                 """)
-            let counts = try plans.map { (try $0.decode("by_list", as: Bool.self), try $0.decode("generic_plans", as: Int64.self), try $0.decode("custom_plans", as: Int64.self)) }
+            let counts = try plans.map {
+                (
+                    try $0.decode("by_list", as: Bool.self), try $0.decode("generic_plans", as: Int64.self),
+                    try $0.decode("custom_plans", as: Int64.self)
+                )
+            }
             let oneKey = counts.filter { !$0.0 }
             // PostgreSQL plans the first five calls for their values, then keeps the generic plan.
             #expect(oneKey.count == 2 && oneKey.allSatisfy { $0.1 >= 3 && $0.2 <= 5 }, "one-key reads: \(oneKey)")
@@ -225,7 +244,8 @@ struct SubscriptionReaderTests {
             }
             // The one connection has every statement above prepared; a later release adds columns.
             try await client.withConnection { session in
-                try session.runScript("""
+                try session.runScript(
+                    """
                     ALTER TABLE transactions ADD COLUMN added_later text;
                     ALTER TABLE renewal_info ADD COLUMN added_later text;
                     ALTER TABLE subscriptions ADD COLUMN added_later text;

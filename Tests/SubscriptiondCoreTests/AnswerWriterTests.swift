@@ -1,14 +1,15 @@
 import Foundation
 import Logging
 import Postgres
+import Subscriptions
+import Synchronization
+import TestSupport
+import Testing
+import UseCases
+
 @testable import Store
 @testable import StoredAnswers
 @testable import SubscriptiondCore
-import Subscriptions
-import Synchronization
-import Testing
-import UseCases
-import TestSupport
 
 /// The background writer stores what reads computed, off the request; whatever it cannot
 /// store is only missing, and the next read computes it again.
@@ -39,7 +40,9 @@ struct AnswerWriterTests {
             let outcomes = Outcomes()
             let (answers, writer) = Self.answers(client, outcomes)
 
-            let subscriptions = try await ["100", "200"].asyncMap { try #require(try await answers.subscriptionBody(originalTransactionID: $0, now: now)) }
+            let subscriptions = try await ["100", "200"].asyncMap {
+                try #require(try await answers.subscriptionBody(originalTransactionID: $0, now: now))
+            }
             let subscriber = try #require(try await answers.subscriberBody(appUserID: ReadAnswersTests.user, now: now))
             #expect(subscriptions.map(\.origin) == [.computed, .computed] && subscriber.origin == .computed)
             await writer.flush()
@@ -52,13 +55,15 @@ struct AnswerWriterTests {
             #expect(subscriberAgain.origin == .stored && subscriberAgain.body == subscriber.body)
 
             // Eligibility hands over the user's answer too (with the group usage it is read from).
-            try await client.execute("UPDATE products SET updated_at = now()") // every stored answer goes stale
+            try await client.execute("UPDATE products SET updated_at = now()")  // every stored answer goes stale
             let service = EligibilityService(database: client, policy: .apple, readAnswers: answers)
-            let eligibility = try await service.answersWithOrigin(appUserID: ReadAnswersTests.user, productIDs: ReadAnswersTests.asked, now: now)
+            let eligibility = try await service.answersWithOrigin(
+                appUserID: ReadAnswersTests.user, productIDs: ReadAnswersTests.asked, now: now)
             #expect(eligibility.origin == .computed)
             await writer.flush()
             #expect(outcomes[.stored] == 4)
-            let eligibilityAgain = try await service.answersWithOrigin(appUserID: ReadAnswersTests.user, productIDs: ReadAnswersTests.asked, now: now)
+            let eligibilityAgain = try await service.answersWithOrigin(
+                appUserID: ReadAnswersTests.user, productIDs: ReadAnswersTests.asked, now: now)
             #expect(eligibilityAgain.origin == .stored && eligibilityAgain.answers == eligibility.answers)
         }
     }
@@ -82,7 +87,9 @@ struct AnswerWriterTests {
                     }
                 }
             }
-            while try await client.query("SELECT 1 FROM pg_locks WHERE relation = 'subscription_answers'::regclass AND mode = 'ExclusiveLock' AND granted").isEmpty {
+            while try await client.query(
+                "SELECT 1 FROM pg_locks WHERE relation = 'subscription_answers'::regclass AND mode = 'ExclusiveLock' AND granted"
+            ).isEmpty {
                 try await Task.sleep(for: .milliseconds(10))
             }
             let first = try #require(try await answers.subscriptionBody(originalTransactionID: "100", now: now))
@@ -121,7 +128,8 @@ struct AnswerWriterTests {
         func subscription(_ id: Int) -> PendingAnswer {
             .subscription(SubscriptionAnswer(originalTransactionID: "\(id)", body: "{}", stamp: stamp, validUntil: nil))
         }
-        let subscriber = PendingAnswer.subscriber(SubscriberAnswer(appUserID: "user", body: "{}", entitlementsBody: "{}", usage: .none, stamp: stamp, validUntil: nil))
+        let subscriber = PendingAnswer.subscriber(
+            SubscriberAnswer(appUserID: "user", body: "{}", entitlementsBody: "{}", usage: .none, stamp: stamp, validUntil: nil))
 
         #expect(queue.admit(subscription(1)) == .startDrain)
         #expect(queue.admit(subscription(2)) == .queued)

@@ -49,7 +49,9 @@ struct AppStoreAPIAuthTests {
             }
             #expect(error == .unauthorized(environment: .production))
             #expect(error?.retry == .permanent)
-            #expect(error?.description.contains("key") == true && error?.description.contains("issuer id") == true && error?.description.contains("bundle id") == true)
+            #expect(
+                error?.description.contains("key") == true && error?.description.contains("issuer id") == true
+                    && error?.description.contains("bundle id") == true)
             #expect(harness.server.requests.count == 1, "401 is not retried and does not fall back to sandbox")
         }
     }
@@ -89,7 +91,9 @@ struct AppStoreAPIAuthTests {
             harness.server.respond { _ in .json(["signedTransactionInfo": transaction]) }
             // The clock starts 250 s in the past (its token is still valid for the server), then jumps to now.
             let offset = Mutex<TimeInterval>(-250)
-            let signer = try AppStoreAPIToken(privateKeyPEM: harness.apiKey.pemRepresentation, keyID: APIHarness.keyID, issuerID: APIHarness.issuerID, bundleID: TestPayloads.bundleID)
+            let signer = try AppStoreAPIToken(
+                privateKeyPEM: harness.apiKey.pemRepresentation, keyID: APIHarness.keyID, issuerID: APIHarness.issuerID,
+                bundleID: TestPayloads.bundleID)
             let client = AppStoreAPIClient(
                 bundleID: TestPayloads.bundleID, token: signer, productionURL: harness.server.productionURL,
                 sandboxURL: harness.server.sandboxURL, http: harness.http, timeout: .seconds(5), verifier: harness.verifier,

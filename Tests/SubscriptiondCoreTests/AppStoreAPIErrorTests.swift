@@ -15,11 +15,23 @@ struct AppStoreAPIErrorTests {
             let transaction = try harness.signedTransaction(id: "2000", environment: "Sandbox")
             let renewal = try harness.signedRenewal(originalID: "2000", environment: "Sandbox")
             harness.server.respond { request in
-                guard request.environment == .sandbox, request.path == "/inApps/v1/subscriptions/2000" else { return .error(404, code: 4_040_010) }
-                return .json(["environment": "Sandbox", "bundleId": TestPayloads.bundleID, "data": [[
-                    "subscriptionGroupIdentifier": "21000000",
-                    "lastTransactions": [["originalTransactionId": "2000", "status": 1, "signedTransactionInfo": transaction, "signedRenewalInfo": renewal]],
-                ]]])
+                guard request.environment == .sandbox, request.path == "/inApps/v1/subscriptions/2000" else {
+                    return .error(404, code: 4_040_010)
+                }
+                return .json([
+                    "environment": "Sandbox", "bundleId": TestPayloads.bundleID,
+                    "data": [
+                        [
+                            "subscriptionGroupIdentifier": "21000000",
+                            "lastTransactions": [
+                                [
+                                    "originalTransactionId": "2000", "status": 1, "signedTransactionInfo": transaction,
+                                    "signedRenewalInfo": renewal,
+                                ]
+                            ],
+                        ]
+                    ],
+                ])
             }
             let answer = try await harness.client().subscriptionStatuses(transactionID: "2000")
             #expect(answer.environment == .sandbox)
@@ -98,7 +110,8 @@ struct AppStoreAPIErrorTests {
         try await APIHarness.with { harness in
             harness.server.respond { _ in .json([:], status: 502) }
             let error = await #expect(throws: AppStoreAPIError.self) {
-                try await harness.client(retries: .init(upstreamRetries: 1, backoffBase: .milliseconds(10))).transactionInfo(transactionID: "4000")
+                try await harness.client(retries: .init(upstreamRetries: 1, backoffBase: .milliseconds(10))).transactionInfo(
+                    transactionID: "4000")
             }
             #expect(error == .unavailable(environment: .production, reason: "HTTP 502"))
             #expect(error?.retry == .retry(limited: false))
@@ -172,7 +185,8 @@ struct AppStoreAPIErrorTests {
     @Test("a genuine transaction of another app or environment is untrustedAnswer")
     func otherAppOrEnvironment() async throws {
         try await APIHarness.with { harness in
-            let otherApp = try TestJWS.sign(payload: TestPayloads.transaction(id: "6000", environment: "Production", bundleID: "com.other"), by: harness.pki)
+            let otherApp = try TestJWS.sign(
+                payload: TestPayloads.transaction(id: "6000", environment: "Production", bundleID: "com.other"), by: harness.pki)
             let sandboxOnProduction = try harness.signedTransaction(id: "6001", environment: "Sandbox")
             harness.server.respond { request in
                 .json(["signedTransactionInfo": request.path.hasSuffix("6000") ? otherApp : sandboxOnProduction])

@@ -16,8 +16,12 @@ struct AppStoreAPIPagingTests {
             let revisions = ["", "rev-1", "rev-2"]
             for (index, revision) in revisions.enumerated() {
                 let count = index == 2 ? 5 : 20
-                let signed = try (0..<count).map { try harness.signedTransaction(id: "\(7000 + index * 100 + $0)", originalID: "7000", environment: "Production") }
-                pages[revision] = ["signedTransactions": signed, "revision": index == 2 ? "rev-end" : "rev-\(index + 1)", "hasMore": index < 2]
+                let signed = try (0..<count).map {
+                    try harness.signedTransaction(id: "\(7000 + index * 100 + $0)", originalID: "7000", environment: "Production")
+                }
+                pages[revision] = [
+                    "signedTransactions": signed, "revision": index == 2 ? "rev-end" : "rev-\(index + 1)", "hasMore": index < 2,
+                ]
             }
             let data = try JSONSerialization.data(withJSONObject: pages)
             harness.server.respond { request in
@@ -39,9 +43,13 @@ struct AppStoreAPIPagingTests {
             var pages: [String: [String: Any]] = [:]
             var expected: [String] = []
             for index in 0..<3 {
-                let signed = try (0..<4).map { try harness.signedNotification(type: "DID_RENEW", transactionID: "\(8000 + index * 10 + $0)", environment: "Sandbox") }
+                let signed = try (0..<4).map {
+                    try harness.signedNotification(type: "DID_RENEW", transactionID: "\(8000 + index * 10 + $0)", environment: "Sandbox")
+                }
                 expected += signed
-                let items: [[String: Any]] = signed.map { ["signedPayload": $0, "sendAttempts": [["attemptDate": 1_763_000_000_000, "sendAttemptResult": "NO_RESPONSE"]]] }
+                let items: [[String: Any]] = signed.map {
+                    ["signedPayload": $0, "sendAttempts": [["attemptDate": 1_763_000_000_000, "sendAttemptResult": "NO_RESPONSE"]]]
+                }
                 var page: [String: Any] = ["notificationHistory": items, "hasMore": index < 2]
                 if index < 2 { page["paginationToken"] = "token+\(index + 1)/=" }
                 pages[index == 0 ? "" : "token+\(index)/="] = page
@@ -53,7 +61,8 @@ struct AppStoreAPIPagingTests {
             }
             let client = try harness.client()
             let now = Date()
-            let query = NotificationHistoryQuery(startDate: now.addingTimeInterval(-7 * 86_400), endDate: now, notificationType: "DID_RENEW", onlyFailures: true)
+            let query = NotificationHistoryQuery(
+                startDate: now.addingTimeInterval(-7 * 86_400), endDate: now, notificationType: "DID_RENEW", onlyFailures: true)
             var received: [NotificationHistoryItem] = []
             var token: String?
             var pageCount = 0
@@ -70,7 +79,8 @@ struct AppStoreAPIPagingTests {
             #expect(received.first?.sendAttempts.first?.attemptDate == Date(timeIntervalSince1970: 1_763_000_000))
             let requests = harness.server.requests
             #expect(requests.map { $0.query["paginationToken"] } == [nil, "token+1/=", "token+2/="])
-            #expect(requests.allSatisfy { $0.environment == .sandbox && $0.method == "POST" && $0.path == "/inApps/v1/notifications/history" })
+            #expect(
+                requests.allSatisfy { $0.environment == .sandbox && $0.method == "POST" && $0.path == "/inApps/v1/notifications/history" })
             let body = try #require(requests.first?.jsonBody)
             #expect((body["startDate"] as? NSNumber)?.int64Value == Int64(query.startDate.timeIntervalSince1970 * 1000))
             #expect((body["endDate"] as? NSNumber)?.int64Value == Int64(query.endDate.timeIntervalSince1970 * 1000))
@@ -100,13 +110,16 @@ struct AppStoreAPIPagingTests {
     @Test("a test notification is requested and its status read back, verified")
     func testNotification() async throws {
         try await APIHarness.with { harness in
-            let signed = try TestJWS.sign(payload: TestPayloads.notification(type: "TEST", environment: "Sandbox", signedTransaction: nil), by: harness.pki)
+            let signed = try TestJWS.sign(
+                payload: TestPayloads.notification(type: "TEST", environment: "Sandbox", signedTransaction: nil), by: harness.pki)
             harness.server.respond { request in
                 switch (request.method, request.path) {
                 case ("POST", "/inApps/v1/notifications/test"):
                     return .json(["testNotificationToken": "ce3af791-365e-4c60-841b-1674b43c1609_1698148900000"])
                 case ("GET", "/inApps/v1/notifications/test/ce3af791-365e-4c60-841b-1674b43c1609_1698148900000"):
-                    return .json(["signedPayload": signed, "sendAttempts": [["attemptDate": 1_698_148_900_000, "sendAttemptResult": "SUCCESS"]]])
+                    return .json([
+                        "signedPayload": signed, "sendAttempts": [["attemptDate": 1_698_148_900_000, "sendAttemptResult": "SUCCESS"]],
+                    ])
                 default:
                     return .error(404, code: 4_040_008)
                 }

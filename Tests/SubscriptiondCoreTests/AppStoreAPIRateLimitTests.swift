@@ -1,9 +1,10 @@
 import AppStore
-@testable import AppStoreServerAPI
 import Foundation
 import HTTPClient
 import SubscriptiondCore
 import Testing
+
+@testable import AppStoreServerAPI
 
 @Suite("App Store Server API: per-app token bucket")
 struct AppStoreAPIRateLimitTests {
@@ -76,7 +77,8 @@ struct AppStoreAPIRateLimitTests {
         try await APIHarness.with { harness in
             let transaction = try harness.signedTransaction(id: "9001", environment: "Production")
             harness.server.respond { request in
-                request.path.hasSuffix("/notifications/test") ? .json(["testNotificationToken": "token-1"]) : .json(["signedTransactionInfo": transaction])
+                request.path.hasSuffix("/notifications/test")
+                    ? .json(["testNotificationToken": "token-1"]) : .json(["signedTransactionInfo": transaction])
             }
             let client = try harness.client()
             // The schedule: test notifications 1.1 s apart (0.9/s), the other bucket untouched.

@@ -1,5 +1,5 @@
-import HTTPClient
 import Foundation
+import HTTPClient
 import SubscriptiondCore
 import Testing
 

@@ -1,10 +1,11 @@
 import AppStore
-@testable import ContractDocuments
 import Foundation
-@testable import Store
 import Subscriptions
-@testable import SubscriptiondCore
 import Testing
+
+@testable import ContractDocuments
+@testable import Store
+@testable import SubscriptiondCore
 
 /// The read documents are written one way, without `JSONEncoder`; the bytes must stay
 /// exactly what their former `Encodable` path gave (the contract is byte for byte).
@@ -19,13 +20,13 @@ struct ContractJSONWriterTests {
 
     static let dates: [Date] = [
         Date(timeIntervalSince1970: 1_767_323_045.999_9), Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1.5),
-        Date(timeIntervalSince1970: 951_782_400), // 2000-02-29
-        Date(timeIntervalSince1970: 4_107_542_399), // 2100-02-28T23:59:59
-        Date(timeIntervalSince1970: 253_402_300_799.5), // 9999-12-31T23:59:59
-        Date(timeIntervalSince1970: -62_135_596_800), // 0001-01-01 (Foundation: Julian calendar)
-        Date(timeIntervalSince1970: -11_676_096_000), // 1600-01-01
-        Date(timeIntervalSince1970: -11_676_096_001), // 1599-12-31T23:59:59
-        Date(timeIntervalSince1970: -2_208_988_800.25), // 1899-12-31
+        Date(timeIntervalSince1970: 951_782_400),  // 2000-02-29
+        Date(timeIntervalSince1970: 4_107_542_399),  // 2100-02-28T23:59:59
+        Date(timeIntervalSince1970: 253_402_300_799.5),  // 9999-12-31T23:59:59
+        Date(timeIntervalSince1970: -62_135_596_800),  // 0001-01-01 (Foundation: Julian calendar)
+        Date(timeIntervalSince1970: -11_676_096_000),  // 1600-01-01
+        Date(timeIntervalSince1970: -11_676_096_001),  // 1599-12-31T23:59:59
+        Date(timeIntervalSince1970: -2_208_988_800.25),  // 1899-12-31
     ]
 
     private func transaction(_ index: Int, full: Bool) -> TransactionFact {
@@ -85,7 +86,9 @@ struct ContractJSONWriterTests {
     func subscribers() throws {
         let catalog = ProductCatalog(
             products: [
-                Product(productID: "p", bundleID: "com.example.app", type: .autoRenewable, subscriptionGroupID: "2050", period: ISO8601Duration("P1M")),
+                Product(
+                    productID: "p", bundleID: "com.example.app", type: .autoRenewable, subscriptionGroupID: "2050",
+                    period: ISO8601Duration("P1M")),
                 Product(productID: "life", bundleID: "com.example.app", type: .nonConsumable),
                 Product(productID: "pass", bundleID: "com.example.app", type: .nonRenewing, period: ISO8601Duration("P30D")),
             ],
@@ -101,8 +104,11 @@ struct ContractJSONWriterTests {
             return fact
         }
         let purchases = [purchase(1, "life"), purchase(2, "pass"), purchase(3, "pass"), purchase(4, "coins")]
-        let grant = ManualGrant(id: 7, appUserID: "u", entitlement: "pro", expiresAt: Self.dates[0], reason: "r", createdAt: Self.dates[1], revokedAt: nil)
-        for (user, views, held) in [(Self.awkward, [], []), ("u", [view(0, full: true)], purchases), ("u", (0..<6).map { view($0, full: $0 % 3 != 0) }, purchases)] {
+        let grant = ManualGrant(
+            id: 7, appUserID: "u", entitlement: "pro", expiresAt: Self.dates[0], reason: "r", createdAt: Self.dates[1], revokedAt: nil)
+        for (user, views, held) in [
+            (Self.awkward, [], []), ("u", [view(0, full: true)], purchases), ("u", (0..<6).map { view($0, full: $0 % 3 != 0) }, purchases),
+        ] {
             let read = SubscriberRead(
                 views: views, holdings: CustomerHoldings(subscriptions: views.map(\.snapshot), oneTimePurchases: held, grants: [grant]),
                 usage: .none, validUntil: nil, isStorable: true)

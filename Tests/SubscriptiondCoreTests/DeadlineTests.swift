@@ -1,5 +1,5 @@
-import Synchronization
 import SubscriptiondCore
+import Synchronization
 import Testing
 
 /// `firstResult(within:)` answers with the operation's result or nil, and a late operation

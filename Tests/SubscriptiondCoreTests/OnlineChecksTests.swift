@@ -6,8 +6,8 @@ import Logging
 import SigningTestSupport
 import SubscriptiondCore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// `APPSTORE_ONLINE_CHECKS`: a chain valid offline is also asked about over OCSP, leaf and
 /// intermediate, through libcurl, against real `openssl ocsp` responders on loopback.
@@ -15,7 +15,8 @@ import TestSupport
 @Suite("Online checks: OCSP of leaf and intermediate through libcurl", .serialized)
 struct OnlineChecksTests {
     /// Runs `body` with a client for OCSP questions, shut down afterwards.
-    static func withResponderClient<T>(timeout: Duration = .seconds(10), _ body: (OCSPResponderClient) async throws -> T) async throws -> T {
+    static func withResponderClient<T>(timeout: Duration = .seconds(10), _ body: (OCSPResponderClient) async throws -> T) async throws -> T
+    {
         let http = CurlHTTPClient(configuration: .init(), logger: Logger(label: "ocsp-test"))
         do {
             let result = try await body(OCSPResponderClient(http: http, timeout: timeout))
@@ -51,7 +52,10 @@ struct OnlineChecksTests {
         let chain = try OCSPTestChain()
         let leaf = try await chain.leafResponder()
         let intermediate = try await chain.intermediateResponder()
-        defer { leaf.stop(); intermediate.stop() }
+        defer {
+            leaf.stop()
+            intermediate.stop()
+        }
         let clock = Mutex(Date())
         try await Self.withResponderClient { client in
             let verifier = SignedPayloadVerifier(
@@ -78,7 +82,10 @@ struct OnlineChecksTests {
             let chain = try OCSPTestChain()
             let leaf = try await chain.leafResponder(revoked: revokedLeaf)
             let intermediate = try await chain.intermediateResponder(revoked: !revokedLeaf)
-            defer { leaf.stop(); intermediate.stop() }
+            defer {
+                leaf.stop()
+                intermediate.stop()
+            }
             try await Self.withResponderClient { client in
                 let verifier = SignedPayloadVerifier(roots: Self.roots(chain), revocation: client.revocationChecking)
                 let error = await Self.failure { _ = try await verifier.verifyTransaction(try Self.transaction(chain)) }
@@ -128,7 +135,8 @@ struct OnlineChecksTests {
         let chain = try OCSPTestChain()
         try await Self.withResponderClient { client in
             let verifier = SignedPayloadVerifier(roots: Self.roots(chain), revocation: client.revocationChecking)
-            let payload = TestPayloads.notification(type: "DID_RENEW", environment: "Sandbox", signedTransaction: try Self.transaction(chain))
+            let payload = TestPayloads.notification(
+                type: "DID_RENEW", environment: "Sandbox", signedTransaction: try Self.transaction(chain))
             let error = await Self.failure { _ = try await verifier.verifyNotification(try TestJWS.sign(payload: payload, by: chain.pki)) }
             #expect(error?.kind == .unavailable)
         }

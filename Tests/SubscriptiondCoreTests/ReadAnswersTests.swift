@@ -7,8 +7,8 @@ import Store
 import StoredAnswers
 import SubscriptiondCore
 import Subscriptions
-import Testing
 import TestSupport
+import Testing
 import UseCases
 
 /// Stored answers are served only while they are what the facts give at the time of the
@@ -24,7 +24,8 @@ struct ReadAnswersTests {
     /// period ending in 3 days). Facts are dated from `now`.
     static func storeFixture(_ client: PostgresClient, now: Date) async throws {
         try await client.withTransaction { session in
-            try session.execute("""
+            try session.execute(
+                """
                 INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period,
                     intro_payment_mode, intro_period, intro_periods, intro_price) VALUES
                   ('pro.monthly', 'app', 'auto_renewable', '20500000', 'P1M', 'free_trial', 'P1W', 1, 0),
@@ -32,25 +33,29 @@ struct ReadAnswersTests {
                   ('news.weekly', 'app', 'auto_renewable', '20600000', 'P1W', 'pay_as_you_go', 'P1W', 4, 0.49),
                   ('premium.monthly', 'app', 'auto_renewable', '20700000', 'P1M', NULL, NULL, NULL, NULL)
                 """)
-            try session.execute("""
+            try session.execute(
+                """
                 INSERT INTO transactions (environment, transaction_id, original_transaction_id, bundle_id, product_id,
                     subscription_group_id, purchase_date, expires_date, is_trial_period, source) VALUES
                   ('Production', '1001', '100', 'app', 'pro.monthly', '20500000', \(now)::timestamptz - interval '40 days', \(now)::timestamptz - interval '10 days', true, 'v1'),
                   ('Production', '1002', '100', 'app', 'pro.monthly', '20500000', \(now)::timestamptz - interval '10 days', \(now)::timestamptz + interval '20 days', false, 'v1'),
                   ('Production', '2001', '200', 'app', 'news.weekly', '20600000', \(now)::timestamptz - interval '9 days', \(now)::timestamptz - interval '2 days', false, 'v2')
                 """)
-            try session.execute("""
+            try session.execute(
+                """
                 INSERT INTO renewal_info (environment, original_transaction_id, bundle_id, product_id, auto_renew_product_id,
                     auto_renew_status, expiration_intent, is_in_billing_retry_period, grace_period_expires_date, observed_at) VALUES
                   ('Production', '100', 'app', 'pro.monthly', 'pro.monthly', true, NULL, false, NULL, \(now)),
                   ('Production', '200', 'app', 'news.weekly', 'news.weekly', true, 'billing_error', true, \(now)::timestamptz + interval '3 days', \(now))
                 """)
-            try session.execute("""
+            try session.execute(
+                """
                 INSERT INTO subscriptions (environment, original_transaction_id, bundle_id, product_id, status, latest_transaction_id, updated_at) VALUES
                   ('Production', '100', 'app', 'pro.monthly', 'active', '1002', '2026-01-02 03:04:05+00'),
                   ('Production', '200', 'app', 'news.weekly', 'grace_period', '2001', '2026-01-03 03:04:05+00')
                 """)
-            try session.execute("""
+            try session.execute(
+                """
                 INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id) VALUES
                   (\(Self.user), 'Production', '100', 'app'), (\(Self.user), 'Production', '200', 'app')
                 """)
@@ -133,14 +138,17 @@ struct ReadAnswersTests {
             try await Self.storeFixture(client, now: now)
             let answers = Self.answers(client)
             func origins() async throws -> [ReadAnswers.Origin?] {
-                [try await answers.subscriptionBody(originalTransactionID: "100", now: now)?.origin,
-                 try await answers.subscriberBody(appUserID: Self.user, now: now)?.origin]
+                [
+                    try await answers.subscriptionBody(originalTransactionID: "100", now: now)?.origin,
+                    try await answers.subscriberBody(appUserID: Self.user, now: now)?.origin,
+                ]
             }
             _ = try await origins()
             #expect(try await origins() == [.stored, .stored])
 
             // A refund of the current period: both answers change, and say so.
-            try await client.execute("UPDATE transactions SET cancellation_date = \(now), cancellation_reason = '0' WHERE transaction_id = '1002'")
+            try await client.execute(
+                "UPDATE transactions SET cancellation_date = \(now), cancellation_reason = '0' WHERE transaction_id = '1002'")
             #expect(try await origins() == [.computed, .computed])
             let refunded = try #require(try await answers.subscriptionBody(originalTransactionID: "100", now: now))
             #expect(refunded.origin == .stored && refunded.body.contains(#""status":"revoked""#))
@@ -151,7 +159,8 @@ struct ReadAnswersTests {
             #expect(try await origins() == [.stored, .computed])
 
             // A new link: the user's answer only.
-            try await client.execute("""
+            try await client.execute(
+                """
                 INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id) VALUES (\(Self.user), 'Sandbox', '100', 'app')
                 """)
             #expect(try await origins() == [.stored, .computed])
@@ -163,7 +172,9 @@ struct ReadAnswersTests {
             // The catalog: every answer.
             try await client.execute("UPDATE products SET subscription_group_id = '20599999' WHERE product_id = 'pro.monthly'")
             #expect(try await origins() == [.computed, .computed])
-            #expect(try await answers.subscriptionBody(originalTransactionID: "100", now: now)?.body.contains(#""subscription_group_id":"20599999""#) == true)
+            #expect(
+                try await answers.subscriptionBody(originalTransactionID: "100", now: now)?.body.contains(
+                    #""subscription_group_id":"20599999""#) == true)
         }
     }
 
@@ -197,17 +208,23 @@ struct ReadAnswersTests {
             try await Self.storeFixture(client, now: now)
             let store = AnswerStore(client: client, format: ReadAnswers.format)
             guard case .stale(let before) = try await store.subscriptionLookup(originalTransactionID: "100", now: now),
-                  case .stale(let usersBefore) = try await store.subscriberLookup(appUserID: Self.user, now: now) else {
+                case .stale(let usersBefore) = try await store.subscriberLookup(appUserID: Self.user, now: now)
+            else {
                 Issue.record("an answer was current before any was stored")
                 return
             }
             // A notification is applied between the lookup (and so the fact read after it) and
             // the write of the answer.
-            try await client.execute("UPDATE transactions SET cancellation_date = \(now), cancellation_reason = '0' WHERE transaction_id = '1002'")
+            try await client.execute(
+                "UPDATE transactions SET cancellation_date = \(now), cancellation_reason = '0' WHERE transaction_id = '1002'")
             try await store.store([SubscriptionAnswer(originalTransactionID: "100", body: "stale", stamp: before, validUntil: nil)])
-            try await store.store([SubscriberAnswer(appUserID: Self.user, body: "stale", entitlementsBody: "stale", usage: .none, stamp: usersBefore, validUntil: nil)])
+            try await store.store([
+                SubscriberAnswer(
+                    appUserID: Self.user, body: "stale", entitlementsBody: "stale", usage: .none, stamp: usersBefore, validUntil: nil)
+            ])
             guard case .stale = try await store.subscriptionLookup(originalTransactionID: "100", now: now),
-                  case .stale = try await store.subscriberLookup(appUserID: Self.user, now: now) else {
+                case .stale = try await store.subscriberLookup(appUserID: Self.user, now: now)
+            else {
                 Issue.record("a stale answer was served")
                 return
             }
@@ -216,7 +233,8 @@ struct ReadAnswersTests {
                 return
             }
             let answers = Self.answers(client)
-            #expect(try await answers.subscriptionBody(originalTransactionID: "100", now: now)?.body.contains(#""status":"revoked""#) == true)
+            #expect(
+                try await answers.subscriptionBody(originalTransactionID: "100", now: now)?.body.contains(#""status":"revoked""#) == true)
         }
     }
 
@@ -231,12 +249,14 @@ struct ReadAnswersTests {
             let startSubscriber = try await version(client, subscriber)
             try await client.withTransaction { session in
                 try session.execute("UPDATE transactions SET is_upgraded = NOT is_upgraded WHERE original_transaction_id = '100'")
-                try session.execute("UPDATE renewal_info SET auto_renew_status = NOT auto_renew_status WHERE original_transaction_id = '100'")
+                try session.execute(
+                    "UPDATE renewal_info SET auto_renew_status = NOT auto_renew_status WHERE original_transaction_id = '100'")
                 try session.execute("UPDATE subscriptions SET updated_at = now() WHERE original_transaction_id = '100'")
             }
             #expect(try await version(client, subscription) == startSubscription + 1)
             #expect(try await version(client, subscriber) == startSubscriber + 1)
-            try await client.execute("UPDATE renewal_info SET auto_renew_status = NOT auto_renew_status WHERE original_transaction_id = '100'")
+            try await client.execute(
+                "UPDATE renewal_info SET auto_renew_status = NOT auto_renew_status WHERE original_transaction_id = '100'")
             #expect(try await version(client, subscription) == startSubscription + 2)
         }
     }
@@ -250,22 +270,28 @@ struct ReadAnswersTests {
             let catalog = try await ProductStore(client: client).catalog()
             for policy in EligibilityPolicy.allCases {
                 let service = EligibilityService(database: client, policy: policy, readAnswers: Self.answers(client))
-                try await client.execute("UPDATE products SET updated_at = now()") // every stored answer goes stale
+                try await client.execute("UPDATE products SET updated_at = now()")  // every stored answer goes stale
                 let first = try await service.answersWithOrigin(appUserID: Self.user, productIDs: Self.asked, now: now)
                 let second = try await service.answersWithOrigin(appUserID: Self.user, productIDs: Self.asked, now: now)
                 #expect(first.origin == .computed && second.origin == .stored)
-                let facts = CustomerHistory(transactions: history.views.flatMap(\.transactions), renewals: history.views.compactMap(\.renewal))
+                let facts = CustomerHistory(
+                    transactions: history.views.flatMap(\.transactions), renewals: history.views.compactMap(\.renewal))
                 let expected = EligibilityRule.answers(for: Self.asked, catalog: catalog, history: facts, now: now, policy: policy)
                 #expect(first.answers == expected && second.answers == expected)
                 let newCustomer = try await service.answersWithOrigin(appUserID: "nobody", productIDs: Self.asked, now: now)
                 #expect(newCustomer.origin == .computed)
-                #expect(newCustomer.answers == EligibilityRule.answers(for: Self.asked, catalog: catalog, history: .empty, now: now, policy: policy))
+                #expect(
+                    newCustomer.answers
+                        == EligibilityRule.answers(for: Self.asked, catalog: catalog, history: .empty, now: now, policy: policy))
             }
             let answers = try await EligibilityService(database: client, policy: .apple, readAnswers: Self.answers(client))
                 .answers(appUserID: Self.user, productIDs: Self.asked, now: now)
             // The trial used pro.monthly's group; news.weekly's is in its grace period (entitled).
-            #expect(answers == ["pro.monthly": .ineligible, "pro.yearly": .ineligible, "news.weekly": .ineligible,
-                                "premium.monthly": .noIntroOffer, "unknown.product": .unknownProduct])
+            #expect(
+                answers == [
+                    "pro.monthly": .ineligible, "pro.yearly": .ineligible, "news.weekly": .ineligible,
+                    "premium.monthly": .noIntroOffer, "unknown.product": .unknownProduct,
+                ])
         }
     }
 
@@ -274,7 +300,8 @@ struct ReadAnswersTests {
         try await TestDatabase.withClient { client, _ in
             let now = Date()
             try await Self.storeFixture(client, now: now)
-            try await client.execute("""
+            try await client.execute(
+                """
                 INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id) VALUES ('second-user', 'Production', '200', 'app')
                 """)
             let answers = Self.answers(client)

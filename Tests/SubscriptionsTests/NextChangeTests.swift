@@ -14,8 +14,10 @@ struct NextChangeTests {
         ([period("1", from: 0, to: 30)], [renewal(retrying: true, observedOn: 31)]),
         ([period("1", from: 0, to: 30, upgraded: true), period("2", product: "pro.yearly", from: 10, to: 375)], []),
         ([period("1", from: 0, to: 30, cancelledOn: 5, reason: "1"), period("2", from: 40, to: 70)], []),
-        ([period("1", from: 0, to: 30), period("9", original: "2000", product: "news.weekly", from: 20, to: 27, group: "20600000")],
-         [renewal(original: "2000", retrying: true, graceUntil: 33, observedOn: 28)]),
+        (
+            [period("1", from: 0, to: 30), period("9", original: "2000", product: "news.weekly", from: 20, to: 27, group: "20600000")],
+            [renewal(original: "2000", retrying: true, graceUntil: 33, observedOn: 28)]
+        ),
         ([period("1", from: 0, to: nil)], []),
     ]
 
@@ -37,9 +39,12 @@ struct NextChangeTests {
             let now = day(Double(step) / 2)
             let next = SubscriptionStatusRule.nextChange(after: now, transactions: history.transactions, renewals: history.renewals)
             let end = next ?? day(600)
-            for later in [now.addingTimeInterval(1), end.addingTimeInterval(-0.001), now + (end.timeIntervalSince(now) / 2)] where later >= now && later < end {
+            for later in [now.addingTimeInterval(1), end.addingTimeInterval(-0.001), now + (end.timeIntervalSince(now) / 2)]
+            where later >= now && later < end {
                 #expect(Self.snapshots(history, at: later) == Self.snapshots(history, at: now), "history \(index) at step \(step)")
-                #expect(GroupUsage(history: customer, catalog: catalog, now: later) == GroupUsage(history: customer, catalog: catalog, now: now))
+                #expect(
+                    GroupUsage(history: customer, catalog: catalog, now: later) == GroupUsage(history: customer, catalog: catalog, now: now)
+                )
             }
             if let next { #expect(next > now) }
         }

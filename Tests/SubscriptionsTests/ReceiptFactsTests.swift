@@ -81,7 +81,8 @@ struct ReceiptFactsTests {
     }
 
     @Test func didFailToRenewGivesGraceThenBillingRetry() throws {
-        let facts = ReceiptFacts(notification: try RealWorld.notification("DID_FAIL_TO_RENEW_billing-retry.json"), observedAt: ms(1_582_300_000_000))
+        let facts = ReceiptFacts(
+            notification: try RealWorld.notification("DID_FAIL_TO_RENEW_billing-retry.json"), observedAt: ms(1_582_300_000_000))
         #expect(facts.environment == .production)
         #expect(facts.bundleID == "")  // no bid anywhere and no fallback given
         let grace = try #require(facts.snapshot(of: "123456789012345", at: ms(1_583_000_000_000)))

@@ -54,6 +54,8 @@ struct RenewalFactTests {
         #expect(RenewalFact(pendingRenewalInfo: PendingRenewalInfo(), bundleID: "b", environment: .sandbox, observedAt: day(1)) == nil)
         var silent = info
         silent.isInBillingRetryPeriod = nil
-        #expect(RenewalFact(pendingRenewalInfo: silent, bundleID: "b", environment: .sandbox, observedAt: day(1))?.isInBillingRetryPeriod == false)
+        #expect(
+            RenewalFact(pendingRenewalInfo: silent, bundleID: "b", environment: .sandbox, observedAt: day(1))?.isInBillingRetryPeriod
+                == false)
     }
 }

@@ -82,10 +82,11 @@ struct StatusRuleTests {
     }
 
     @Test func revokedThenResubscribedIsActive() throws {
-        let facts = history.dropLast() + [
-            period("1002", from: 60, to: 90, cancelledOn: 65, reason: "0"),
-            period("1003", from: 70, to: 100),
-        ]
+        let facts =
+            history.dropLast() + [
+                period("1002", from: 60, to: 90, cancelledOn: 65, reason: "0"),
+                period("1003", from: 70, to: 100),
+            ]
         let s = try #require(status(Array(facts), on: 80))
         #expect(s.status == .active)
         #expect(s.latestTransactionID == "1003")
@@ -149,12 +150,13 @@ struct StatusRuleTests {
     }
 
     @Test func theSameFactsInAnyOrderGiveTheSameSnapshot() {
-        let facts = history + [
-            period("1003", from: 90, to: 120, cancelledOn: 95),
-            period("1004", from: 95, to: 125, upgraded: true),
-            period("1005", product: "pro.yearly", from: 95, to: 460),
-            period("1001", from: 30, to: 60, trial: true),  // a second observation of 1001
-        ]
+        let facts =
+            history + [
+                period("1003", from: 90, to: 120, cancelledOn: 95),
+                period("1004", from: 95, to: 125, upgraded: true),
+                period("1005", product: "pro.yearly", from: 95, to: 460),
+                period("1001", from: 30, to: 60, trial: true),  // a second observation of 1001
+            ]
         let info = renewal(observedOn: 96, nextProduct: "pro.yearly")
         var rng = SplitMix64(state: 42)
         for now in [10.0, 45, 92, 96, 200, 461] {

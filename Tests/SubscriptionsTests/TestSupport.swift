@@ -92,7 +92,8 @@ enum RealWorld {
         while dir.pathComponents.count > 1 {
             let candidate = dir.deletingLastPathComponent().appendingPathComponent("shared/fixtures/realworld")
             if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path),
-               FileManager.default.fileExists(atPath: candidate.path) {
+                FileManager.default.fileExists(atPath: candidate.path)
+            {
                 return candidate
             }
             dir.deleteLastPathComponent()

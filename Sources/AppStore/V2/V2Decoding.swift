@@ -19,7 +19,7 @@ extension KeyedDecodingContainer where Key == AppleKey {
         let key = AppleKey(name)
         guard let millis = try decodeIfPresent(Double.self, forKey: key) else { return nil }
         guard millis.isFinite, millis.rounded(.towardZero) == millis,
-              millis >= Self.v2EarliestMillis, millis <= Self.v2LatestMillis
+            millis >= Self.v2EarliestMillis, millis <= Self.v2LatestMillis
         else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,

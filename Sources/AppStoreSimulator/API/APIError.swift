@@ -17,7 +17,9 @@ struct APIError: Error, Sendable {
     static let transactionNotFound = APIError(status: 404, code: 4_040_010, message: "Transaction id not found.")
 
     /// 404 `TestNotificationNotFoundError`.
-    static let testNotificationNotFound = APIError(status: 404, code: 4_040_008, message: "Either the test notification token is expired or the notification and status are not yet available.")
+    static let testNotificationNotFound = APIError(
+        status: 404, code: 4_040_008,
+        message: "Either the test notification token is expired or the notification and status are not yet available.")
 
     /// 400 with one of Apple's invalid-request codes.
     static func badRequest(_ code: Int, _ message: String) -> APIError {

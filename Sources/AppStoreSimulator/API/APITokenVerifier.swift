@@ -22,9 +22,9 @@ struct APITokenVerifier {
         }
         let pieces = authorization.dropFirst(7).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard pieces.count == 3,
-              let header = Self.object(pieces[0]), let claims = Self.object(pieces[1]),
-              let signatureBytes = Self.base64URLDecode(pieces[2]),
-              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
+            let header = Self.object(pieces[0]), let claims = Self.object(pieces[1]),
+            let signatureBytes = Self.base64URLDecode(pieces[2]),
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
         else { return .failure(.unauthorized("not a compact ES256 JWT")) }
         guard header["alg"] as? String == "ES256", header["typ"] as? String == "JWT" else {
             return .failure(.unauthorized("header must have alg ES256 and typ JWT"))

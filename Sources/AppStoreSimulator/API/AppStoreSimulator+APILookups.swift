@@ -21,7 +21,9 @@ extension AppStoreSimulator {
     }
 
     /// Get All Subscription Statuses: every group of the customer owning `transactionID`.
-    func apiSubscriptionStatuses(_ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
+    func apiSubscriptionStatuses(
+        _ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date
+    ) throws(APIError) -> JSONValue {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
         var groups: [JSONValue] = []
@@ -35,7 +37,8 @@ extension AppStoreSimulator {
                     ("signedTransactionInfo", .string(transaction)),
                     ("signedRenewalInfo", .string(renewal)),
                 ])
-                groups.append(.object([("subscriptionGroupIdentifier", .string(subscription.groupID)), ("lastTransactions", .array([last]))]))
+                groups.append(
+                    .object([("subscriptionGroupIdentifier", .string(subscription.groupID)), ("lastTransactions", .array([last]))]))
             }
         } catch {
             throw .internalError(status: 500)
@@ -46,11 +49,14 @@ extension AppStoreSimulator {
     /// Get Transaction History v2: the customer's transactions (subscription periods and
     /// one-time purchases) by purchase date, 20 a page; `revision` is the offset of the page,
     /// as handed out by the previous one.
-    func apiTransactionHistory(_ transactionID: String, revision: String?, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
+    func apiTransactionHistory(
+        _ transactionID: String, revision: String?, environment: SimEnvironment, bundleID: String, now: Date
+    ) throws(APIError) -> JSONValue {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
         let state = customer.state(at: now)
-        let all = (state.transactions.map { ($0.purchaseDate, $0.transactionID, SignedTransactionRenderer.payload($0, context)) }
+        let all =
+            (state.transactions.map { ($0.purchaseDate, $0.transactionID, SignedTransactionRenderer.payload($0, context)) }
             + state.purchases.map { ($0.purchaseDate, $0.transactionID, SignedTransactionRenderer.payload($0, context)) })
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         let page = try APIPage.slice(all, token: revision, invalid: .badRequest(4_000_005, "Invalid revision."))
@@ -74,7 +80,8 @@ extension AppStoreSimulator {
 
     /// Get Transaction Info: the transaction itself (a subscription period or a one-time
     /// purchase), signed now.
-    func apiTransactionInfo(_ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
+    func apiTransactionInfo(_ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue
+    {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
         let state = customer.state(at: now)
@@ -97,7 +104,9 @@ extension AppStoreSimulator {
     /// of their subscription periods or one-time purchases), signed now. Every customer has
     /// one, whether or not their device was handed a `signedAppTransaction`; it names the
     /// customer's original application version (`1.0` in apps without a grandfather rule).
-    func apiAppTransactionInfo(_ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
+    func apiAppTransactionInfo(
+        _ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date
+    ) throws(APIError) -> JSONValue {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
         let facts = AppTransactionRenderer.facts(

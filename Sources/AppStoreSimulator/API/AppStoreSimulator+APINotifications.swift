@@ -7,7 +7,9 @@ extension AppStoreSimulator {
     /// Get Notification History: the app's v2 notifications in `environment` whose
     /// `signedDate` lies in `[startDate, endDate]`, filtered as asked, 20 a page. Like Apple,
     /// refuses a `startDate` more than 180 days before `now` (400, 4000023).
-    func apiNotificationHistory(body: [UInt8], paginationToken: String?, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> JSONValue {
+    func apiNotificationHistory(
+        body: [UInt8], paginationToken: String?, environment: SimEnvironment, bundleID: String, now: Date
+    ) throws(APIError) -> JSONValue {
         let query = try HistoryQuery(body, now: now)
         let owner: SimCustomer? = query.transactionID.flatMap { id in
             customers.first { $0.environment == environment && $0.bundleID == bundleID && $0.ownsTransaction(id) }
@@ -41,14 +43,17 @@ extension AppStoreSimulator {
 
     /// Request a Test Notification: makes a signed `TEST`, sends it to the notification target
     /// when one is set, and returns its token.
-    func apiRequestTestNotification(environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) -> (token: String, notification: SimNotification, target: URL?) {
+    func apiRequestTestNotification(
+        environment: SimEnvironment, bundleID: String, now: Date
+    ) throws(APIError) -> (token: String, notification: SimNotification, target: URL?) {
         let notification: SimNotification
         do {
             notification = try testNotification(bundleID: bundleID, environment: environment, at: now)
         } catch {
             throw .internalError(status: 500)
         }
-        let token = (notification.notificationUUID ?? UUID().uuidString).lowercased() + "_" + String(Int64(now.timeIntervalSince1970 * 1_000))
+        let token =
+            (notification.notificationUUID ?? UUID().uuidString).lowercased() + "_" + String(Int64(now.timeIntervalSince1970 * 1_000))
         let target = box.withLockedValue { state in
             state.api.tests.append((token, bundleID, notification))
             return state.api.notificationTarget
@@ -89,7 +94,7 @@ struct HistoryQuery {
 
     init(_ body: [UInt8], now: Date) throws(APIError) {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
-              let start = Self.millis(object["startDate"]), let end = Self.millis(object["endDate"])
+            let start = Self.millis(object["startDate"]), let end = Self.millis(object["endDate"])
         else { throw .badRequest(4_000_000, "startDate and endDate (milliseconds) are required.") }
         guard end > start else { throw .badRequest(4_000_028, "endDate must be after startDate.") }
         guard start / 1_000 >= now.addingTimeInterval(-Self.window).timeIntervalSince1970 else {

@@ -15,7 +15,7 @@ extension SimAPIKey {
         do {
             let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: url)) as? [String: Any]
             guard let keyID = object?["keyId"] as? String, let issuerID = object?["issuerId"] as? String,
-                  let pem = object?["publicKeyPem"] as? String
+                let pem = object?["publicKeyPem"] as? String
             else { throw SimulatorError("keyId, issuerId or publicKeyPem missing") }
             return try SimAPIKey(keyID: keyID, issuerID: issuerID, publicKeyPEM: pem)
         } catch {

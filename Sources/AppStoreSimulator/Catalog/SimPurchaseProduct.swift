@@ -85,7 +85,8 @@ public struct SimPurchaseProduct: Sendable, Hashable, Codable {
             price: try container.decodeIfPresent(String.self, forKey: .price) ?? "0.99"
         )
         if kind == .nonRenewing && period == nil {
-            throw DecodingError.dataCorruptedError(forKey: .period, in: container, debugDescription: "\(productID): a non_renewing product needs a period")
+            throw DecodingError.dataCorruptedError(
+                forKey: .period, in: container, debugDescription: "\(productID): a non_renewing product needs a period")
         }
     }
 }

@@ -82,10 +82,11 @@ extension SimulatorConfiguration {
             )
             products.append(yearly)
             entitlements.append(SimEntitlement(id: "paid_pro", productIDs: [yearly.productID]))
-            apps.append(SimApp(
-                bundleID: demoPaidAppBundleID, sharedSecret: paidAppSharedSecret, bundleVersion: "10.2",
-                appAppleID: demoPaidAppAppleID, grandfather: SimGrandfather(beforeVersion: "2.0", entitlement: "paid_pro")
-            ))
+            apps.append(
+                SimApp(
+                    bundleID: demoPaidAppBundleID, sharedSecret: paidAppSharedSecret, bundleVersion: "10.2",
+                    appAppleID: demoPaidAppAppleID, grandfather: SimGrandfather(beforeVersion: "2.0", entitlement: "paid_pro")
+                ))
         }
         return SimulatorConfiguration(
             apps: apps,

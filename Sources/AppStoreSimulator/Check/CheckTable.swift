@@ -9,9 +9,12 @@ public enum CheckTable {
             let entitled = result.actualEntitledGroups.isEmpty ? "no" : "yes (\(result.actualEntitledGroups.joined(separator: ",")))"
             let eligibility = productIDs.map { result.actualEligibility[$0] ?? "-" }
             let entitlements = result.actualEntitlements.isEmpty ? "-" : result.actualEntitlements.joined(separator: ",")
-            rows.append([result.truth.appUserID, result.truth.scenario.rawValue, sends(result.truth.notificationVersion),
-                         status.isEmpty ? "-" : status, entitled, entitlements]
-                + eligibility + [result.agrees ? "yes" : "NO"])
+            rows.append(
+                [
+                    result.truth.appUserID, result.truth.scenario.rawValue, sends(result.truth.notificationVersion),
+                    status.isEmpty ? "-" : status, entitled, entitlements,
+                ]
+                    + eligibility + [result.agrees ? "yes" : "NO"])
         }
         var widths = rows[0].map(\.count)
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }

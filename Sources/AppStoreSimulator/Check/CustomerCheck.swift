@@ -16,7 +16,9 @@ public struct CustomerCheck: Sendable {
         public var eligibility: [String: String]
 
         /// Answers from their parts.
-        public init(subscriberStatus: Int, subscriber: [UInt8], entitlementsStatus: Int, entitlements: [UInt8], eligibility: [String: String]) {
+        public init(
+            subscriberStatus: Int, subscriber: [UInt8], entitlementsStatus: Int, entitlements: [UInt8], eligibility: [String: String]
+        ) {
             self.subscriberStatus = subscriberStatus
             self.subscriber = subscriber
             self.entitlementsStatus = entitlementsStatus
@@ -68,7 +70,8 @@ public struct CustomerCheck: Sendable {
         compareEntitlements(answers)
         actualEligibility = answers.eligibility
         for product in productIDs where answers.eligibility[product] != truth.eligibility[product]?.rawValue {
-            mismatches.append("\(product): \(answers.eligibility[product] ?? "no answer"), truth \(truth.eligibility[product]?.rawValue ?? "none")")
+            mismatches.append(
+                "\(product): \(answers.eligibility[product] ?? "no answer"), truth \(truth.eligibility[product]?.rawValue ?? "none")")
         }
     }
 
@@ -92,9 +95,11 @@ public struct CustomerCheck: Sendable {
             let grant = expected.grantedBy
             let truthExpires = grant?.expiresAt.map(AppleDate.rfc3339)
             if active != expected.active || source != grant?.source.rawValue || product != grant?.productID
-                || Self.second(expires) != grant?.expiresAt.map(Self.second) {
+                || Self.second(expires) != grant?.expiresAt.map(Self.second)
+            {
                 let seen = "active \(active.map(String.init) ?? "?"), \(source ?? "null"), \(product ?? "null"), until \(expires ?? "null")"
-                let want = "active \(expected.active), \(grant?.source.rawValue ?? "null"), \(grant?.productID ?? "null"), until \(truthExpires ?? "null")"
+                let want =
+                    "active \(expected.active), \(grant?.source.rawValue ?? "null"), \(grant?.productID ?? "null"), until \(truthExpires ?? "null")"
                 mismatches.append("entitlement \(expected.id): \(seen); truth \(want)")
             }
         }

@@ -28,7 +28,9 @@ public struct SubscriptiondCheck: Sendable {
     public func linkCustomers() async throws -> [String] {
         var failed: [String] = []
         for customer in simulator.truth().customers {
-            let body: [String: String] = ["app_user_id": customer.appUserID, "receipt_data": customer.receiptData, "bundle_id": customer.bundleID]
+            let body: [String: String] = [
+                "app_user_id": customer.appUserID, "receipt_data": customer.receiptData, "bundle_id": customer.bundleID,
+            ]
             let response = try await request("POST", "/v1/receipts", body: try JSONSerialization.data(withJSONObject: body))
             var linked = response.status == 200 || response.status == 202
             if let signed = customer.signedAppTransaction {
@@ -50,14 +52,17 @@ public struct SubscriptiondCheck: Sendable {
             var statuses: [String] = []
             for expected in before.subscriptions {
                 let response = try await request("GET", "/v1/subscriptions/\(expected.originalTransactionID)")
-                statuses.append(response.status == 200
-                    ? ((try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any])?["status"] as? String ?? "unreadable"
-                    : "HTTP \(response.status)")
+                statuses.append(
+                    response.status == 200
+                        ? ((try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any])?["status"] as? String
+                            ?? "unreadable"
+                        : "HTTP \(response.status)")
             }
             let after = simulator.truth(of: customer, at: Date())
             let matches = { (truth: CustomerTruth) in truth.subscriptions.map(\.status.rawValue) == statuses }
             if !matches(before) && !matches(after) {
-                mismatches.append("\(customer.id) (\(customer.scenario.rawValue)): \(statuses), truth \(after.subscriptions.map(\.status.rawValue))")
+                mismatches.append(
+                    "\(customer.id) (\(customer.scenario.rawValue)): \(statuses), truth \(after.subscriptions.map(\.status.rawValue))")
             }
         }
         return mismatches
@@ -75,7 +80,8 @@ public struct SubscriptiondCheck: Sendable {
             let asked = productIDs.filter { before.eligibility[$0] != nil }
             var eligibility: [String: String] = [:]
             if !asked.isEmpty {
-                let question = try JSONSerialization.data(withJSONObject: ["app_user_id": customer.id, "product_ids": asked] as [String: Any])
+                let question = try JSONSerialization.data(
+                    withJSONObject: ["app_user_id": customer.id, "product_ids": asked] as [String: Any])
                 let answer = try await request("POST", "/v1/eligibility", body: question)
                 eligibility = CustomerCheck.object(answer.body)["eligibility"] as? [String: String] ?? [:]
             }
@@ -93,7 +99,8 @@ public struct SubscriptiondCheck: Sendable {
     private func request(_ method: String, _ path: String, body: Data? = nil) async throws -> SimHTTPResponse {
         var headers = [("Authorization", "Bearer \(adminToken)")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
-        return try await SimHTTPClient.send(method, to: baseURL.appendingPathComponent(path), headers: headers,
-                                            body: body.map { Array($0) } ?? [], timeout: .seconds(30))
+        return try await SimHTTPClient.send(
+            method, to: baseURL.appendingPathComponent(path), headers: headers,
+            body: body.map { Array($0) } ?? [], timeout: .seconds(30))
     }
 }

@@ -24,7 +24,8 @@ public struct DeliveryReport: Sendable, Hashable {
         let names = failed.prefix(5).map { "\($0.customerID) #\($0.sequence) \($0.version) \($0.typeName)" }
         let more = failed.count > 5 ? " and \(failed.count - 5) more" : ""
         let answers = statuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        return "\(failed.count) never got a 2xx (\(names.joined(separator: "; "))\(more)); answers \(answers); \(transportErrors) transport errors"
+        return
+            "\(failed.count) never got a 2xx (\(names.joined(separator: "; "))\(more)); answers \(answers); \(transportErrors) transport errors"
     }
 
     /// Adds another report's counts.

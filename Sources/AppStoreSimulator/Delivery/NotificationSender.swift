@@ -71,13 +71,15 @@ public struct NotificationSender: Sendable {
                 )
                 report.statuses[answer.status, default: 0] += 1
                 let success = (200..<300).contains(answer.status)
-                simulator?.recordSendAttempt(notification, SendAttempt(date: Date(), result: success ? SendAttempt.success : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"))
+                simulator?.recordSendAttempt(
+                    notification, SendAttempt(date: Date(), result: success ? SendAttempt.success : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"))
                 if success {
                     report.delivered = 1
                     return report
                 }
             } catch {
-                simulator?.recordSendAttempt(notification, SendAttempt(date: Date(), result: error as? SimHTTPError == .timeout ? "TIMED_OUT" : "NO_RESPONSE"))
+                simulator?.recordSendAttempt(
+                    notification, SendAttempt(date: Date(), result: error as? SimHTTPError == .timeout ? "TIMED_OUT" : "NO_RESPONSE"))
                 report.transportErrors += 1
             }
         }

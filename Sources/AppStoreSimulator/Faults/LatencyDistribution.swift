@@ -14,9 +14,9 @@ public enum LatencyDistribution: Sendable, Hashable {
         switch self {
         case .none:
             return 0
-        case let .uniform(low, high):
+        case .uniform(let low, let high):
             return high > low ? Double.random(in: low...high, using: &random) : low
-        case let .exponential(mean):
+        case .exponential(let mean):
             let u = Double.random(in: Double.ulpOfOne..<1, using: &random)
             return -mean * log(u)
         }

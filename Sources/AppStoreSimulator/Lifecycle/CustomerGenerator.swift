@@ -24,7 +24,7 @@ public enum CustomerGenerator {
         return (0..<max(0, count)).compactMap { index in
             var random = SeededRandom(seed: seed, name: "customer-\(index)")
             guard let (kind, candidates) = weightedElement(options, using: &random),
-                  let choice = candidates.randomElement(using: &random)
+                let choice = candidates.randomElement(using: &random)
             else { return nil }
             var target = choice.targets.randomElement(using: &random)
             if kind == .resubscribe, let product = choice.product {

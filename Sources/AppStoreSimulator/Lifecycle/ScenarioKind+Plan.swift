@@ -67,7 +67,9 @@ extension ScenarioKind {
         }
         var target = chosen.targets.first
         if let targetID = spec.targetProductID, let product = chosen.product {
-            target = self == .resubscribe ? catalog.products(of: app.bundleID).first { $0.productID == targetID }
+            target =
+                self == .resubscribe
+                ? catalog.products(of: app.bundleID).first { $0.productID == targetID }
                 : chosen.targets.first { $0.productID == targetID }
             guard target != nil else {
                 throw SimulatorError("\(spec.name): \(targetID) cannot be the target of \(rawValue) from \(product.productID)")

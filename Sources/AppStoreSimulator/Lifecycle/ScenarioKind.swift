@@ -96,7 +96,8 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .cancelExpire, .billingRetryExpire: .expired
         case .refund, .familyRevoke: .revoked
         case .lifetime, .lifetimeRefund, .passesStack, .passRefunded, .passExpired, .consumable,
-             .trialProduct, .trialProductEnded, .grandfathered, .notGrandfathered: nil
+            .trialProduct, .trialProductEnded, .grandfathered, .notGrandfathered:
+            nil
         default: .active
         }
     }
@@ -135,7 +136,8 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     var buysOneTimeProduct: Bool {
         switch self {
         case .lifetime, .lifetimeRefund, .lifetimeAndSubscription, .passesStack, .passRefunded, .passExpired,
-             .consumable, .trialProduct, .trialProductEnded: true
+            .consumable, .trialProduct, .trialProductEnded:
+            true
         default: false
         }
     }

@@ -75,7 +75,8 @@ enum ScenarioRunner {
         }
         let app = context.app
         let installDate = (events.first?.date ?? finished).addingTimeInterval(-86_400)
-        let version = spec.originalApplicationVersion
+        let version =
+            spec.originalApplicationVersion
             ?? spec.scenario.originalApplicationVersion(app: app, name: spec.name, seed: context.seed)
         var appTransaction: String?
         if let signer = context.signer, app.grandfather != nil, spec.notificationVersion != .v1 {

@@ -29,10 +29,11 @@ enum NotificationRenderer {
                 members.append(("expiration_intent", .int(intent.rawValue)))
             }
         }
-        members.append((
-            "unified_receipt",
-            ReceiptRenderer.unifiedReceipt(event.state, environment: environment, latestReceipt: receipt)
-        ))
+        members.append(
+            (
+                "unified_receipt",
+                ReceiptRenderer.unifiedReceipt(event.state, environment: environment, latestReceipt: receipt)
+            ))
         return JSONValue.object(members).bytes()
     }
 }

@@ -19,14 +19,16 @@ enum NotificationRendererV2 {
             throw SimulatorError("event without a subscription in group \(event.groupID)")
         }
         let transaction = try signer.sign(SignedTransactionRenderer.payload(subscription.latest, context))
-        let renewal = try signer.sign(SignedRenewalRenderer.payload(
-            subscription, environment: context.environment, signedDate: context.signedDate
-        ))
-        let data = dataMembers(context) + [
-            ("signedTransactionInfo", .string(transaction)),
-            ("signedRenewalInfo", .string(renewal)),
-            ("status", .int(statusCode(subscription.status(at: event.date)))),
-        ]
+        let renewal = try signer.sign(
+            SignedRenewalRenderer.payload(
+                subscription, environment: context.environment, signedDate: context.signedDate
+            ))
+        let data =
+            dataMembers(context) + [
+                ("signedTransactionInfo", .string(transaction)),
+                ("signedRenewalInfo", .string(renewal)),
+                ("status", .int(statusCode(subscription.status(at: event.date)))),
+            ]
         return try envelope(type: type, uuid: uuid, signedDate: context.signedDate, data: data, signer: signer)
     }
 

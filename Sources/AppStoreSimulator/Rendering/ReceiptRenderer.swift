@@ -108,7 +108,8 @@ enum ReceiptRenderer {
 
     /// The entries of `periods` and `purchases`, oldest first; ties by transaction id.
     static func entries(periods: [SimTransaction], purchases: [SimPurchase]) -> [JSONValue] {
-        let all = periods.map { ($0.purchaseDate, $0.transactionID, transaction($0)) }
+        let all =
+            periods.map { ($0.purchaseDate, $0.transactionID, transaction($0)) }
             + purchases.map { ($0.purchaseDate, $0.transactionID, purchase($0)) }
         return all.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
     }

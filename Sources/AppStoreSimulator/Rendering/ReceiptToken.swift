@@ -22,8 +22,8 @@ struct ReceiptToken: Sendable, Hashable, Codable {
     /// Reads a receipt; `nil` for anything the simulator did not issue (Apple's 21002).
     init?(encoded text: String) {
         guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let token = try? JSONDecoder().decode(ReceiptToken.self, from: data),
-              token.sim == 1
+            let token = try? JSONDecoder().decode(ReceiptToken.self, from: data),
+            token.sim == 1
         else { return nil }
         self = token
     }

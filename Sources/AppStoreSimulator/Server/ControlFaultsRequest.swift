@@ -16,13 +16,15 @@ struct ControlFaultsRequest {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] else {
             throw SimulatorError("body is not a JSON object")
         }
-        let settingKeys = ["rates", "fault_rate", "latency_ms", "latency_uniform_ms", "latency_exponential_mean_ms", "hang_seconds", "seed"]
+        let settingKeys = [
+            "rates", "fault_rate", "latency_ms", "latency_uniform_ms", "latency_exponential_mean_ms", "hang_seconds", "seed",
+        ]
         if settingKeys.contains(where: { object[$0] != nil }) {
             settings = try Self.settings(from: object)
         }
         if let next = object["fail_next"] as? [String: Any] {
             guard let count = (next["count"] as? NSNumber)?.intValue,
-                  let fault = Self.fault(next["fault"])
+                let fault = Self.fault(next["fault"])
             else { throw SimulatorError("fail_next needs a count and a fault (\(Fault.allCases.map(\.rawValue)))") }
             failNext = (count, fault)
         }
@@ -70,13 +72,17 @@ struct ControlFaultsRequest {
         var latency: JSONValue = .null
         switch settings.latency {
         case .none: break
-        case let .uniform(low, high): latency = .array([.string("uniform"), .int(Int(low)), .int(Int(high))])
-        case let .exponential(mean): latency = .array([.string("exponential"), .int(Int(mean))])
+        case .uniform(let low, let high): latency = .array([.string("uniform"), .int(Int(low)), .int(Int(high))])
+        case .exponential(let mean): latency = .array([.string("exponential"), .int(Int(mean))])
         }
         return .object([
-            ("rates", .object(Fault.allCases.compactMap { fault in
-                settings.rates[fault].map { (fault.rawValue, .string(String($0))) }
-            })),
+            (
+                "rates",
+                .object(
+                    Fault.allCases.compactMap { fault in
+                        settings.rates[fault].map { (fault.rawValue, .string(String($0))) }
+                    })
+            ),
             ("latency_ms", .int(Int(settings.fixedLatencyMilliseconds))),
             ("latency_distribution", latency),
             ("hang_seconds", .string(String(settings.hangSeconds))),

@@ -15,7 +15,8 @@ extension SimulatorRoutes {
             let base = apiBasePath(environment)
             router.get("\(base)/inApps/v1/subscriptions/:transactionId") { request, context in
                 try await api(request, context, environment, simulator) { bundleID, now, _ in
-                    try simulator.apiSubscriptionStatuses(try parameter("transactionId", context), environment: environment, bundleID: bundleID, now: now)
+                    try simulator.apiSubscriptionStatuses(
+                        try parameter("transactionId", context), environment: environment, bundleID: bundleID, now: now)
                 }
             }
             router.get("\(base)/inApps/v2/history/:transactionId") { request, context in
@@ -28,12 +29,14 @@ extension SimulatorRoutes {
             }
             router.get("\(base)/inApps/v1/transactions/:transactionId") { request, context in
                 try await api(request, context, environment, simulator) { bundleID, now, _ in
-                    try simulator.apiTransactionInfo(try parameter("transactionId", context), environment: environment, bundleID: bundleID, now: now)
+                    try simulator.apiTransactionInfo(
+                        try parameter("transactionId", context), environment: environment, bundleID: bundleID, now: now)
                 }
             }
             router.get("\(base)/inApps/v1/transactions/appTransactions/:transactionId") { request, context in
                 try await api(request, context, environment, simulator) { bundleID, now, _ in
-                    try simulator.apiAppTransactionInfo(try parameter("transactionId", context), environment: environment, bundleID: bundleID, now: now)
+                    try simulator.apiAppTransactionInfo(
+                        try parameter("transactionId", context), environment: environment, bundleID: bundleID, now: now)
                 }
             }
             router.post("\(base)/inApps/v1/notifications/history") { request, context in

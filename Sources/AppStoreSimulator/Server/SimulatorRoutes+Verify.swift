@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -44,7 +44,8 @@ struct PeriodClock: Sendable {
     /// Apple's sandbox renewal table, extended linearly between its rows.
     static func sandboxSeconds(_ duration: ISODuration) -> TimeInterval {
         let days = duration.days == 3 && duration.weeks == 0 ? 120 : Double(duration.days) * 40
-        let seconds = Double(duration.years) * 3_600 + Double(duration.months) * 300
+        let seconds =
+            Double(duration.years) * 3_600 + Double(duration.months) * 300
             + Double(duration.weeks) * 180 + days + (Double(duration.timeSeconds) / 8_640).rounded()
         return max(1, seconds)
     }

@@ -25,7 +25,7 @@ public struct EntitlementCandidate: Sendable, Hashable {
         switch (expiresAt, other.expiresAt) {
         case (nil, .some): return true
         case (.some, nil): return false
-        case let (mine?, theirs?) where mine != theirs: return mine > theirs
+        case (let mine?, let theirs?) where mine != theirs: return mine > theirs
         default: break
         }
         if source != other.source { return source < other.source }

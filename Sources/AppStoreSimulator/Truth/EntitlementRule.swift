@@ -27,19 +27,21 @@ public enum EntitlementRule {
             found += purchases.compactMap { purchase in
                 let product = catalog.purchaseProduct(purchase.productID)
                 guard purchase.kind == .nonConsumable, product?.trialOf == nil,
-                      entitlement.productIDs.contains(purchase.productID)
+                    entitlement.productIDs.contains(purchase.productID)
                 else { return nil }
-                return EntitlementCandidate(source: .nonConsumable, productID: purchase.productID, expiresAt: nil, environment: facts.environment)
+                return EntitlementCandidate(
+                    source: .nonConsumable, productID: purchase.productID, expiresAt: nil, environment: facts.environment)
             }
             let passes = purchases.filter { $0.kind == .nonRenewing && entitlement.productIDs.contains($0.productID) }
             if let stacked = nonRenewing(passes, catalog: catalog, at: date) {
-                found.append(EntitlementCandidate(
-                    source: .nonRenewing, productID: stacked.productID, expiresAt: stacked.end, environment: facts.environment
-                ))
+                found.append(
+                    EntitlementCandidate(
+                        source: .nonRenewing, productID: stacked.productID, expiresAt: stacked.end, environment: facts.environment
+                    ))
             }
             found += purchases.compactMap { purchase in
                 guard let product = catalog.purchaseProduct(purchase.productID), product.trialOf == entitlement.id,
-                      let length = product.trialPeriod
+                    let length = product.trialPeriod
                 else { return nil }
                 let end = length.end(from: purchase.purchaseDate)
                 guard date < end else { return nil }
@@ -47,7 +49,8 @@ public enum EntitlementRule {
             }
         }
         if let rule = facts.app.grandfather, rule.entitlement == entitlement.id,
-           let version = facts.originalApplicationVersion, AppVersion.isLower(version, than: rule.beforeVersion) {
+            let version = facts.originalApplicationVersion, AppVersion.isLower(version, than: rule.beforeVersion)
+        {
             found.append(EntitlementCandidate(source: .grandfathered, productID: nil, expiresAt: nil, environment: facts.environment))
         }
         return found
@@ -65,7 +68,9 @@ public enum EntitlementRule {
             case .gracePeriod: end = subscription.renewal.gracePeriodExpiresDate
             default: end = nil
             }
-            return end.map { EntitlementCandidate(source: .subscription, productID: latest.productID, expiresAt: $0, environment: facts.environment) }
+            return end.map {
+                EntitlementCandidate(source: .subscription, productID: latest.productID, expiresAt: $0, environment: facts.environment)
+            }
         }
     }
 }

@@ -20,11 +20,13 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     private func log(_ request: Request, _ context: Context, status: Int, since started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("request", metadata: [
-            "http.method": "\(request.method)",
-            "http.route": "\(context.endpointPath ?? "unmatched")",
-            "http.status": "\(status)",
-            "duration_ms": "\((milliseconds * 100).rounded() / 100)",
-        ])
+        context.logger.info(
+            "request",
+            metadata: [
+                "http.method": "\(request.method)",
+                "http.route": "\(context.endpointPath ?? "unmatched")",
+                "http.status": "\(status)",
+                "duration_ms": "\((milliseconds * 100).rounded() / 100)",
+            ])
     }
 }

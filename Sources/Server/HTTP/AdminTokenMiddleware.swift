@@ -12,7 +12,7 @@ struct AdminTokenMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         let prefix = "Bearer "
         guard header.count > prefix.count, header.prefix(prefix.count).lowercased() == prefix.lowercased(),
-              token.matches(header.dropFirst(prefix.count))
+            token.matches(header.dropFirst(prefix.count))
         else {
             throw APIError.unauthorized("wrong bearer token")
         }

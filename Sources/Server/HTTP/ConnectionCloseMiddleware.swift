@@ -19,15 +19,17 @@ struct ConnectionCloseMiddleware: RouterMiddleware {
             headers[.connection] = "close"
             let channel = context.channel
             let bytes = try JSONEncoder().encode(["error": error.code, "message": error.message])
-            return Response(status: answer.status, headers: headers, body: ResponseBody(contentLength: bytes.count) { writer in
-                try await writer.write(ByteBuffer(bytes: bytes))
-                try await writer.finish(nil)
-                // A lingering close: send FIN after the answer, keep discarding what still
-                // arrives for a moment, then close. Closing at once with unread input would
-                // reset the connection, and the client could lose the answer.
-                channel.close(mode: .output, promise: nil)
-                channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
-            })
+            return Response(
+                status: answer.status, headers: headers,
+                body: ResponseBody(contentLength: bytes.count) { writer in
+                    try await writer.write(ByteBuffer(bytes: bytes))
+                    try await writer.finish(nil)
+                    // A lingering close: send FIN after the answer, keep discarding what still
+                    // arrives for a moment, then close. Closing at once with unread input would
+                    // reset the connection, and the client could lose the answer.
+                    channel.close(mode: .output, promise: nil)
+                    channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+                })
         }
     }
 }

@@ -20,14 +20,16 @@ struct EntitlementsController<Context: RequestContext> {
         group.get("subscribers/:app_user_id/entitlements") { _, context in
             let appUserID = try context.parameters.require("app_user_id")
             return try ReadAnswerMetrics.response(
-                try await answers.entitlementsBody(appUserID: appUserID), of: .entitlements, missing: "no subscriber with app_user_id \(appUserID)")
+                try await answers.entitlementsBody(appUserID: appUserID), of: .entitlements,
+                missing: "no subscriber with app_user_id \(appUserID)")
         }
         group.post("subscribers/:app_user_id/grants") { request, context in
             let appUserID = try context.parameters.require("app_user_id")
             let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
             let grant = try await grants.add(
                 appUserID: appUserID, entitlement: try QueryRequest.string(body, "entitlement"),
-                expiresAt: try Self.expiresAt(body), reason: try QueryRequest.string(body, "reason", maxLength: ManualGrants.maximumReasonLength),
+                expiresAt: try Self.expiresAt(body),
+                reason: try QueryRequest.string(body, "reason", maxLength: ManualGrants.maximumReasonLength),
                 actor: "api")
             return JSONResponse(status: .created, document: GrantDocument(grant))
         }
@@ -39,14 +41,16 @@ struct EntitlementsController<Context: RequestContext> {
         }
         group.get("subscribers/:app_user_id/app-account-token") { request, context in
             let appUserID = try context.parameters.require("app_user_id")
-            let token = try await appAccountTokens.token(for: appUserID, bundleID: request.uri.queryParameters["bundle_id"].map(String.init))
+            let token = try await appAccountTokens.token(
+                for: appUserID, bundleID: request.uri.queryParameters["bundle_id"].map(String.init))
             return try JSONResponse(document: ["app_account_token": token])
         }
         group.post("app-transactions") { request, context in
             let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
             let appUserID = try QueryRequest.string(body, "app_user_id")
             let signed = try QueryRequest.string(body, "signed_app_transaction", maxLength: maxBodyBytes)
-            return JSONBodyResponse(body: try await appTransactions.record(signedAppTransaction: signed, appUserID: appUserID, logger: context.logger))
+            return JSONBodyResponse(
+                body: try await appTransactions.record(signedAppTransaction: signed, appUserID: appUserID, logger: context.logger))
         }
     }
 

@@ -17,7 +17,9 @@ enum QueryRequest {
 
     /// A required non-empty string field of at most `maxLength` characters.
     static func string(_ object: [String: JSONValue], _ key: String, maxLength: Int = 512) throws -> String {
-        guard let value = object[key]?.stringValue, !value.isEmpty else { throw APIError.malformed("\(key) is required (a non-empty string)") }
+        guard let value = object[key]?.stringValue, !value.isEmpty else {
+            throw APIError.malformed("\(key) is required (a non-empty string)")
+        }
         guard value.count <= maxLength else { throw APIError.malformed("\(key) is longer than \(maxLength) characters") }
         guard !value.unicodeScalars.contains("\u{0}") else { throw APIError.malformed("\(key) contains a NUL character") }
         return value

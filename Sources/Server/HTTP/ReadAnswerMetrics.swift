@@ -21,7 +21,9 @@ enum ReadAnswerMetrics {
     }
 
     /// The response of a read endpoint: its answer, counted; 404 with `missing` when there is none.
-    static func response(_ answer: (body: String, origin: ReadAnswers.Origin)?, of endpoint: Endpoint, missing: String) throws -> JSONBodyResponse {
+    static func response(
+        _ answer: (body: String, origin: ReadAnswers.Origin)?, of endpoint: Endpoint, missing: String
+    ) throws -> JSONBodyResponse {
         guard let answer else { throw APIError.notFound(missing) }
         record(endpoint, answer.origin)
         return JSONBodyResponse(body: answer.body)
@@ -32,16 +34,23 @@ enum ReadAnswerMetrics {
         writes[outcome]?.increment(by: Int64(count))
     }
 
-    private static let writes = Dictionary(uniqueKeysWithValues: AnswerWriter.Outcome.allCases.map { outcome in
-        (outcome, Counter(label: "subscriptiond_read_answer_writes_total", dimensions: [("outcome", outcome.rawValue)]))
-    })
+    private static let writes = Dictionary(
+        uniqueKeysWithValues: AnswerWriter.Outcome.allCases.map { outcome in
+            (outcome, Counter(label: "subscriptiond_read_answer_writes_total", dimensions: [("outcome", outcome.rawValue)]))
+        })
 
     private static let stored = counters(.stored)
     private static let computed = counters(.computed)
 
     private static func counters(_ origin: ReadAnswers.Origin) -> [Endpoint: Counter] {
-        Dictionary(uniqueKeysWithValues: Endpoint.allCases.map { endpoint in
-            (endpoint, Counter(label: "subscriptiond_read_answers_total", dimensions: [("endpoint", endpoint.rawValue), ("answer", origin.rawValue)]))
-        })
+        Dictionary(
+            uniqueKeysWithValues: Endpoint.allCases.map { endpoint in
+                (
+                    endpoint,
+                    Counter(
+                        label: "subscriptiond_read_answers_total",
+                        dimensions: [("endpoint", endpoint.rawValue), ("answer", origin.rawValue)])
+                )
+            })
     }
 }

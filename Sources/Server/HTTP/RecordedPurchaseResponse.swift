@@ -19,7 +19,8 @@ struct RecordedPurchaseResponse: ResponseGenerator {
         case .applied(let body):
             try JSONBodyResponse(body: body).response(from: request, context: context)
         case .queued:
-            try JSONResponse(status: .accepted, document: ["status": "pending"] as [String: String]).response(from: request, context: context)
+            try JSONResponse(status: .accepted, document: ["status": "pending"] as [String: String]).response(
+                from: request, context: context)
         }
     }
 }

@@ -21,7 +21,8 @@ struct SubscribersController<Context: RequestContext> {
         group.get("subscribers/:app_user_id") { _, context in
             let appUserID = try context.parameters.require("app_user_id")
             return try ReadAnswerMetrics.response(
-                try await answers.subscriberBody(appUserID: appUserID), of: .subscriber, missing: "no subscriber with app_user_id \(appUserID)")
+                try await answers.subscriberBody(appUserID: appUserID), of: .subscriber,
+                missing: "no subscriber with app_user_id \(appUserID)")
         }
         group.delete("subscribers/:app_user_id") { _, context in
             let appUserID = try context.parameters.require("app_user_id")
@@ -36,7 +37,7 @@ struct SubscribersController<Context: RequestContext> {
     private func postEligibility(_ request: Request, context: Context) async throws -> JSONResponse {
         let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
         guard let productIDs = QueryRequest.strings(body, "product_ids"), !productIDs.isEmpty,
-              productIDs.count <= EligibilityService.maximumProducts, productIDs.allSatisfy({ !$0.isEmpty })
+            productIDs.count <= EligibilityService.maximumProducts, productIDs.allSatisfy({ !$0.isEmpty })
         else {
             throw APIError.malformed("product_ids must be a list of 1 to \(EligibilityService.maximumProducts) product ids")
         }
@@ -49,7 +50,8 @@ struct SubscribersController<Context: RequestContext> {
             ReadAnswerMetrics.record(.eligibility, answered.origin)
             answers = answered.answers
         case (nil, let receiptData?):
-            let submission = try ReceiptSubmission(receiptData: receiptData, bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
+            let submission = try ReceiptSubmission(
+                receiptData: receiptData, bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
             let facts = try await purchases.facts(of: submission, logger: context.logger)
             answers = try await eligibility.answers(receipts: facts, productIDs: productIDs)
         default:

@@ -53,9 +53,12 @@ struct NotificationIntakeController<Context: RequestContext> {
         switch result {
         case .accepted(let id):
             PipelineMetrics.received(version: version, outcome: "accepted")
-            context.logger.info("notification accepted", metadata: [
-                LogKey.notificationID: "\(id)", LogKey.notificationType: "\(entry.notificationType ?? "-")", LogKey.bundleID: "\(entry.bundleID)",
-            ])
+            context.logger.info(
+                "notification accepted",
+                metadata: [
+                    LogKey.notificationID: "\(id)", LogKey.notificationType: "\(entry.notificationType ?? "-")",
+                    LogKey.bundleID: "\(entry.bundleID)",
+                ])
             return IntakeAnswer(status: .accepted, id: id)
         case .duplicate(let id):
             PipelineMetrics.received(version: version, outcome: "duplicate")

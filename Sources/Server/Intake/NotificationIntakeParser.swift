@@ -40,12 +40,14 @@ public struct NotificationIntakeParser: Sendable {
         guard let bundleID = credentials?.bundleID, !bundleID.isEmpty else {
             throw APIError.malformed("the notification has no bid (bundle id)")
         }
-        guard let app = apps.app(bundleID: bundleID), let password = credentials?.password, app.sharedSecret?.matches(password) == true else {
+        guard let app = apps.app(bundleID: bundleID), let password = credentials?.password, app.sharedSecret?.matches(password) == true
+        else {
             throw APIError.unauthorized("unknown bundle id or wrong shared secret")
         }
         if let number = StorableJSON.firstUnstorableNumber(in: tree) {
             let shown = number.text.count > 24 ? String(number.text.prefix(24)) + "…" : number.text
-            throw APIError.malformed("the body holds a number beyond what can be stored (\(shown)): at most 131072 digits before the point and 16383 after")
+            throw APIError.malformed(
+                "the body holds a number beyond what can be stored (\(shown)): at most 131072 digits before the point and 16383 after")
         }
         let notification: NotificationV1
         do {
@@ -63,12 +65,13 @@ public struct NotificationIntakeParser: Sendable {
             throw APIError.malformed("the body contains a NUL character (\\u0000), which cannot be stored")
         }
         let digest = ContentHash.sha256Hex(stored)
-        return .v1(InboxEntry(
-            source: .v1, dedupeKey: DedupeKey.v1(bodyDigest: digest), notificationType: notification.notificationTypeRaw,
-            environment: environment, bundleID: bundleID, originalTransactionID: notification.originalTransactionIDs.first,
-            // The body without `password`, keys sorted: its digest is the dedupe key.
-            body: String(decoding: stored, as: UTF8.self)
-        ))
+        return .v1(
+            InboxEntry(
+                source: .v1, dedupeKey: DedupeKey.v1(bodyDigest: digest), notificationType: notification.notificationTypeRaw,
+                environment: environment, bundleID: bundleID, originalTransactionID: notification.originalTransactionIDs.first,
+                // The body without `password`, keys sorted: its digest is the dedupe key.
+                body: String(decoding: stored, as: UTF8.self)
+            ))
     }
 }
 

@@ -28,9 +28,9 @@ struct SignedNotificationIntake: Sendable {
         let verified: VerifiedNotificationV2
         do {
             verified = try await verifier.verifyNotification(signedPayload)
-        } catch where error.kind == .malformed {
+        } catch  where error.kind == .malformed {
             throw APIError.malformed("signedPayload is not a signed App Store notification (\(error.reason))")
-        } catch where error.kind == .unavailable {
+        } catch  where error.kind == .unavailable {
             logger.warning("signed notification not checkable now", metadata: [LogKey.error: "\(error.reason)"])
             throw APIError.unavailable(Self.uncheckable)
         } catch {

@@ -28,7 +28,8 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var object: [String: Any] = [
-            "ts": ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds]),
+            "ts": ISO8601DateFormatter.string(
+                from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds]),
             "level": event.level.rawValue,
             "label": label,
             "message": event.message.description,
@@ -37,7 +38,9 @@ public struct JSONLogHandler: LogHandler {
             .merging(metadata) { _, new in new }
             .merging(event.metadata ?? [:]) { _, new in new }
         for (key, value) in merged { object[key] = Self.plain(value) }
-        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return
+        }
         line.append(UInt8(ascii: "\n"))
         Self.lock.lock()
         FileHandle.standardError.write(line)
@@ -60,15 +63,16 @@ extension LoggingSystem {
     public static func bootstrap(
         format: ServiceConfiguration.LogFormat, level: Logger.Level, metadataProvider: Logger.MetadataProvider? = nil
     ) {
-        bootstrap({ label, provider in
-            switch format {
-            case .json:
-                return JSONLogHandler(label: label, logLevel: level, metadataProvider: provider)
-            case .text:
-                var handler = StreamLogHandler.standardError(label: label, metadataProvider: provider)
-                handler.logLevel = level
-                return handler
-            }
-        }, metadataProvider: metadataProvider)
+        bootstrap(
+            { label, provider in
+                switch format {
+                case .json:
+                    return JSONLogHandler(label: label, logLevel: level, metadataProvider: provider)
+                case .text:
+                    var handler = StreamLogHandler.standardError(label: label, metadataProvider: provider)
+                    handler.logLevel = level
+                    return handler
+                }
+            }, metadataProvider: metadataProvider)
     }
 }

@@ -21,9 +21,12 @@ enum PipelineMetrics {
     /// One upstream request: `upstream` `verify_receipt`, `app_store_server_api`, `ocsp` or
     /// `webhook`; `status` the HTTP status, or `none` when no answer came.
     static func upstreamRequest(upstream: String, duration: Duration, status: Int?) {
-        Timer(label: "subscriptiond_upstream_request_duration_seconds", dimensions: [
-            ("upstream", upstream), ("status", status.map(String.init) ?? "none"),
-        ]).record(duration: duration)
+        Timer(
+            label: "subscriptiond_upstream_request_duration_seconds",
+            dimensions: [
+                ("upstream", upstream), ("status", status.map(String.init) ?? "none"),
+            ]
+        ).record(duration: duration)
     }
 
     /// Notifications not yet processed, and the age of the oldest (0 when none).

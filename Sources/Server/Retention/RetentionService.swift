@@ -28,9 +28,11 @@ public struct RetentionService: Service {
                 let cutoff = Date().addingTimeInterval(-Double(days) * 86_400)
                 let run = try await retention.run(cutoff: cutoff, dropSigned: dropSigned)
                 if run.receiptsRemoved + run.signedRemoved > 0 {
-                    logger.info("retention removed receipts", metadata: [
-                        "receipts_removed": "\(run.receiptsRemoved)", "signed_removed": "\(run.signedRemoved)", "cutoff": "\(cutoff)",
-                    ])
+                    logger.info(
+                        "retention removed receipts",
+                        metadata: [
+                            "receipts_removed": "\(run.receiptsRemoved)", "signed_removed": "\(run.signedRemoved)", "cutoff": "\(cutoff)",
+                        ])
                 }
             } catch {
                 logger.warning("retention run failed; will try at the next interval", metadata: [LogKey.error: "\(error)"])

@@ -42,7 +42,8 @@ final class TLSContextStore: Sendable {
         } catch {
             throw ConfigurationError("TLS_KEY_FILE", "names \(files.privateKey), which holds no PEM private key (\(error))")
         }
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
         configuration.minimumTLSVersion = .tlsv12
         do {
             return try NIOSSLContext(configuration: configuration)

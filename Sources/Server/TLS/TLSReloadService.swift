@@ -15,7 +15,8 @@ struct TLSReloadService: Service {
                 try contexts.reload()
                 logger.notice("SIGHUP: TLS certificate and key read again; new connections use them")
             } catch {
-                logger.error("SIGHUP: TLS certificate or key did not load; still serving the previous pair", metadata: [LogKey.error: "\(error)"])
+                logger.error(
+                    "SIGHUP: TLS certificate or key did not load; still serving the previous pair", metadata: [LogKey.error: "\(error)"])
             }
         }
     }

@@ -99,7 +99,8 @@ public struct WebhookDelivery: Service {
             case .acknowledged(let status):
                 if try await outbox.markDelivered(claim, status: status) { metrics.delivered.increment() }
             case .failed(let status, let reason):
-                if let next = configuration.retry.nextAttempt(after: claim.attempt, windowStart: claim.event.retryWindowStart, now: Date()) {
+                if let next = configuration.retry.nextAttempt(after: claim.attempt, windowStart: claim.event.retryWindowStart, now: Date())
+                {
                     logger.info("webhook delivery failed; will retry", metadata: [LogKey.error: "\(reason)", "next_attempt_at": "\(next)"])
                     if try await outbox.scheduleRetry(claim, at: next, status: status, reason: reason) { metrics.retried.increment() }
                 } else {
@@ -110,8 +111,9 @@ public struct WebhookDelivery: Service {
             }
         } catch {
             // Recording the outcome failed (database trouble): the lease brings it back.
-            logger.warning("could not record the webhook outcome; the event will be sent again after its lease",
-                           metadata: [LogKey.error: "\(error)"])
+            logger.warning(
+                "could not record the webhook outcome; the event will be sent again after its lease",
+                metadata: [LogKey.error: "\(error)"])
         }
     }
 }

@@ -45,7 +45,9 @@ public struct NotificationWorker: Service {
     private let logger: Logger
 
     /// Creates the worker.
-    public init(inbox: NotificationInbox, processor: NotificationProcessor, signal: WorkerSignal, configuration: Configuration, logger: Logger) {
+    public init(
+        inbox: NotificationInbox, processor: NotificationProcessor, signal: WorkerSignal, configuration: Configuration, logger: Logger
+    ) {
         self.inbox = inbox
         self.processor = processor
         self.signal = signal
@@ -77,8 +79,9 @@ public struct NotificationWorker: Service {
         } catch {
             PipelineMetrics.processed(outcome: "unrecorded")
             // Recording the outcome failed (database trouble): the lease brings it back.
-            logger.warning("could not record the outcome; the notification will be retried after its lease",
-                           metadata: [LogKey.notificationID: "\(notification.id)", LogKey.error: "\(error)"])
+            logger.warning(
+                "could not record the outcome; the notification will be retried after its lease",
+                metadata: [LogKey.notificationID: "\(notification.id)", LogKey.error: "\(error)"])
         }
     }
 }

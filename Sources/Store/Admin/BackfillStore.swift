@@ -28,19 +28,24 @@ public struct BackfillStore: Sendable {
     /// The open run for this app, environment, start and filter — and end, when one is given
     /// (without one, a run stopped earlier is resumed with the end it had) — or a new one
     /// ending at `end` (default: now).
-    public func open(bundleID: String, environment: AppStoreEnvironment, start: Date, end: Date?, onlyFailures: Bool) async throws -> BackfillRun {
+    public func open(
+        bundleID: String, environment: AppStoreEnvironment, start: Date, end: Date?, onlyFailures: Bool
+    ) async throws -> BackfillRun {
         try await client.withTransaction { session in
-            if let row = try session.queryFirst("""
+            if let row = try session.queryFirst(
+                """
                 SELECT id, pagination_token, pages, stored, duplicates, refused, end_date FROM backfill_runs
                 WHERE bundle_id = \(bundleID) AND environment = \(environment.rawValue) AND start_date = \(start)
                   AND (\(end)::timestamptz IS NULL OR end_date = \(end)) AND only_failures = \(onlyFailures) AND finished_at IS NULL
                 ORDER BY id DESC LIMIT 1
                 FOR UPDATE
-                """) {
+                """)
+            {
                 return try BackfillRun(row: row, resumed: true)
             }
             let end = end ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-            let row = try session.queryFirst("""
+            let row = try session.queryFirst(
+                """
                 INSERT INTO backfill_runs (bundle_id, environment, start_date, end_date, only_failures)
                 VALUES (\(bundleID), \(environment.rawValue), \(start), \(end), \(onlyFailures))
                 RETURNING id, pagination_token, pages, stored, duplicates, refused, end_date
@@ -61,7 +66,8 @@ public struct BackfillStore: Sendable {
             let results = try NotificationInbox.insertBatch(entries, in: session)
             let stored = results.filter { if case .accepted = $0 { true } else { false } }.count
             let duplicates = results.count - stored
-            let row = try session.queryFirst("""
+            let row = try session.queryFirst(
+                """
                 UPDATE backfill_runs SET pagination_token = \(token), pages = pages + 1, stored = stored + \(stored),
                     duplicates = duplicates + \(duplicates), refused = refused + \(refused),
                     finished_at = CASE WHEN \(token == nil) THEN now() END

@@ -12,7 +12,8 @@ public struct InboxQueries: Sendable {
 
     /// Notifications matching `filter`, newest first.
     public func list(_ filter: NotificationFilter) async throws -> [NotificationSummary] {
-        try await client.query("""
+        try await client.query(
+            """
             SELECT \(unescaped: NotificationSummary.columns) FROM notifications
             WHERE (\(filter.state?.rawValue)::text IS NULL OR state = \(filter.state?.rawValue))
               AND (\(filter.notificationType)::text IS NULL OR notification_type = \(filter.notificationType))
@@ -20,30 +21,39 @@ public struct InboxQueries: Sendable {
               AND (\(filter.receivedSince)::timestamptz IS NULL OR received_at >= \(filter.receivedSince))
             ORDER BY received_at DESC, id DESC
             LIMIT \(filter.limit)
-            """).map(NotificationSummary.init(row:))
+            """
+        ).map(NotificationSummary.init(row:))
     }
 
     /// The version 2 notification Apple sent with `notificationUUID`, or nil while none is stored.
     public func signedNotification(notificationUUID: String) async throws -> NotificationSummary? {
-        try await client.query("""
+        try await client.query(
+            """
             SELECT \(unescaped: NotificationSummary.columns) FROM notifications
             WHERE dedupe_key = \(DedupeKey.v2(notificationUUID: notificationUUID))
-            """).first.map(NotificationSummary.init(row:))
+            """
+        ).first.map(NotificationSummary.init(row:))
     }
 
     /// One notification with its body and attempts, or nil when there is none with this id.
     public func detail(id: Int64) async throws -> NotificationDetail? {
         try await client.withConnection { session in
-            guard let row = try session.queryFirst("""
-                SELECT \(unescaped: NotificationSummary.columns), body::text AS body FROM notifications WHERE id = \(id)
-                """) else { return nil }
-            let attempts = try session.query("""
+            guard
+                let row = try session.queryFirst(
+                    """
+                    SELECT \(unescaped: NotificationSummary.columns), body::text AS body FROM notifications WHERE id = \(id)
+                    """)
+            else { return nil }
+            let attempts = try session.query(
+                """
                 SELECT attempt, started_at, finished_at, outcome, error FROM notification_attempts
                 WHERE notification_id = \(id) ORDER BY attempt
-                """).map { row in
-                NotificationAttempt(attempt: try row.decode("attempt"), startedAt: try row.decode("started_at"),
-                                    finishedAt: try row.decode("finished_at"), outcome: try row.decode("outcome"),
-                                    error: try row.decode("error"))
+                """
+            ).map { row in
+                NotificationAttempt(
+                    attempt: try row.decode("attempt"), startedAt: try row.decode("started_at"),
+                    finishedAt: try row.decode("finished_at"), outcome: try row.decode("outcome"),
+                    error: try row.decode("error"))
             }
             return NotificationDetail(summary: try NotificationSummary(row: row), body: try row.decode("body"), attempts: attempts)
         }
@@ -51,11 +61,13 @@ public struct InboxQueries: Sendable {
 
     /// The notifications that concern one subscription, oldest first.
     public func touching(originalTransactionID id: String, environment: String) async throws -> [NotificationSummary] {
-        try await client.query("""
+        try await client.query(
+            """
             SELECT \(unescaped: NotificationSummary.columns) FROM notifications
             WHERE original_transaction_id = \(id) AND environment = \(environment)
             ORDER BY received_at, id
-            """).map(NotificationSummary.init(row:))
+            """
+        ).map(NotificationSummary.init(row:))
     }
 
     /// What a replay did.
@@ -73,7 +85,8 @@ public struct InboxQueries: Sendable {
             let (wanted, missing) = try Self.lockAll(ids, in: session)
             guard missing.isEmpty else { return .unknown(missing) }
             let texts = wanted.map(String.init)
-            try session.execute("""
+            try session.execute(
+                """
                 UPDATE notifications SET state = 'pending', next_attempt_at = now(), unfinished_claims = 0, isolated_claims = 0, updated_at = now()
                 WHERE id = ANY(\(texts)::bigint[])
                 """)
@@ -83,11 +96,13 @@ public struct InboxQueries: Sendable {
 
     /// Puts every `dead` notification back to `pending` in one statement; returns their ids.
     public func replayDead() async throws -> [Int64] {
-        try await client.query("""
+        try await client.query(
+            """
             UPDATE notifications SET state = 'pending', next_attempt_at = now(), unfinished_claims = 0, isolated_claims = 0, updated_at = now()
             WHERE state = 'dead'
             RETURNING id
-            """).map { try $0.decode("id", as: Int64.self) }.sorted()
+            """
+        ).map { try $0.decode("id", as: Int64.self) }.sorted()
     }
 
     /// What a discard did.
@@ -108,7 +123,8 @@ public struct InboxQueries: Sendable {
             let (wanted, missing) = try Self.lockAll(ids, in: session)
             guard missing.isEmpty else { return .unknown(missing) }
             let texts = wanted.map(String.init)
-            try session.execute("""
+            try session.execute(
+                """
                 WITH discarded AS (
                     UPDATE notifications
                     SET state = 'dead', attempts = attempts + 1, unfinished_claims = 0, isolated_claims = 0, last_error = \(message), updated_at = now()
@@ -126,9 +142,12 @@ public struct InboxQueries: Sendable {
     /// waits instead of interleaving); returns them sorted and the ones that do not exist.
     private static func lockAll(_ ids: [Int64], in session: PostgresSession) throws -> (wanted: [Int64], missing: [Int64]) {
         let wanted = Array(Set(ids)).sorted()
-        let found = Set(try session.query("""
-            SELECT id FROM notifications WHERE id = ANY(\(wanted.map(String.init))::bigint[]) ORDER BY id FOR UPDATE
-            """).map { try $0.decode("id", as: Int64.self) })
+        let found = Set(
+            try session.query(
+                """
+                SELECT id FROM notifications WHERE id = ANY(\(wanted.map(String.init))::bigint[]) ORDER BY id FOR UPDATE
+                """
+            ).map { try $0.decode("id", as: Int64.self) })
         return (wanted, wanted.filter { !found.contains($0) })
     }
 }

@@ -101,7 +101,9 @@ public struct NotificationFilter: Sendable {
     public var limit: Int
 
     /// Creates a filter.
-    public init(state: InboxState? = nil, notificationType: String? = nil, bundleID: String? = nil, receivedSince: Date? = nil, limit: Int = 50) {
+    public init(
+        state: InboxState? = nil, notificationType: String? = nil, bundleID: String? = nil, receivedSince: Date? = nil, limit: Int = 50
+    ) {
         self.state = state
         self.notificationType = notificationType
         self.bundleID = bundleID

@@ -60,14 +60,16 @@ public struct RevalidationStore: Sendable {
             guard let row else { throw StoreError("could not open a revalidation run") }
             let id: Int64 = try row.decode("id")
             // Compared in SQL with the stored value: a round trip through Date could move it by a microsecond.
-            let counts = try session.queryFirst("""
+            let counts = try session.queryFirst(
+                """
                 SELECT count(*) FILTER (WHERE revalidated_at >= r.started_at) AS done,
                        count(*) FILTER (WHERE revalidated_at IS NULL OR revalidated_at < r.started_at) AS remaining
                 FROM subscriptions, (SELECT started_at FROM revalidation_runs WHERE id = \(id)) AS r
                 WHERE latest_receipt IS NOT NULL
                 """)
-            return RevalidationRun(id: id, startedAt: try row.decode("started_at"), resumed: resumed,
-                                   done: try counts?.decode("done") ?? 0, remaining: try counts?.decode("remaining") ?? 0)
+            return RevalidationRun(
+                id: id, startedAt: try row.decode("started_at"), resumed: resumed,
+                done: try counts?.decode("done") ?? 0, remaining: try counts?.decode("remaining") ?? 0)
         }
     }
 
@@ -76,7 +78,8 @@ public struct RevalidationStore: Sendable {
     public func nextBatch(of run: RevalidationRun, after cursor: RevalidationItem?, limit: Int) async throws -> [RevalidationItem] {
         let environment = cursor?.environment.rawValue ?? ""
         let id = cursor?.originalTransactionID ?? ""
-        return try await client.query("""
+        return try await client.query(
+            """
             SELECT environment, original_transaction_id, bundle_id, latest_receipt FROM subscriptions
             WHERE latest_receipt IS NOT NULL
               AND (revalidated_at IS NULL
@@ -84,7 +87,8 @@ public struct RevalidationStore: Sendable {
               AND (environment, original_transaction_id) > (\(environment), \(id))
             ORDER BY environment, original_transaction_id
             LIMIT \(limit)
-            """).map(RevalidationItem.init(row:))
+            """
+        ).map(RevalidationItem.init(row:))
     }
 
     /// Closes a run that went through every candidate.
@@ -95,11 +99,13 @@ public struct RevalidationStore: Sendable {
     /// The subscriptions with these original transaction ids (every environment), and the ids
     /// that match none.
     public func items(originalTransactionIDs ids: [String]) async throws -> (found: [RevalidationItem], unknown: [String]) {
-        let found = try await client.query("""
+        let found = try await client.query(
+            """
             SELECT environment, original_transaction_id, bundle_id, latest_receipt FROM subscriptions
             WHERE original_transaction_id = ANY(\(ids)::text[])
             ORDER BY environment, original_transaction_id
-            """).map(RevalidationItem.init(row:))
+            """
+        ).map(RevalidationItem.init(row:))
         let known = Set(found.map(\.originalTransactionID))
         var seen = Set<String>()
         let unknown = ids.filter { !known.contains($0) && seen.insert($0).inserted }
@@ -108,7 +114,8 @@ public struct RevalidationStore: Sendable {
 
     /// Records a final answer for a subscription inside the caller's transaction.
     public static func record(_ item: RevalidationItem, outcome: String, in session: PostgresSession) throws {
-        try session.execute("""
+        try session.execute(
+            """
             UPDATE subscriptions SET revalidated_at = now(), revalidation_outcome = \(outcome)
             WHERE environment = \(item.environment.rawValue) AND original_transaction_id = \(item.originalTransactionID)
             """)

@@ -61,18 +61,22 @@ public struct StatsQueries: Sendable {
             for row in try session.query("SELECT state, count(*) AS n FROM notifications GROUP BY state") {
                 if let state = InboxState(rawValue: try row.decode("state")) { byState[state] = try row.decode("n") }
             }
-            let oldest = try session.queryFirst("""
+            let oldest = try session.queryFirst(
+                """
                 SELECT min(received_at) AS oldest FROM notifications WHERE state = 'pending'
                 """)?.decode("oldest", as: Date?.self)
             func top(_ state: InboxState) throws -> [ReasonCount] {
-                try session.query("""
+                try session.query(
+                    """
                     SELECT coalesce(last_error, '(no reason recorded)') AS reason, count(*) AS n FROM notifications
                     WHERE state = \(state.rawValue)
                     GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT \(reasons)
-                    """).map { ReasonCount(reason: try $0.decode("reason"), count: try $0.decode("n")) }
+                    """
+                ).map { ReasonCount(reason: try $0.decode("reason"), count: try $0.decode("n")) }
             }
-            return InboxStats(byState: byState, oldestPendingReceivedAt: oldest,
-                              topRetryingReasons: try top(.retrying), topDeadReasons: try top(.dead))
+            return InboxStats(
+                byState: byState, oldestPendingReceivedAt: oldest,
+                topRetryingReasons: try top(.retrying), topDeadReasons: try top(.dead))
         }
     }
 
@@ -87,13 +91,16 @@ public struct StatsQueries: Sendable {
             for row in try session.query("SELECT environment, count(*) AS n FROM subscriptions GROUP BY environment") {
                 byEnvironment[try row.decode("environment")] = try row.decode("n")
             }
-            let stale = try session.queryFirst("""
-                SELECT count(*) AS n FROM subscriptions
-                WHERE (status = 'active' AND expires_at <= now())
-                   OR (status = 'grace_period' AND grace_period_expires_at <= now())
-                """)?.decode("n", as: Int.self) ?? 0
+            let stale =
+                try session.queryFirst(
+                    """
+                    SELECT count(*) AS n FROM subscriptions
+                    WHERE (status = 'active' AND expires_at <= now())
+                       OR (status = 'grace_period' AND grace_period_expires_at <= now())
+                    """)?.decode("n", as: Int.self) ?? 0
             let due = try session.queryFirst("SELECT count(*) AS n, min(due_at) AS oldest FROM subscriptions WHERE due_at <= now()")
-            let reviews = try session.queryFirst("SELECT count(*) AS n, min(due_at) AS oldest FROM entitlement_reviews WHERE due_at <= now()")
+            let reviews = try session.queryFirst(
+                "SELECT count(*) AS n, min(due_at) AS oldest FROM entitlement_reviews WHERE due_at <= now()")
             return SubscriptionStats(
                 byStatus: byStatus, byEnvironment: byEnvironment, stale: stale, sweepDue: try due?.decode("n", as: Int.self) ?? 0,
                 oldestDueAt: try due?.decode("oldest", as: Date?.self) ?? nil,

@@ -33,29 +33,36 @@ public struct SubscriptionStory: Sendable {
     public let revalidationOutcome: String?
 
     /// Loads the story of an original transaction (Production preferred over Sandbox), or nil.
-    public static func load(originalTransactionID id: String, client: PostgresClient, now: Date = Date()) async throws -> SubscriptionStory? {
+    public static func load(originalTransactionID id: String, client: PostgresClient, now: Date = Date()) async throws -> SubscriptionStory?
+    {
         guard let view = try await SubscriptionReader(client: client).subscription(originalTransactionID: id, now: now) else { return nil }
         let environment = view.snapshot.environment.rawValue
         let notifications = try await InboxQueries(client: client).touching(originalTransactionID: id, environment: environment)
         return try await client.withConnection { session in
-            let events = try session.query("""
+            let events = try session.query(
+                """
                 SELECT old_status, new_status, notification_id, occurred_at FROM status_events
                 WHERE environment = \(environment) AND original_transaction_id = \(id) ORDER BY id
-                """).map { row in
-                StatusEvent(oldStatus: try row.decode("old_status"), newStatus: try row.decode("new_status"),
-                            notificationID: try row.decode("notification_id"), occurredAt: try row.decode("occurred_at"))
+                """
+            ).map { row in
+                StatusEvent(
+                    oldStatus: try row.decode("old_status"), newStatus: try row.decode("new_status"),
+                    notificationID: try row.decode("notification_id"), occurredAt: try row.decode("occurred_at"))
             }
-            let revalidation = try session.queryFirst("""
+            let revalidation = try session.queryFirst(
+                """
                 SELECT revalidated_at, revalidation_outcome FROM subscriptions
                 WHERE environment = \(environment) AND original_transaction_id = \(id)
                 """)
-            let statements = try session.query("""
+            let statements = try session.query(
+                """
                 SELECT received_at, body->>'auto_renew_status' AS auto_renew_status,
                        body->>'auto_renew_status_change_date_ms' AS change_ms
                 FROM notifications
                 WHERE original_transaction_id = \(id) AND environment = \(environment) AND source = 'v1'
                   AND body ? 'auto_renew_status'
-                """).map { row -> (at: Date, on: Bool) in
+                """
+            ).map { row -> (at: Date, on: Bool) in
                 let changeMS = (try row.decode("change_ms", as: String?.self)).flatMap(Double.init)
                 let at = try changeMS.map { Date(timeIntervalSince1970: $0 / 1000) } ?? row.decode("received_at", as: Date.self)
                 let text = (try row.decode("auto_renew_status", as: String?.self))?.lowercased()

@@ -27,13 +27,15 @@ public struct SyncTargetQueries: Sendable {
     public func targets(originalTransactionIDs: [String]?, bundleIDs: [String]) async throws -> [SyncTarget] {
         let rows: [PostgresRow]
         if let ids = originalTransactionIDs {
-            rows = try await client.query("""
+            rows = try await client.query(
+                """
                 SELECT original_transaction_id, bundle_id, environment FROM subscriptions
                 WHERE original_transaction_id = ANY(\(ids)::text[]) AND bundle_id = ANY(\(bundleIDs)::text[])
                 ORDER BY original_transaction_id, environment
                 """)
         } else {
-            rows = try await client.query("""
+            rows = try await client.query(
+                """
                 SELECT original_transaction_id, bundle_id, environment FROM subscriptions
                 WHERE bundle_id = ANY(\(bundleIDs)::text[]) ORDER BY original_transaction_id, environment
                 """)

@@ -35,21 +35,25 @@ public struct WebhookQueries: Sendable {
 
     /// Events, newest first, optionally only those in `state`.
     public func list(state: WebhookEventState?, limit: Int) async throws -> [WebhookEventSummary] {
-        try await client.query("""
+        try await client.query(
+            """
             SELECT \(unescaped: WebhookEvent.columns), \(unescaped: Self.deliveryColumns) FROM webhook_events AS w
             WHERE (\(state?.rawValue)::text IS NULL OR w.state = \(state?.rawValue))
             ORDER BY w.created_at DESC, w.id DESC
             LIMIT \(limit)
-            """).map(Self.summary(row:))
+            """
+        ).map(Self.summary(row:))
     }
 
     /// One event by outbox id or event id (`evt_…`), or nil.
     public func detail(id: String) async throws -> WebhookEventSummary? {
         let number = Int64(id)
-        return try await client.query("""
+        return try await client.query(
+            """
             SELECT \(unescaped: WebhookEvent.columns), \(unescaped: Self.deliveryColumns) FROM webhook_events AS w
             WHERE w.event_id = \(id) OR (\(number)::bigint IS NOT NULL AND w.id = \(number))
-            """).map(Self.summary(row:)).first
+            """
+        ).map(Self.summary(row:)).first
     }
 
     /// Puts the given events back to `pending`, due now (delivered ones are sent again):
@@ -58,13 +62,17 @@ public struct WebhookQueries: Sendable {
         let wanted = Array(Set(ids)).sorted()
         let texts = wanted.map(String.init)
         return try await client.withTransaction { session in
-            let found = Set(try session.query("""
-                SELECT id FROM webhook_events WHERE id = ANY(\(texts)::bigint[]) ORDER BY id FOR UPDATE
-                """).map { try $0.decode("id", as: Int64.self) })
+            let found = Set(
+                try session.query(
+                    """
+                    SELECT id FROM webhook_events WHERE id = ANY(\(texts)::bigint[]) ORDER BY id FOR UPDATE
+                    """
+                ).map { try $0.decode("id", as: Int64.self) })
             let missing = wanted.filter { !found.contains($0) }
             guard missing.isEmpty else { return .unknown(missing) }
             // attempts moves on, so an attempt still in flight cannot overwrite the replay.
-            try session.execute("""
+            try session.execute(
+                """
                 UPDATE webhook_events SET state = 'pending', attempts = attempts + 1, next_attempt_at = now(), replayed_at = now(),
                     updated_at = now()
                 WHERE id = ANY(\(texts)::bigint[])
@@ -75,11 +83,13 @@ public struct WebhookQueries: Sendable {
 
     /// Puts every `dead` event back to `pending`; returns their ids.
     public func replayDead() async throws -> [Int64] {
-        try await client.query("""
+        try await client.query(
+            """
             UPDATE webhook_events SET state = 'pending', next_attempt_at = now(), replayed_at = now(), updated_at = now()
             WHERE state = 'dead'
             RETURNING id
-            """).map { try $0.decode("id", as: Int64.self) }.sorted()
+            """
+        ).map { try $0.decode("id", as: Int64.self) }.sorted()
     }
 
     private static func summary(row: PostgresRow) throws -> WebhookEventSummary {

@@ -33,29 +33,35 @@ extension StatsQueries {
             for row in try session.query("SELECT state, count(*) AS n FROM webhook_events GROUP BY state") {
                 if let state = WebhookEventState(rawValue: try row.decode("state")) { byState[state] = try row.decode("n") }
             }
-            let oldest = try session.queryFirst("""
+            let oldest = try session.queryFirst(
+                """
                 SELECT min(created_at) AS oldest FROM webhook_events WHERE state IN ('pending', 'retrying')
                 """)?.decode("oldest", as: Date?.self)
-            let top = try session.query("""
+            let top = try session.query(
+                """
                 SELECT coalesce(last_error, '(no reason recorded)') AS reason, count(*) AS n FROM webhook_events
                 WHERE state IN ('retrying', 'dead')
                 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT \(reasons)
-                """).map { ReasonCount(reason: try $0.decode("reason"), count: try $0.decode("n")) }
+                """
+            ).map { ReasonCount(reason: try $0.decode("reason"), count: try $0.decode("n")) }
             return WebhookStats(byState: byState, oldestUnfinishedCreatedAt: oldest, topFailureReasons: top)
         }
     }
 
     /// The latest retention run, or nil when retention never ran.
     public func lastRetention() async throws -> RetentionRun? {
-        try await client.query("""
+        try await client.query(
+            """
             SELECT ran_at, cutoff, receipts_removed, signed_removed, drop_signed FROM retention_runs ORDER BY id DESC LIMIT 1
-            """).first.map(RetentionRun.init(row:))
+            """
+        ).first.map(RetentionRun.init(row:))
     }
 }
 
 extension RetentionRun {
     init(row: PostgresRow) throws {
-        self.init(ranAt: try row.decode("ran_at"), cutoff: try row.decode("cutoff"), receiptsRemoved: try row.decode("receipts_removed"),
-                  signedRemoved: try row.decode("signed_removed"), dropSigned: try row.decode("drop_signed"))
+        self.init(
+            ranAt: try row.decode("ran_at"), cutoff: try row.decode("cutoff"), receiptsRemoved: try row.decode("receipts_removed"),
+            signedRemoved: try row.decode("signed_removed"), dropSigned: try row.decode("drop_signed"))
     }
 }

@@ -19,6 +19,7 @@ public struct AnswerStamp: Sendable, Equatable {
     /// Reads the stamp a lookup selected as `answer_version` (NULL: no row yet, so version 0)
     /// and `answer_catalog_generation`.
     init(row: PostgresRow) throws {
-        self.init(version: try row.decode("answer_version", as: Int64?.self) ?? 0, catalogGeneration: try row.decode("answer_catalog_generation"))
+        self.init(
+            version: try row.decode("answer_version", as: Int64?.self) ?? 0, catalogGeneration: try row.decode("answer_catalog_generation"))
     }
 }

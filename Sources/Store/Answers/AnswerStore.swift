@@ -64,14 +64,17 @@ public struct AnswerStore: Sendable {
     private func lookup(
         in table: StaticString, keyColumn: StaticString, key: String, bodyColumn: StaticString = "body", now: Date
     ) async throws -> AnswerLookup {
-        let rows = try await client.query(PostgresQuery("""
-            SELECT a.version AS answer_version, g.generation AS answer_catalog_generation,
-                   CASE WHEN a.answer_version = a.version AND a.catalog_generation = g.generation
-                             AND a.format = \(format)::integer AND (a.valid_until IS NULL OR a.valid_until > \(now)::timestamptz)
-                        THEN a.\(unescaped: bodyColumn) END AS body
-            FROM answer_catalog_generation g
-            LEFT JOIN \(unescaped: table) a ON a.\(unescaped: keyColumn) = \(key)
-            """).prepared())
+        let rows = try await client.query(
+            PostgresQuery(
+                """
+                SELECT a.version AS answer_version, g.generation AS answer_catalog_generation,
+                       CASE WHEN a.answer_version = a.version AND a.catalog_generation = g.generation
+                                 AND a.format = \(format)::integer AND (a.valid_until IS NULL OR a.valid_until > \(now)::timestamptz)
+                            THEN a.\(unescaped: bodyColumn) END AS body
+                FROM answer_catalog_generation g
+                LEFT JOIN \(unescaped: table) a ON a.\(unescaped: keyColumn) = \(key)
+                """
+            ).prepared())
         guard let row = rows.first else { throw StoreError("answer_catalog_generation has no row") }
         if let body: String = try row.decode("body") { return .current(body) }
         return .stale(try AnswerStamp(row: row))
@@ -84,16 +87,19 @@ public struct AnswerStore: Sendable {
     /// One statement with no product rows: the catalog is the one kept in memory for the
     /// generation that statement saw (read again only after a catalog change).
     public func eligibilityFacts(appUserID: String, now: Date) async throws -> StoredEligibility {
-        let rows = try await client.query(PostgresQuery("""
-            SELECT a.version AS answer_version, g.generation AS answer_catalog_generation,
-                   coalesce(a.answer_version = a.version AND a.catalog_generation = g.generation
-                            AND a.format = \(format)::integer AND (a.valid_until IS NULL OR a.valid_until > \(now)::timestamptz),
-                            false) AS is_current,
-                   a.offer_used_groups, a.purchased_groups, a.entitled_groups,
-                   (a.app_user_id IS NOT NULL OR EXISTS (SELECT 1 FROM subscribers WHERE app_user_id = \(appUserID))) AS is_known
-            FROM answer_catalog_generation g
-            LEFT JOIN subscriber_answers a ON a.app_user_id = \(appUserID)
-            """).prepared())
+        let rows = try await client.query(
+            PostgresQuery(
+                """
+                SELECT a.version AS answer_version, g.generation AS answer_catalog_generation,
+                       coalesce(a.answer_version = a.version AND a.catalog_generation = g.generation
+                                AND a.format = \(format)::integer AND (a.valid_until IS NULL OR a.valid_until > \(now)::timestamptz),
+                                false) AS is_current,
+                       a.offer_used_groups, a.purchased_groups, a.entitled_groups,
+                       (a.app_user_id IS NOT NULL OR EXISTS (SELECT 1 FROM subscribers WHERE app_user_id = \(appUserID))) AS is_known
+                FROM answer_catalog_generation g
+                LEFT JOIN subscriber_answers a ON a.app_user_id = \(appUserID)
+                """
+            ).prepared())
         guard let row = rows.first else { throw StoreError("answer_catalog_generation has no row") }
         let catalog = try await catalogs.catalog(generation: try row.decode("answer_catalog_generation"), client: client)
         guard try row.decode("is_known", as: Bool.self) else { return .newCustomer(catalog) }
@@ -102,12 +108,16 @@ public struct AnswerStore: Sendable {
         }
         func keys(_ column: String) throws -> Set<GroupUsage.Key> {
             let texts: [String] = try row.decode(column)
-            return Set(try texts.map { text in
-                guard let key = GroupUsage.Key(text: text) else { throw StoreError("malformed group key in subscriber_answers.\(column)") }
-                return key
-            })
+            return Set(
+                try texts.map { text in
+                    guard let key = GroupUsage.Key(text: text) else {
+                        throw StoreError("malformed group key in subscriber_answers.\(column)")
+                    }
+                    return key
+                })
         }
-        let usage = GroupUsage(offerUsed: try keys("offer_used_groups"), purchased: try keys("purchased_groups"), entitled: try keys("entitled_groups"))
+        let usage = GroupUsage(
+            offerUsed: try keys("offer_used_groups"), purchased: try keys("purchased_groups"), entitled: try keys("entitled_groups"))
         return .stored(usage, catalog)
     }
 
@@ -115,19 +125,22 @@ public struct AnswerStore: Sendable {
     public func store(_ answers: [SubscriptionAnswer], lockWait: LockWait = .brief) async throws {
         let answers = Self.lastPerKey(answers, key: \.originalTransactionID)
         guard !answers.isEmpty else { return }
-        try await store(PostgresQuery("""
-            INSERT INTO subscription_answers AS a (original_transaction_id, answer_version, catalog_generation, format, valid_until, body)
-            SELECT id, answer_version, catalog_generation, \(format)::integer, valid_until, body
-            FROM unnest(\(PostgresTextArray(answers.map(\.originalTransactionID)))::text[],
-                \(PostgresTextArray(encoding: answers.map(\.stamp.version)))::bigint[],
-                \(PostgresTextArray(encoding: answers.map(\.stamp.catalogGeneration)))::bigint[],
-                \(PostgresTextArray(encoding: answers.map(\.validUntil)))::timestamptz[],
-                \(PostgresTextArray(answers.map(\.body)))::text[])
-                AS u(id, answer_version, catalog_generation, valid_until, body)
-            ON CONFLICT (original_transaction_id) DO UPDATE SET
-                answer_version = EXCLUDED.answer_version, catalog_generation = EXCLUDED.catalog_generation,
-                format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body
-            """).prepared(), lockWait: lockWait)
+        try await store(
+            PostgresQuery(
+                """
+                INSERT INTO subscription_answers AS a (original_transaction_id, answer_version, catalog_generation, format, valid_until, body)
+                SELECT id, answer_version, catalog_generation, \(format)::integer, valid_until, body
+                FROM unnest(\(PostgresTextArray(answers.map(\.originalTransactionID)))::text[],
+                    \(PostgresTextArray(encoding: answers.map(\.stamp.version)))::bigint[],
+                    \(PostgresTextArray(encoding: answers.map(\.stamp.catalogGeneration)))::bigint[],
+                    \(PostgresTextArray(encoding: answers.map(\.validUntil)))::timestamptz[],
+                    \(PostgresTextArray(answers.map(\.body)))::text[])
+                    AS u(id, answer_version, catalog_generation, valid_until, body)
+                ON CONFLICT (original_transaction_id) DO UPDATE SET
+                    answer_version = EXCLUDED.answer_version, catalog_generation = EXCLUDED.catalog_generation,
+                    format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body
+                """
+            ).prepared(), lockWait: lockWait)
     }
 
     /// Stores `GET /v1/subscribers/{id}` and `…/entitlements` bodies and the users' group
@@ -138,29 +151,32 @@ public struct AnswerStore: Sendable {
         func keys(_ set: (GroupUsage) -> Set<GroupUsage.Key>) -> PostgresTextArray {
             PostgresTextArray(answers.map { PostgresTextArray(set($0.usage).map(\.text).sorted()).literal })
         }
-        try await store(PostgresQuery("""
-            INSERT INTO subscriber_answers AS a (app_user_id, answer_version, catalog_generation, format, valid_until, body,
-                entitlements_body, offer_used_groups, purchased_groups, entitled_groups)
-            SELECT user_id, answer_version, catalog_generation, \(format)::integer, valid_until, body, entitlements_body,
-                   offer_used::text[], purchased::text[], entitled::text[]
-            FROM unnest(\(PostgresTextArray(answers.map(\.appUserID)))::text[],
-                \(PostgresTextArray(encoding: answers.map(\.stamp.version)))::bigint[],
-                \(PostgresTextArray(encoding: answers.map(\.stamp.catalogGeneration)))::bigint[],
-                \(PostgresTextArray(encoding: answers.map(\.validUntil)))::timestamptz[],
-                \(PostgresTextArray(answers.map(\.body)))::text[],
-                \(PostgresTextArray(answers.map(\.entitlementsBody)))::text[],
-                \(keys(\.offerUsed))::text[], \(keys(\.purchased))::text[], \(keys(\.entitled))::text[])
-                AS u(user_id, answer_version, catalog_generation, valid_until, body, entitlements_body, offer_used, purchased, entitled)
-            -- A user forgotten since the answer was computed (DELETE /v1/subscribers/{id}) gets no row back.
-            WHERE EXISTS (SELECT 1 FROM subscribers s WHERE s.app_user_id = u.user_id)
-               OR EXISTS (SELECT 1 FROM entitlement_grants g WHERE g.app_user_id = u.user_id)
-               OR EXISTS (SELECT 1 FROM original_application_versions v WHERE v.app_user_id = u.user_id)
-            ON CONFLICT (app_user_id) DO UPDATE SET
-                answer_version = EXCLUDED.answer_version, catalog_generation = EXCLUDED.catalog_generation,
-                format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body,
-                entitlements_body = EXCLUDED.entitlements_body, offer_used_groups = EXCLUDED.offer_used_groups,
-                purchased_groups = EXCLUDED.purchased_groups, entitled_groups = EXCLUDED.entitled_groups
-            """).prepared(), lockWait: lockWait)
+        try await store(
+            PostgresQuery(
+                """
+                INSERT INTO subscriber_answers AS a (app_user_id, answer_version, catalog_generation, format, valid_until, body,
+                    entitlements_body, offer_used_groups, purchased_groups, entitled_groups)
+                SELECT user_id, answer_version, catalog_generation, \(format)::integer, valid_until, body, entitlements_body,
+                       offer_used::text[], purchased::text[], entitled::text[]
+                FROM unnest(\(PostgresTextArray(answers.map(\.appUserID)))::text[],
+                    \(PostgresTextArray(encoding: answers.map(\.stamp.version)))::bigint[],
+                    \(PostgresTextArray(encoding: answers.map(\.stamp.catalogGeneration)))::bigint[],
+                    \(PostgresTextArray(encoding: answers.map(\.validUntil)))::timestamptz[],
+                    \(PostgresTextArray(answers.map(\.body)))::text[],
+                    \(PostgresTextArray(answers.map(\.entitlementsBody)))::text[],
+                    \(keys(\.offerUsed))::text[], \(keys(\.purchased))::text[], \(keys(\.entitled))::text[])
+                    AS u(user_id, answer_version, catalog_generation, valid_until, body, entitlements_body, offer_used, purchased, entitled)
+                -- A user forgotten since the answer was computed (DELETE /v1/subscribers/{id}) gets no row back.
+                WHERE EXISTS (SELECT 1 FROM subscribers s WHERE s.app_user_id = u.user_id)
+                   OR EXISTS (SELECT 1 FROM entitlement_grants g WHERE g.app_user_id = u.user_id)
+                   OR EXISTS (SELECT 1 FROM original_application_versions v WHERE v.app_user_id = u.user_id)
+                ON CONFLICT (app_user_id) DO UPDATE SET
+                    answer_version = EXCLUDED.answer_version, catalog_generation = EXCLUDED.catalog_generation,
+                    format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body,
+                    entitlements_body = EXCLUDED.entitlements_body, offer_used_groups = EXCLUDED.offer_used_groups,
+                    purchased_groups = EXCLUDED.purchased_groups, entitled_groups = EXCLUDED.entitled_groups
+                """
+            ).prepared(), lockWait: lockWait)
     }
 
     /// One answer per key (the last), sorted by key: one statement may not update a row

@@ -21,33 +21,42 @@ public struct ProductStore: Sendable {
         try await client.withTransaction { session in
             let bundles = Array(Set(products.map(\.bundleID))).sorted()
             let ids = products.map(\.productID)
-            let removed = try session.execute(PostgresQuery("""
-                DELETE FROM products WHERE bundle_id = ANY(\(bundles)::text[]) AND NOT (product_id = ANY(\(ids)::text[]))
-                """).prepared())
+            let removed = try session.execute(
+                PostgresQuery(
+                    """
+                    DELETE FROM products WHERE bundle_id = ANY(\(bundles)::text[]) AND NOT (product_id = ANY(\(ids)::text[]))
+                    """
+                ).prepared())
             for product in products {
                 let offer = product.introOffer
-                try session.execute(PostgresQuery("""
-                    INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period,
-                        intro_payment_mode, intro_period, intro_periods, intro_price, trial_of, trial_period)
-                    VALUES (\(product.productID), \(product.bundleID), \(product.type.rawValue), \(product.subscriptionGroupID),
-                        \(product.period?.description), \(offer?.paymentMode.rawValue), \(offer?.period.description),
-                        \(offer?.periods), \(offer.map { "\($0.price)" })::numeric, \(product.trialOf), \(product.trialPeriod?.description))
-                    ON CONFLICT (product_id) DO UPDATE SET
-                        bundle_id = EXCLUDED.bundle_id, type = EXCLUDED.type, subscription_group_id = EXCLUDED.subscription_group_id,
-                        period = EXCLUDED.period, intro_payment_mode = EXCLUDED.intro_payment_mode,
-                        intro_period = EXCLUDED.intro_period, intro_periods = EXCLUDED.intro_periods,
-                        intro_price = EXCLUDED.intro_price, trial_of = EXCLUDED.trial_of, trial_period = EXCLUDED.trial_period,
-                        updated_at = now()
-                    """).prepared())
+                try session.execute(
+                    PostgresQuery(
+                        """
+                        INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period,
+                            intro_payment_mode, intro_period, intro_periods, intro_price, trial_of, trial_period)
+                        VALUES (\(product.productID), \(product.bundleID), \(product.type.rawValue), \(product.subscriptionGroupID),
+                            \(product.period?.description), \(offer?.paymentMode.rawValue), \(offer?.period.description),
+                            \(offer?.periods), \(offer.map { "\($0.price)" })::numeric, \(product.trialOf), \(product.trialPeriod?.description))
+                        ON CONFLICT (product_id) DO UPDATE SET
+                            bundle_id = EXCLUDED.bundle_id, type = EXCLUDED.type, subscription_group_id = EXCLUDED.subscription_group_id,
+                            period = EXCLUDED.period, intro_payment_mode = EXCLUDED.intro_payment_mode,
+                            intro_period = EXCLUDED.intro_period, intro_periods = EXCLUDED.intro_periods,
+                            intro_price = EXCLUDED.intro_price, trial_of = EXCLUDED.trial_of, trial_period = EXCLUDED.trial_period,
+                            updated_at = now()
+                        """
+                    ).prepared())
             }
             if let entitlements {
                 try session.execute("DELETE FROM entitlements")
                 for entitlement in entitlements {
                     try session.execute(PostgresQuery("INSERT INTO entitlements (entitlement_id) VALUES (\(entitlement.id))").prepared())
-                    try session.execute(PostgresQuery("""
-                        INSERT INTO entitlement_products (entitlement_id, product_id)
-                        SELECT \(entitlement.id), unnest(\(entitlement.productIDs)::text[])
-                        """).prepared())
+                    try session.execute(
+                        PostgresQuery(
+                            """
+                            INSERT INTO entitlement_products (entitlement_id, product_id)
+                            SELECT \(entitlement.id), unnest(\(entitlement.productIDs)::text[])
+                            """
+                        ).prepared())
                 }
             }
             return (products.count, removed)
@@ -61,11 +70,14 @@ public struct ProductStore: Sendable {
 
     /// The whole catalog, read inside the caller's session.
     public static func catalog(in session: PostgresSession) throws -> ProductCatalog {
-        let rows = try session.query(PostgresQuery("""
-            SELECT \(unescaped: Product.catalogColumns), \(unescaped: Entitlement.catalogColumns)
-            FROM (SELECT 1) one LEFT JOIN products p ON true
-            ORDER BY p.bundle_id, p.subscription_group_id NULLS LAST, p.product_id
-            """).prepared())
+        let rows = try session.query(
+            PostgresQuery(
+                """
+                SELECT \(unescaped: Product.catalogColumns), \(unescaped: Entitlement.catalogColumns)
+                FROM (SELECT 1) one LEFT JOIN products p ON true
+                ORDER BY p.bundle_id, p.subscription_group_id NULLS LAST, p.product_id
+                """
+            ).prepared())
         guard let first = rows.first else { return .empty }
         let products = try rows.filter { try $0.text("catalog_product_id") != nil }.map { try Product(row: $0, prefix: "catalog_") }
         return ProductCatalog(products: products, entitlements: try Entitlement.catalog(row: first))
@@ -115,10 +127,11 @@ extension Product {
         var offer: IntroOffer?
         if let modeText: String = try row.decode(prefix + "intro_payment_mode") {
             guard let mode = IntroPaymentMode(rawValue: modeText),
-                  let period = (try row.decode(prefix + "intro_period", as: String?.self)).flatMap(ISO8601Duration.init),
-                  let price = (try row.decode(prefix + "intro_price", as: String?.self)).flatMap({ Decimal(string: $0) })
+                let period = (try row.decode(prefix + "intro_period", as: String?.self)).flatMap(ISO8601Duration.init),
+                let price = (try row.decode(prefix + "intro_price", as: String?.self)).flatMap({ Decimal(string: $0) })
             else { throw StoreError("malformed intro offer in products row") }
-            offer = IntroOffer(paymentMode: mode, period: period, periods: try row.decode(prefix + "intro_periods", as: Int?.self) ?? 1, price: price)
+            offer = IntroOffer(
+                paymentMode: mode, period: period, periods: try row.decode(prefix + "intro_periods", as: Int?.self) ?? 1, price: price)
         }
         self.init(
             productID: try row.decode(prefix + "product_id"), bundleID: try row.decode(prefix + "bundle_id"), type: type,

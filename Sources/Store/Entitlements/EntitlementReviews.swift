@@ -36,17 +36,24 @@ public struct EntitlementReviews: Sendable {
     @discardableResult
     public func review(limit: Int, now: Date = Date()) async throws -> Int {
         try await client.withTransaction { [policies, webhookEvents, apps] session in
-            let users = try session.query(PostgresQuery("""
-                SELECT app_user_id FROM entitlement_reviews WHERE due_at <= \(now)
-                ORDER BY due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
-                """).prepared()).map { try $0.decode("app_user_id", as: String.self) }
+            let users = try session.query(
+                PostgresQuery(
+                    """
+                    SELECT app_user_id FROM entitlement_reviews WHERE due_at <= \(now)
+                    ORDER BY due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
+                    """
+                ).prepared()
+            ).map { try $0.decode("app_user_id", as: String.self) }
             guard !users.isEmpty else { return 0 }
             let catalog = try ProductStore.catalog(in: session)
             let reads = try SubscriptionReader.subscriberReads(appUserIDs: users, now: now, in: session)
             var previous: [String: Set<String>] = [:]
-            for row in try session.query(PostgresQuery("""
-                SELECT app_user_id, entitlement_id FROM user_entitlements WHERE app_user_id = ANY(\(users)::text[])
-                """)) {
+            for row in try session.query(
+                PostgresQuery(
+                    """
+                    SELECT app_user_id, entitlement_id FROM user_entitlements WHERE app_user_id = ANY(\(users)::text[])
+                    """))
+            {
                 previous[try row.decode("app_user_id"), default: []].insert(try row.decode("entitlement_id"))
             }
             for user in users {
@@ -67,9 +74,11 @@ public struct EntitlementReviews: Sendable {
 
     /// How far behind the reviews are: users due at `now`, and the oldest due time.
     public func backlog(now: Date = Date()) async throws -> (due: Int, oldestDueAt: Date?) {
-        try await client.countAndOldest(PostgresQuery("""
-            SELECT count(*) AS n, min(due_at) AS oldest FROM entitlement_reviews WHERE due_at <= \(now)
-            """))
+        try await client.countAndOldest(
+            PostgresQuery(
+                """
+                SELECT count(*) AS n, min(due_at) AS oldest FROM entitlement_reviews WHERE due_at <= \(now)
+                """))
     }
 
     /// Marks `appUserIDs` due for review at `now` (the change's time, by the clock reviews
@@ -87,16 +96,18 @@ public struct EntitlementReviews: Sendable {
         in session: PostgresSession
     ) throws {
         guard !ids.isEmpty || !alsoUsers.isEmpty else { return }
-        try session.execute(PostgresQuery("""
-            INSERT INTO entitlement_reviews (app_user_id, due_at)
-            SELECT u, \(now)::timestamptz FROM (
-                SELECT app_user_id AS u FROM subscribers
-                WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-                UNION
-                SELECT unnest(\(alsoUsers)::text[])
-            ) users ORDER BY u
-            ON CONFLICT (app_user_id) DO UPDATE SET due_at = least(entitlement_reviews.due_at, excluded.due_at)
-            """)) // not prepared: planned for its keys (see `FactStore.apply`)
+        try session.execute(
+            PostgresQuery(
+                """
+                INSERT INTO entitlement_reviews (app_user_id, due_at)
+                SELECT u, \(now)::timestamptz FROM (
+                    SELECT app_user_id AS u FROM subscribers
+                    WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
+                    UNION
+                    SELECT unnest(\(alsoUsers)::text[])
+                ) users ORDER BY u
+                ON CONFLICT (app_user_id) DO UPDATE SET due_at = least(entitlement_reviews.due_at, excluded.due_at)
+                """))  // not prepared: planned for its keys (see `FactStore.apply`)
     }
 
     /// Forgets `appUserID`'s baseline and review, inside the caller's transaction (the
@@ -110,9 +121,12 @@ public struct EntitlementReviews: Sendable {
     private static func replaceActive(_ active: [String], of user: String, in session: PostgresSession) throws {
         try session.execute(PostgresQuery("DELETE FROM user_entitlements WHERE app_user_id = \(user)").prepared())
         guard !active.isEmpty else { return }
-        try session.execute(PostgresQuery("""
-            INSERT INTO user_entitlements (app_user_id, entitlement_id) SELECT \(user), unnest(\(active.sorted())::text[])
-            """).prepared())
+        try session.execute(
+            PostgresQuery(
+                """
+                INSERT INTO user_entitlements (app_user_id, entitlement_id) SELECT \(user), unnest(\(active.sorted())::text[])
+                """
+            ).prepared())
     }
 
     /// Leaves the user due at `next`, or removes the review when nothing lies ahead.

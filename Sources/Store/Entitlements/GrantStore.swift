@@ -25,14 +25,24 @@ public struct GrantStore: Sendable {
     public func add(appUserID: String, entitlement: String, expiresAt: Date?, reason: String, actor: String) async throws -> ManualGrant {
         try await client.withTransaction { session in
             // The catalog row is locked so an import cannot remove it under the new grant.
-            guard try session.queryFirst(PostgresQuery("""
-                SELECT 1 FROM entitlements WHERE entitlement_id = \(entitlement) FOR SHARE
-                """).prepared()) != nil else { throw Failure.unknownEntitlement(entitlement) }
-            guard let row = try session.queryFirst(PostgresQuery("""
-                INSERT INTO entitlement_grants (app_user_id, entitlement_id, expires_at, reason)
-                VALUES (\(appUserID), \(entitlement), \(expiresAt), \(reason))
-                RETURNING \(unescaped: ManualGrant.columns)
-                """).prepared()) else { throw StoreError("INSERT … RETURNING gave no row") }
+            guard
+                try session.queryFirst(
+                    PostgresQuery(
+                        """
+                        SELECT 1 FROM entitlements WHERE entitlement_id = \(entitlement) FOR SHARE
+                        """
+                    ).prepared()) != nil
+            else { throw Failure.unknownEntitlement(entitlement) }
+            guard
+                let row = try session.queryFirst(
+                    PostgresQuery(
+                        """
+                        INSERT INTO entitlement_grants (app_user_id, entitlement_id, expires_at, reason)
+                        VALUES (\(appUserID), \(entitlement), \(expiresAt), \(reason))
+                        RETURNING \(unescaped: ManualGrant.columns)
+                        """
+                    ).prepared())
+            else { throw StoreError("INSERT … RETURNING gave no row") }
             let grant = try ManualGrant(row: row)
             try EntitlementReviews.markDue(appUserIDs: [appUserID], in: session)
             try AuditLog.record(action: "grant_added", actor: actor, appUserID: appUserID, detail: grant.auditDetail, in: session)
@@ -44,11 +54,16 @@ public struct GrantStore: Sendable {
     /// grant changes nothing and returns it as it is.
     public func revoke(id: Int64, appUserID: String?, reason: String?, actor: String) async throws -> ManualGrant {
         try await client.withTransaction { session in
-            guard let row = try session.queryFirst(PostgresQuery("""
-                UPDATE entitlement_grants SET revoked_at = coalesce(revoked_at, now())
-                WHERE id = \(id) AND (\(appUserID)::text IS NULL OR app_user_id = \(appUserID)::text)
-                RETURNING \(unescaped: ManualGrant.columns)
-                """).prepared()) else { throw Failure.unknownGrant(id) }
+            guard
+                let row = try session.queryFirst(
+                    PostgresQuery(
+                        """
+                        UPDATE entitlement_grants SET revoked_at = coalesce(revoked_at, now())
+                        WHERE id = \(id) AND (\(appUserID)::text IS NULL OR app_user_id = \(appUserID)::text)
+                        RETURNING \(unescaped: ManualGrant.columns)
+                        """
+                    ).prepared())
+            else { throw Failure.unknownGrant(id) }
             let grant = try ManualGrant(row: row)
             try EntitlementReviews.markDue(appUserIDs: [grant.appUserID], in: session)
             var detail = grant.auditDetail
@@ -60,11 +75,15 @@ public struct GrantStore: Sendable {
 
     /// The grants of `appUserID` (nil: everyone's), newest first, at most `limit`.
     public func list(appUserID: String?, limit: Int) async throws -> [ManualGrant] {
-        try await client.query(PostgresQuery("""
-            SELECT \(unescaped: ManualGrant.columns) FROM entitlement_grants
-            WHERE \(appUserID)::text IS NULL OR app_user_id = \(appUserID)::text
-            ORDER BY id DESC LIMIT \(limit)
-            """).prepared()).map { try ManualGrant(row: $0) }
+        try await client.query(
+            PostgresQuery(
+                """
+                SELECT \(unescaped: ManualGrant.columns) FROM entitlement_grants
+                WHERE \(appUserID)::text IS NULL OR app_user_id = \(appUserID)::text
+                ORDER BY id DESC LIMIT \(limit)
+                """
+            ).prepared()
+        ).map { try ManualGrant(row: $0) }
     }
 }
 

@@ -20,15 +20,18 @@ public enum OriginalVersionStore {
     public static func record(
         _ version: OriginalApplicationVersion, appUserID: String, proof: Proof, appTransactionID: String? = nil, in session: PostgresSession
     ) throws {
-        let changed = try session.execute(PostgresQuery("""
-            INSERT INTO original_application_versions AS v (app_user_id, bundle_id, environment, version, app_transaction_id, proof)
-            VALUES (\(appUserID), \(version.bundleID), \(version.environment.rawValue), \(version.version), \(appTransactionID), \(proof.rawValue))
-            ON CONFLICT (app_user_id, bundle_id, environment) DO UPDATE SET
-                version = EXCLUDED.version, app_transaction_id = coalesce(EXCLUDED.app_transaction_id, v.app_transaction_id),
-                proof = EXCLUDED.proof, recorded_at = now()
-            WHERE (v.version, v.app_transaction_id, v.proof) IS DISTINCT FROM
-                  (EXCLUDED.version, coalesce(EXCLUDED.app_transaction_id, v.app_transaction_id), EXCLUDED.proof)
-            """).prepared())
+        let changed = try session.execute(
+            PostgresQuery(
+                """
+                INSERT INTO original_application_versions AS v (app_user_id, bundle_id, environment, version, app_transaction_id, proof)
+                VALUES (\(appUserID), \(version.bundleID), \(version.environment.rawValue), \(version.version), \(appTransactionID), \(proof.rawValue))
+                ON CONFLICT (app_user_id, bundle_id, environment) DO UPDATE SET
+                    version = EXCLUDED.version, app_transaction_id = coalesce(EXCLUDED.app_transaction_id, v.app_transaction_id),
+                    proof = EXCLUDED.proof, recorded_at = now()
+                WHERE (v.version, v.app_transaction_id, v.proof) IS DISTINCT FROM
+                      (EXCLUDED.version, coalesce(EXCLUDED.app_transaction_id, v.app_transaction_id), EXCLUDED.proof)
+                """
+            ).prepared())
         if changed > 0 { try EntitlementReviews.markDue(appUserIDs: [appUserID], in: session) }
     }
 }

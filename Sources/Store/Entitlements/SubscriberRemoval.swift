@@ -35,17 +35,21 @@ public struct SubscriberRemoval: Sendable {
         try await client.withTransaction { session in
             let links = try session.execute(PostgresQuery("DELETE FROM subscribers WHERE app_user_id = \(appUserID)").prepared())
             let grants = try session.execute(PostgresQuery("DELETE FROM entitlement_grants WHERE app_user_id = \(appUserID)").prepared())
-            let versions = try session.execute(PostgresQuery("DELETE FROM original_application_versions WHERE app_user_id = \(appUserID)").prepared())
+            let versions = try session.execute(
+                PostgresQuery("DELETE FROM original_application_versions WHERE app_user_id = \(appUserID)").prepared())
             let tokens = try session.execute(PostgresQuery("DELETE FROM app_account_tokens WHERE app_user_id = \(appUserID)").prepared())
             guard links + grants + versions + tokens > 0 else { return nil }
             // Last: the deletes above raised the answers' version through their triggers.
             try session.execute(PostgresQuery("DELETE FROM subscriber_answers WHERE app_user_id = \(appUserID)").prepared())
             try session.execute(PostgresQuery("UPDATE notifications SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())
             try session.execute(PostgresQuery("UPDATE audit_log SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())
-            try session.execute(PostgresQuery("""
-                UPDATE webhook_events SET app_user_ids = array_remove(app_user_ids, \(appUserID))
-                WHERE app_user_ids @> ARRAY[\(appUserID)]::text[] AND app_user_id IS NULL
-                """).prepared())
+            try session.execute(
+                PostgresQuery(
+                    """
+                    UPDATE webhook_events SET app_user_ids = array_remove(app_user_ids, \(appUserID))
+                    WHERE app_user_ids @> ARRAY[\(appUserID)]::text[] AND app_user_id IS NULL
+                    """
+                ).prepared())
             // An entitlement's event is about the user alone: it goes.
             try session.execute(PostgresQuery("DELETE FROM webhook_events WHERE app_user_id = \(appUserID)").prepared())
             try EntitlementReviews.forget(appUserID: appUserID, in: session)
@@ -60,10 +64,14 @@ public struct SubscriberRemoval: Sendable {
     /// with an audit row and, for a subscription, a `user_unlinked` event; false when there was none.
     public func unlink(appUserID: String, originalTransactionID: String, actor: String) async throws -> Bool {
         try await client.withTransaction { session in
-            let environments = try session.query(PostgresQuery("""
-                DELETE FROM subscribers WHERE app_user_id = \(appUserID) AND original_transaction_id = \(originalTransactionID)
-                RETURNING environment
-                """).prepared()).map { try $0.decode("environment", as: String.self) }
+            let environments = try session.query(
+                PostgresQuery(
+                    """
+                    DELETE FROM subscribers WHERE app_user_id = \(appUserID) AND original_transaction_id = \(originalTransactionID)
+                    RETURNING environment
+                    """
+                ).prepared()
+            ).map { try $0.decode("environment", as: String.self) }
             guard !environments.isEmpty else { return false }
             try EntitlementReviews.markDue(appUserIDs: [appUserID], in: session)
             for environment in environments.compactMap(AppStoreEnvironment.init(rawValue:)) {

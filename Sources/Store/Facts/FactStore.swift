@@ -37,7 +37,8 @@ public enum FactStore {
 
     /// The lock keys of every original transaction `batches` touch, each once, in the one global order.
     static func lockKeys(of batches: [ReceiptFacts]) -> [String] {
-        Set(batches.flatMap { batch in batch.originalTransactionIDs.map { lockKey(environment: batch.environment.rawValue, id: $0) } }).sorted()
+        Set(batches.flatMap { batch in batch.originalTransactionIDs.map { lockKey(environment: batch.environment.rawValue, id: $0) } })
+            .sorted()
     }
 
     /// The advisory lock key of one subscription or purchase (hashed with `hashtextextended(key, 0)`).
@@ -136,11 +137,14 @@ public enum FactStore {
         guard !coalesced.isEmpty else { return [] }
         let ids = coalesced.map(\.transactionID)
         var stored: [String: TransactionFact] = [:]
-        for row in try session.query(PostgresQuery("""
-            SELECT \(unescaped: TransactionFact.columns) FROM transactions
-            WHERE environment = \(environment) AND transaction_id = ANY(\(ids)::text[])
-            FOR UPDATE
-            """)) { // not prepared: planned for its keys (see `apply`)
+        for row in try session.query(
+            PostgresQuery(
+                """
+                SELECT \(unescaped: TransactionFact.columns) FROM transactions
+                WHERE environment = \(environment) AND transaction_id = ANY(\(ids)::text[])
+                FOR UPDATE
+                """))
+        {  // not prepared: planned for its keys (see `apply`)
             let fact = try TransactionFact(row: row)
             stored[fact.transactionID] = fact
         }
@@ -156,10 +160,13 @@ public enum FactStore {
     }
 
     private static func replaceRenewalIfNewer(_ renewal: RenewalFact, in session: PostgresSession) throws {
-        let row = try session.queryFirst(PostgresQuery("""
-            SELECT \(unescaped: RenewalFact.columns) FROM renewal_info
-            WHERE environment = \(renewal.environment.rawValue) AND original_transaction_id = \(renewal.originalTransactionID)
-            """).prepared())
+        let row = try session.queryFirst(
+            PostgresQuery(
+                """
+                SELECT \(unescaped: RenewalFact.columns) FROM renewal_info
+                WHERE environment = \(renewal.environment.rawValue) AND original_transaction_id = \(renewal.originalTransactionID)
+                """
+            ).prepared())
         if let row, try !renewal.isNewer(than: RenewalFact(row: row)) { return }
         try renewal.upsert(in: session)
     }

@@ -87,9 +87,11 @@ struct JoinedFacts {
         keys.compactMap { key in
             let transactions = TransactionFact.coalesced(transactions[key] ?? [])
             let renewal = renewals[key]
-            guard var snapshot = SubscriptionStatusRule.snapshot(
-                originalTransactionID: key.originalTransactionID, transactions: transactions, renewal: renewal, at: now
-            ) else { return nil }
+            guard
+                var snapshot = SubscriptionStatusRule.snapshot(
+                    originalTransactionID: key.originalTransactionID, transactions: transactions, renewal: renewal, at: now
+                )
+            else { return nil }
             // The catalog's group wins; products it does not list keep the receipt's group.
             snapshot.subscriptionGroupID = catalogGroups[snapshot.productID] ?? snapshot.subscriptionGroupID
             return SubscriptionView(snapshot: snapshot, updatedAt: updatedAt[key] ?? now, transactions: transactions, renewal: renewal)

@@ -33,20 +33,23 @@ extension RenewalFact {
 
     /// Replaces the stored renewal info of this original transaction.
     func upsert(in session: PostgresSession) throws {
-        try session.execute(PostgresQuery("""
-            INSERT INTO renewal_info (
-                environment, original_transaction_id, bundle_id, product_id, auto_renew_product_id, auto_renew_status,
-                expiration_intent, is_in_billing_retry_period, grace_period_expires_date, price_consent_status, observed_at)
-            VALUES (\(environment.rawValue), \(originalTransactionID), \(bundleID), \(productID), \(autoRenewProductID),
-                \(autoRenewStatus), \(expirationIntent?.rawValue), \(isInBillingRetryPeriod), \(gracePeriodExpiresDate),
-                \(priceConsentStatus), \(observedAt))
-            ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
-                bundle_id = EXCLUDED.bundle_id, product_id = EXCLUDED.product_id,
-                auto_renew_product_id = EXCLUDED.auto_renew_product_id, auto_renew_status = EXCLUDED.auto_renew_status,
-                expiration_intent = EXCLUDED.expiration_intent,
-                is_in_billing_retry_period = EXCLUDED.is_in_billing_retry_period,
-                grace_period_expires_date = EXCLUDED.grace_period_expires_date,
-                price_consent_status = EXCLUDED.price_consent_status, observed_at = EXCLUDED.observed_at, updated_at = now()
-            """).prepared())
+        try session.execute(
+            PostgresQuery(
+                """
+                INSERT INTO renewal_info (
+                    environment, original_transaction_id, bundle_id, product_id, auto_renew_product_id, auto_renew_status,
+                    expiration_intent, is_in_billing_retry_period, grace_period_expires_date, price_consent_status, observed_at)
+                VALUES (\(environment.rawValue), \(originalTransactionID), \(bundleID), \(productID), \(autoRenewProductID),
+                    \(autoRenewStatus), \(expirationIntent?.rawValue), \(isInBillingRetryPeriod), \(gracePeriodExpiresDate),
+                    \(priceConsentStatus), \(observedAt))
+                ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
+                    bundle_id = EXCLUDED.bundle_id, product_id = EXCLUDED.product_id,
+                    auto_renew_product_id = EXCLUDED.auto_renew_product_id, auto_renew_status = EXCLUDED.auto_renew_status,
+                    expiration_intent = EXCLUDED.expiration_intent,
+                    is_in_billing_retry_period = EXCLUDED.is_in_billing_retry_period,
+                    grace_period_expires_date = EXCLUDED.grace_period_expires_date,
+                    price_consent_status = EXCLUDED.price_consent_status, observed_at = EXCLUDED.observed_at, updated_at = now()
+                """
+            ).prepared())
     }
 }

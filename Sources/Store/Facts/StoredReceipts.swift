@@ -14,10 +14,12 @@ public struct StoredReceipts: Sendable {
     ///
     /// A version 1 notification without a receipt of its own is verified through this one,
     /// so that what it claims is never applied without Apple's word.
-    public func latestReceipt(bundleID: String, environment: AppStoreEnvironment, originalTransactionIDs: [String]) async throws -> String? {
+    public func latestReceipt(bundleID: String, environment: AppStoreEnvironment, originalTransactionIDs: [String]) async throws -> String?
+    {
         guard !originalTransactionIDs.isEmpty else { return nil }
         return try await client.withConnection { session in
-            try session.queryFirst("""
+            try session.queryFirst(
+                """
                 SELECT latest_receipt FROM subscriptions
                 WHERE environment = \(environment.rawValue) AND bundle_id = \(bundleID)
                   AND original_transaction_id = ANY(\(originalTransactionIDs)::text[]) AND latest_receipt IS NOT NULL

@@ -71,24 +71,28 @@ public struct SubscriptionReader: Sendable {
     public func subscriptionReads(originalTransactionIDs ids: [String], now: Date = Date()) async throws -> [String: SubscriptionRead] {
         // `equalsOneOf`: one key keeps the connection's cached plan; the rebuild's lists are
         // planned for their keys on every call.
-        let rows = try await client.query(PostgresQuery("""
-            SELECT \(unescaped: JoinedFacts.columns),
-                   s.environment AS link_environment, s.original_transaction_id AS link_original_transaction_id,
-                   s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
-            FROM (SELECT DISTINCT ON (original_transaction_id) environment, original_transaction_id, updated_at
-                  FROM subscriptions WHERE original_transaction_id \(equalsOneOf: ids)
-                  ORDER BY original_transaction_id, environment) s
-            LEFT JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
-            LEFT JOIN renewal_info r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
-            LEFT JOIN products p ON p.product_id = t.product_id
-            ORDER BY s.original_transaction_id
-            """).prepared())
+        let rows = try await client.query(
+            PostgresQuery(
+                """
+                SELECT \(unescaped: JoinedFacts.columns),
+                       s.environment AS link_environment, s.original_transaction_id AS link_original_transaction_id,
+                       s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
+                FROM (SELECT DISTINCT ON (original_transaction_id) environment, original_transaction_id, updated_at
+                      FROM subscriptions WHERE original_transaction_id \(equalsOneOf: ids)
+                      ORDER BY original_transaction_id, environment) s
+                LEFT JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
+                LEFT JOIN renewal_info r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
+                LEFT JOIN products p ON p.product_id = t.product_id
+                ORDER BY s.original_transaction_id
+                """
+            ).prepared())
         var reads: [String: SubscriptionRead] = [:]
         for group in try Self.split(rows, by: "link_original_transaction_id") {
             guard let view = try JoinedFacts(rows: group.rows).views(at: now).first else { continue }
             reads[group.key] = SubscriptionRead(
                 view: view,
-                validUntil: SubscriptionStatusRule.nextChange(after: now, transactions: view.transactions, renewals: view.renewal.map { [$0] } ?? [])
+                validUntil: SubscriptionStatusRule.nextChange(
+                    after: now, transactions: view.transactions, renewals: view.renewal.map { [$0] } ?? [])
             )
         }
         return reads
@@ -127,7 +131,8 @@ public struct SubscriptionReader: Sendable {
 
     /// The users' links, each with its facts, ordered by user, environment and original transaction id.
     private static func linkedFacts(appUserIDs: [String]) -> PostgresQuery {
-        PostgresQuery("""
+        PostgresQuery(
+            """
             SELECT \(unescaped: JoinedFacts.columns), l.app_user_id AS link_app_user_id,
                    l.environment AS link_environment, l.original_transaction_id AS link_original_transaction_id,
                    s.updated_at AS subscription_updated_at, p.subscription_group_id AS catalog_group_id
@@ -138,7 +143,8 @@ public struct SubscriptionReader: Sendable {
             LEFT JOIN products p ON p.product_id = t.product_id
             WHERE l.app_user_id \(equalsOneOf: appUserIDs)
             ORDER BY l.app_user_id, l.environment, l.original_transaction_id
-            """).prepared()
+            """
+        ).prepared()
     }
 
     /// The reads of the users of `rows` (``linkedFacts(appUserIDs:)``) and `extras`.
@@ -152,14 +158,16 @@ public struct SubscriptionReader: Sendable {
             reads[group.key] = SubscriberRead(
                 views: views,
                 holdings: CustomerHoldings(
-                    subscriptions: views.map(\.snapshot), oneTimePurchases: history.transactions, versions: extra.versions, grants: extra.grants),
+                    subscriptions: views.map(\.snapshot), oneTimePurchases: history.transactions, versions: extra.versions,
+                    grants: extra.grants),
                 usage: GroupUsage(history: history, catalogGroup: { facts.catalogGroups[$0] }, now: now),
                 validUntil: SubscriptionStatusRule.nextChange(after: now, transactions: history.transactions, renewals: history.renewals),
                 // A link whose `subscriptions` row is missing reads `updated_at` as the time of the read.
                 isStorable: facts.haveStoredUpdatedAt(views),
-                appleAccounts: AppleAccounts.count(AppleAccounts.purchases(of: history.transactions) {
-                    facts.catalogGroups[$0.productID] ?? $0.subscriptionGroupID
-                })
+                appleAccounts: AppleAccounts.count(
+                    AppleAccounts.purchases(of: history.transactions) {
+                        facts.catalogGroups[$0.productID] ?? $0.subscriptionGroupID
+                    })
             )
         }
         for (user, extra) in extras where reads[user] == nil {
@@ -179,14 +187,16 @@ public struct SubscriptionReader: Sendable {
 
     /// The grants and versions of several users, in one statement.
     private static func userExtras(appUserIDs: [String]) -> PostgresQuery {
-        PostgresQuery("""
+        PostgresQuery(
+            """
             SELECT 'grant' AS kind, app_user_id, id, entitlement_id, expires_at, reason, created_at, revoked_at,
                    NULL::text AS bundle_id, NULL::text AS environment, NULL::text AS version
             FROM entitlement_grants WHERE app_user_id \(equalsOneOf: appUserIDs)
             UNION ALL
             SELECT 'version', app_user_id, NULL, NULL, NULL, NULL, NULL, NULL, bundle_id, environment, version
             FROM original_application_versions WHERE app_user_id \(equalsOneOf: appUserIDs)
-            """).prepared()
+            """
+        ).prepared()
     }
 
     /// The grants and versions of `rows` (``userExtras(appUserIDs:)``), by user.
@@ -197,8 +207,10 @@ public struct SubscriptionReader: Sendable {
             if try row.decode("kind", as: String.self) == "grant" {
                 extras[user, default: UserExtras()].grants.append(try ManualGrant(row: row))
             } else {
-                extras[user, default: UserExtras()].versions.append(OriginalApplicationVersion(
-                    bundleID: try row.decode("bundle_id"), environment: try AppStoreEnvironment(row: row), version: try row.decode("version")))
+                extras[user, default: UserExtras()].versions.append(
+                    OriginalApplicationVersion(
+                        bundleID: try row.decode("bundle_id"), environment: try AppStoreEnvironment(row: row),
+                        version: try row.decode("version")))
             }
         }
         return extras
@@ -217,31 +229,42 @@ public struct SubscriptionReader: Sendable {
     }
 
     /// Builds views for several subscriptions of one environment with four indexed queries.
-    static func views(environment: AppStoreEnvironment, ids: [String], now: Date, in session: PostgresSession) throws -> [SubscriptionView] {
+    static func views(environment: AppStoreEnvironment, ids: [String], now: Date, in session: PostgresSession) throws -> [SubscriptionView]
+    {
         let facts = try StoredFacts.load(environment: environment, originalTransactionIDs: ids, in: session)
         var updatedAt: [String: Date] = [:]
-        for row in try session.query(PostgresQuery("""
-            SELECT original_transaction_id, updated_at FROM subscriptions
-            WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-            """)) { // not prepared: planned for its keys (see `FactStore.apply`)
+        for row in try session.query(
+            PostgresQuery(
+                """
+                SELECT original_transaction_id, updated_at FROM subscriptions
+                WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
+                """))
+        {  // not prepared: planned for its keys (see `FactStore.apply`)
             updatedAt[try row.decode("original_transaction_id")] = try row.decode("updated_at")
         }
         let productIDs = Array(Set(facts.transactions.values.flatMap { $0.map(\.productID) }))
         var catalogGroups: [String: String] = [:]
-        for row in try session.query(PostgresQuery("""
-            SELECT product_id, subscription_group_id FROM products
-            WHERE product_id = ANY(\(productIDs)::text[]) AND subscription_group_id IS NOT NULL
-            """).prepared()) {
+        for row in try session.query(
+            PostgresQuery(
+                """
+                SELECT product_id, subscription_group_id FROM products
+                WHERE product_id = ANY(\(productIDs)::text[]) AND subscription_group_id IS NOT NULL
+                """
+            ).prepared())
+        {
             catalogGroups[try row.decode("product_id")] = try row.decode("subscription_group_id")
         }
         return ids.compactMap { id in
             let transactions = TransactionFact.coalesced(facts.transactions[id] ?? [])
-            guard var snapshot = SubscriptionStatusRule.snapshot(
-                originalTransactionID: id, transactions: transactions, renewal: facts.renewals[id], at: now
-            ) else { return nil }
+            guard
+                var snapshot = SubscriptionStatusRule.snapshot(
+                    originalTransactionID: id, transactions: transactions, renewal: facts.renewals[id], at: now
+                )
+            else { return nil }
             // The catalog's group wins; products it does not list keep the receipt's group.
             snapshot.subscriptionGroupID = catalogGroups[snapshot.productID] ?? snapshot.subscriptionGroupID
-            return SubscriptionView(snapshot: snapshot, updatedAt: updatedAt[id] ?? now, transactions: transactions, renewal: facts.renewals[id])
+            return SubscriptionView(
+                snapshot: snapshot, updatedAt: updatedAt[id] ?? now, transactions: transactions, renewal: facts.renewals[id])
         }
     }
 }

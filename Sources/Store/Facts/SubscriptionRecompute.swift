@@ -24,54 +24,66 @@ enum SubscriptionRecompute {
         in session: PostgresSession
     ) throws -> Outcome? {
         let stored = try StoredFacts.load(environment: environment, originalTransactionIDs: [id], in: session)
-        guard let snapshot = SubscriptionStatusRule.snapshot(
-            originalTransactionID: id, transactions: stored.transactions[id] ?? [], renewal: stored.renewals[id], at: now
-        ) else { return nil }
+        guard
+            let snapshot = SubscriptionStatusRule.snapshot(
+                originalTransactionID: id, transactions: stored.transactions[id] ?? [], renewal: stored.renewals[id], at: now
+            )
+        else { return nil }
 
-        let before = try session.queryFirst(PostgresQuery("""
-            SELECT status, product_id, expires_at, auto_renew, auto_renew_product_id, latest_transaction_id,
-                   expiration_intent, revocation_reason
-            FROM subscriptions WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
-            FOR UPDATE
-            """).prepared()).map(SubscriptionMoment.init(row:))
+        let before = try session.queryFirst(
+            PostgresQuery(
+                """
+                SELECT status, product_id, expires_at, auto_renew, auto_renew_product_id, latest_transaction_id,
+                       expiration_intent, revocation_reason
+                FROM subscriptions WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
+                FOR UPDATE
+                """
+            ).prepared()
+        ).map(SubscriptionMoment.init(row:))
         let previous = before?.status
         let events = LifecycleRule.events(before: before, after: SubscriptionMoment(snapshot))
         // When time alone changes the status next, for the sweep.
         let dueAt = SubscriptionStatusRule.nextChange(
             after: now, transactions: stored.transactions[id] ?? [], renewals: stored.renewals[id].map { [$0] } ?? [])
 
-        try session.execute(PostgresQuery("""
-            INSERT INTO subscriptions (
-                environment, original_transaction_id, bundle_id, product_id, subscription_group_id, status, expires_at,
-                auto_renew, auto_renew_product_id, expiration_intent, in_trial, in_intro_offer, grace_period_expires_at,
-                revoked_at, revocation_reason, latest_transaction_id, latest_receipt, latest_receipt_observed_at, due_at)
-            VALUES (\(environment.rawValue), \(id), \(snapshot.bundleID), \(snapshot.productID), \(snapshot.subscriptionGroupID),
-                \(snapshot.status.rawValue), \(snapshot.expiresAt), \(snapshot.autoRenew), \(snapshot.autoRenewProductID),
-                \(snapshot.expirationIntent?.rawValue), \(snapshot.inTrial), \(snapshot.inIntroOffer), \(snapshot.gracePeriodExpiresAt),
-                \(snapshot.revokedAt), \(snapshot.revocationReason), \(snapshot.latestTransactionID), \(receipt?.receipt),
-                \(receipt?.observedAt), \(dueAt))
-            ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
-                bundle_id = EXCLUDED.bundle_id, product_id = EXCLUDED.product_id,
-                subscription_group_id = EXCLUDED.subscription_group_id, status = EXCLUDED.status,
-                expires_at = EXCLUDED.expires_at, auto_renew = EXCLUDED.auto_renew,
-                auto_renew_product_id = EXCLUDED.auto_renew_product_id, expiration_intent = EXCLUDED.expiration_intent,
-                in_trial = EXCLUDED.in_trial, in_intro_offer = EXCLUDED.in_intro_offer,
-                grace_period_expires_at = EXCLUDED.grace_period_expires_at, revoked_at = EXCLUDED.revoked_at,
-                revocation_reason = EXCLUDED.revocation_reason, latest_transaction_id = EXCLUDED.latest_transaction_id,
-                latest_receipt = CASE
-                    WHEN EXCLUDED.latest_receipt IS NOT NULL AND (subscriptions.latest_receipt_observed_at IS NULL
-                         OR EXCLUDED.latest_receipt_observed_at >= subscriptions.latest_receipt_observed_at)
-                    THEN EXCLUDED.latest_receipt ELSE subscriptions.latest_receipt END,
-                latest_receipt_observed_at = GREATEST(subscriptions.latest_receipt_observed_at, EXCLUDED.latest_receipt_observed_at),
-                due_at = EXCLUDED.due_at,
-                updated_at = now()
-            """).prepared())
+        try session.execute(
+            PostgresQuery(
+                """
+                INSERT INTO subscriptions (
+                    environment, original_transaction_id, bundle_id, product_id, subscription_group_id, status, expires_at,
+                    auto_renew, auto_renew_product_id, expiration_intent, in_trial, in_intro_offer, grace_period_expires_at,
+                    revoked_at, revocation_reason, latest_transaction_id, latest_receipt, latest_receipt_observed_at, due_at)
+                VALUES (\(environment.rawValue), \(id), \(snapshot.bundleID), \(snapshot.productID), \(snapshot.subscriptionGroupID),
+                    \(snapshot.status.rawValue), \(snapshot.expiresAt), \(snapshot.autoRenew), \(snapshot.autoRenewProductID),
+                    \(snapshot.expirationIntent?.rawValue), \(snapshot.inTrial), \(snapshot.inIntroOffer), \(snapshot.gracePeriodExpiresAt),
+                    \(snapshot.revokedAt), \(snapshot.revocationReason), \(snapshot.latestTransactionID), \(receipt?.receipt),
+                    \(receipt?.observedAt), \(dueAt))
+                ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
+                    bundle_id = EXCLUDED.bundle_id, product_id = EXCLUDED.product_id,
+                    subscription_group_id = EXCLUDED.subscription_group_id, status = EXCLUDED.status,
+                    expires_at = EXCLUDED.expires_at, auto_renew = EXCLUDED.auto_renew,
+                    auto_renew_product_id = EXCLUDED.auto_renew_product_id, expiration_intent = EXCLUDED.expiration_intent,
+                    in_trial = EXCLUDED.in_trial, in_intro_offer = EXCLUDED.in_intro_offer,
+                    grace_period_expires_at = EXCLUDED.grace_period_expires_at, revoked_at = EXCLUDED.revoked_at,
+                    revocation_reason = EXCLUDED.revocation_reason, latest_transaction_id = EXCLUDED.latest_transaction_id,
+                    latest_receipt = CASE
+                        WHEN EXCLUDED.latest_receipt IS NOT NULL AND (subscriptions.latest_receipt_observed_at IS NULL
+                             OR EXCLUDED.latest_receipt_observed_at >= subscriptions.latest_receipt_observed_at)
+                        THEN EXCLUDED.latest_receipt ELSE subscriptions.latest_receipt END,
+                    latest_receipt_observed_at = GREATEST(subscriptions.latest_receipt_observed_at, EXCLUDED.latest_receipt_observed_at),
+                    due_at = EXCLUDED.due_at,
+                    updated_at = now()
+                """
+            ).prepared())
 
         guard previous != snapshot.status else { return Outcome(status: nil, events: events) }
-        try session.execute(PostgresQuery("""
-            INSERT INTO status_events (environment, original_transaction_id, old_status, new_status, notification_id)
-            VALUES (\(environment.rawValue), \(id), \(previous?.rawValue), \(snapshot.status.rawValue), \(notificationID))
-            """).prepared())
+        try session.execute(
+            PostgresQuery(
+                """
+                INSERT INTO status_events (environment, original_transaction_id, old_status, new_status, notification_id)
+                VALUES (\(environment.rawValue), \(id), \(previous?.rawValue), \(snapshot.status.rawValue), \(notificationID))
+                """
+            ).prepared())
         let payload = "\(environment.rawValue):\(id):\(snapshot.status.rawValue)"
         try session.execute(PostgresQuery("SELECT pg_notify('subscription_status', \(payload))").prepared())
         return Outcome(
@@ -100,19 +112,27 @@ struct StoredFacts {
     var transactions: [String: [TransactionFact]] = [:]
     var renewals: [String: RenewalFact] = [:]
 
-    static func load(environment: AppStoreEnvironment, originalTransactionIDs ids: [String], in session: PostgresSession) throws -> StoredFacts {
+    static func load(
+        environment: AppStoreEnvironment, originalTransactionIDs ids: [String], in session: PostgresSession
+    ) throws -> StoredFacts {
         var facts = StoredFacts()
-        for row in try session.query(PostgresQuery("""
-            SELECT \(unescaped: TransactionFact.columns) FROM transactions
-            WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-            """)) {
+        for row in try session.query(
+            PostgresQuery(
+                """
+                SELECT \(unescaped: TransactionFact.columns) FROM transactions
+                WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
+                """))
+        {
             let fact = try TransactionFact(row: row)
             facts.transactions[fact.originalTransactionID, default: []].append(fact)
         }
-        for row in try session.query(PostgresQuery("""
-            SELECT \(unescaped: RenewalFact.columns) FROM renewal_info
-            WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-            """)) {
+        for row in try session.query(
+            PostgresQuery(
+                """
+                SELECT \(unescaped: RenewalFact.columns) FROM renewal_info
+                WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
+                """))
+        {
             let renewal = try RenewalFact(row: row)
             facts.renewals[renewal.originalTransactionID] = renewal
         }

@@ -26,32 +26,46 @@ public struct SubscriptionSweep: Sendable {
     @discardableResult
     public func sweep(limit: Int, now: Date = Date()) async throws -> Int {
         try await client.withTransaction { session in
-            let due = try session.query(PostgresQuery("""
-                SELECT environment, original_transaction_id, bundle_id FROM subscriptions
-                WHERE due_at <= \(now)
-                ORDER BY due_at
-                LIMIT \(limit)
-                FOR UPDATE SKIP LOCKED
-                """).prepared()).map {
-                    (try AppStoreEnvironment(row: $0), try $0.decode("original_transaction_id", as: String.self), try $0.decode("bundle_id", as: String.self))
-                }
+            let due = try session.query(
+                PostgresQuery(
+                    """
+                    SELECT environment, original_transaction_id, bundle_id FROM subscriptions
+                    WHERE due_at <= \(now)
+                    ORDER BY due_at
+                    LIMIT \(limit)
+                    FOR UPDATE SKIP LOCKED
+                    """
+                ).prepared()
+            ).map {
+                (
+                    try AppStoreEnvironment(row: $0), try $0.decode("original_transaction_id", as: String.self),
+                    try $0.decode("bundle_id", as: String.self)
+                )
+            }
             for (environment, id, bundleID) in due {
                 let key = FactStore.lockKey(environment: environment.rawValue, id: id)
-                let locked = try session.queryFirst(PostgresQuery(
-                    "SELECT pg_try_advisory_xact_lock(hashtextextended(\(key), 0)) AS locked").prepared())?.decode("locked", as: Bool.self)
+                let locked = try session.queryFirst(
+                    PostgresQuery(
+                        "SELECT pg_try_advisory_xact_lock(hashtextextended(\(key), 0)) AS locked"
+                    ).prepared())?.decode("locked", as: Bool.self)
                 guard locked == true else { continue }
-                guard let outcome = try SubscriptionRecompute.run(
-                    environment: environment, originalTransactionID: id, receipt: nil, notificationID: nil, now: now, in: session)
+                guard
+                    let outcome = try SubscriptionRecompute.run(
+                        environment: environment, originalTransactionID: id, receipt: nil, notificationID: nil, now: now, in: session)
                 else {
                     // No facts make a subscription any more: nothing is due.
-                    try session.execute(PostgresQuery("""
-                        UPDATE subscriptions SET due_at = NULL WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
-                        """).prepared())
+                    try session.execute(
+                        PostgresQuery(
+                            """
+                            UPDATE subscriptions SET due_at = NULL WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
+                            """
+                        ).prepared())
                     continue
                 }
                 try WebhookOutbox.record(
                     events: outcome.events, previousStatus: outcome.status?.oldStatus, linkedUsers: [],
-                    kinds: webhookEvents.kinds(bundleID: bundleID), environment: environment, originalTransactionID: id, now: now, in: session)
+                    kinds: webhookEvents.kinds(bundleID: bundleID), environment: environment, originalTransactionID: id, now: now,
+                    in: session)
             }
             return due.count
         }
@@ -59,8 +73,10 @@ public struct SubscriptionSweep: Sendable {
 
     /// How far behind the sweep is: subscriptions due at `now`, and the oldest due time.
     public func backlog(now: Date = Date()) async throws -> (due: Int, oldestDueAt: Date?) {
-        try await client.countAndOldest(PostgresQuery("""
-            SELECT count(*) AS n, min(due_at) AS oldest FROM subscriptions WHERE due_at <= \(now)
-            """))
+        try await client.countAndOldest(
+            PostgresQuery(
+                """
+                SELECT count(*) AS n, min(due_at) AS oldest FROM subscriptions WHERE due_at <= \(now)
+                """))
     }
 }

@@ -50,34 +50,37 @@ extension TransactionFact {
 
     /// Writes the fact, replacing the stored row: callers merge with the stored fact first.
     func upsert(in session: PostgresSession) throws {
-        try session.execute(PostgresQuery("""
-            INSERT INTO transactions (
-                environment, transaction_id, original_transaction_id, bundle_id, product_id, subscription_group_id,
-                purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
-                is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
-                offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token,
-                product_type, quantity, price_milliunits, currency, storefront, revocation_type, app_transaction_id)
-            VALUES (\(environment.rawValue), \(transactionID), \(originalTransactionID), \(bundleID), \(productID),
-                \(subscriptionGroupID), \(purchaseDate), \(originalPurchaseDate), \(expiresDate), \(webOrderLineItemID),
-                \(isTrialPeriod), \(isInIntroOfferPeriod), \(isUpgraded), \(cancellationDate), \(cancellationReason),
-                \(ownershipType), \(offerCodeRefName), \(promotionalOfferID), \(source.rawValue), \(statedAt), \(offerType),
-                \(appAccountToken), \(productType?.rawValue), \(quantity), \(priceMilliunits), \(currency), \(storefront),
-                \(revocationType), \(appTransactionID))
-            ON CONFLICT (environment, transaction_id) DO UPDATE SET
-                original_transaction_id = EXCLUDED.original_transaction_id, bundle_id = EXCLUDED.bundle_id,
-                product_id = EXCLUDED.product_id, subscription_group_id = EXCLUDED.subscription_group_id,
-                purchase_date = EXCLUDED.purchase_date, original_purchase_date = EXCLUDED.original_purchase_date,
-                expires_date = EXCLUDED.expires_date, web_order_line_item_id = EXCLUDED.web_order_line_item_id,
-                is_trial_period = EXCLUDED.is_trial_period, is_in_intro_offer_period = EXCLUDED.is_in_intro_offer_period,
-                is_upgraded = EXCLUDED.is_upgraded, cancellation_date = EXCLUDED.cancellation_date,
-                cancellation_reason = EXCLUDED.cancellation_reason, ownership_type = EXCLUDED.ownership_type,
-                offer_code_ref_name = EXCLUDED.offer_code_ref_name, promotional_offer_id = EXCLUDED.promotional_offer_id,
-                source = EXCLUDED.source, stated_at = EXCLUDED.stated_at, offer_type = EXCLUDED.offer_type, app_account_token = EXCLUDED.app_account_token,
-                product_type = EXCLUDED.product_type, quantity = EXCLUDED.quantity, price_milliunits = EXCLUDED.price_milliunits,
-                currency = EXCLUDED.currency, storefront = EXCLUDED.storefront, revocation_type = EXCLUDED.revocation_type,
-                app_transaction_id = EXCLUDED.app_transaction_id,
-                updated_at = now()
-            """).prepared())
+        try session.execute(
+            PostgresQuery(
+                """
+                INSERT INTO transactions (
+                    environment, transaction_id, original_transaction_id, bundle_id, product_id, subscription_group_id,
+                    purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
+                    is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
+                    offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token,
+                    product_type, quantity, price_milliunits, currency, storefront, revocation_type, app_transaction_id)
+                VALUES (\(environment.rawValue), \(transactionID), \(originalTransactionID), \(bundleID), \(productID),
+                    \(subscriptionGroupID), \(purchaseDate), \(originalPurchaseDate), \(expiresDate), \(webOrderLineItemID),
+                    \(isTrialPeriod), \(isInIntroOfferPeriod), \(isUpgraded), \(cancellationDate), \(cancellationReason),
+                    \(ownershipType), \(offerCodeRefName), \(promotionalOfferID), \(source.rawValue), \(statedAt), \(offerType),
+                    \(appAccountToken), \(productType?.rawValue), \(quantity), \(priceMilliunits), \(currency), \(storefront),
+                    \(revocationType), \(appTransactionID))
+                ON CONFLICT (environment, transaction_id) DO UPDATE SET
+                    original_transaction_id = EXCLUDED.original_transaction_id, bundle_id = EXCLUDED.bundle_id,
+                    product_id = EXCLUDED.product_id, subscription_group_id = EXCLUDED.subscription_group_id,
+                    purchase_date = EXCLUDED.purchase_date, original_purchase_date = EXCLUDED.original_purchase_date,
+                    expires_date = EXCLUDED.expires_date, web_order_line_item_id = EXCLUDED.web_order_line_item_id,
+                    is_trial_period = EXCLUDED.is_trial_period, is_in_intro_offer_period = EXCLUDED.is_in_intro_offer_period,
+                    is_upgraded = EXCLUDED.is_upgraded, cancellation_date = EXCLUDED.cancellation_date,
+                    cancellation_reason = EXCLUDED.cancellation_reason, ownership_type = EXCLUDED.ownership_type,
+                    offer_code_ref_name = EXCLUDED.offer_code_ref_name, promotional_offer_id = EXCLUDED.promotional_offer_id,
+                    source = EXCLUDED.source, stated_at = EXCLUDED.stated_at, offer_type = EXCLUDED.offer_type, app_account_token = EXCLUDED.app_account_token,
+                    product_type = EXCLUDED.product_type, quantity = EXCLUDED.quantity, price_milliunits = EXCLUDED.price_milliunits,
+                    currency = EXCLUDED.currency, storefront = EXCLUDED.storefront, revocation_type = EXCLUDED.revocation_type,
+                    app_transaction_id = EXCLUDED.app_transaction_id,
+                    updated_at = now()
+                """
+            ).prepared())
     }
 }
 

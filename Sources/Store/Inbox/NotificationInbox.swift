@@ -14,18 +14,22 @@ public struct NotificationInbox: Sendable {
     /// Stores an entry unless one with the same dedupe key exists; returns once committed.
     public func insert(_ entry: InboxEntry) async throws -> InboxInsertResult {
         try await client.withConnection { session in
-            let inserted = try session.queryFirst(PostgresQuery("""
-                INSERT INTO notifications
-                    (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id, original_transaction_id,
-                     app_user_id, body)
-                VALUES (\(entry.source.rawValue), \(entry.dedupeKey), \(entry.notificationType), \(entry.notificationSubtype),
-                        \(entry.environment.rawValue),
-                        \(entry.bundleID), \(entry.originalTransactionID), \(entry.appUserID), \(entry.body)::jsonb)
-                ON CONFLICT (dedupe_key) DO NOTHING
-                RETURNING id
-                """).prepared())
+            let inserted = try session.queryFirst(
+                PostgresQuery(
+                    """
+                    INSERT INTO notifications
+                        (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id, original_transaction_id,
+                         app_user_id, body)
+                    VALUES (\(entry.source.rawValue), \(entry.dedupeKey), \(entry.notificationType), \(entry.notificationSubtype),
+                            \(entry.environment.rawValue),
+                            \(entry.bundleID), \(entry.originalTransactionID), \(entry.appUserID), \(entry.body)::jsonb)
+                    ON CONFLICT (dedupe_key) DO NOTHING
+                    RETURNING id
+                    """
+                ).prepared())
             if let inserted { return .accepted(id: try inserted.decode("id")) }
-            let existing = try session.queryFirst(PostgresQuery("SELECT id FROM notifications WHERE dedupe_key = \(entry.dedupeKey)").prepared())
+            let existing = try session.queryFirst(
+                PostgresQuery("SELECT id FROM notifications WHERE dedupe_key = \(entry.dedupeKey)").prepared())
             guard let existing else {
                 // Deleted between our insert and select: vanishingly rare; the caller may retry.
                 throw StoreError("notification vanished while being stored")
@@ -65,8 +69,10 @@ public struct NotificationInbox: Sendable {
         let conflicting = batch.map(\.dedupeKey).filter { inserted[$0] == nil }
         var existing: [String: Int64] = [:]
         if !conflicting.isEmpty {
-            let rows = try session.query(PostgresQuery(
-                "SELECT id, dedupe_key FROM notifications WHERE dedupe_key = ANY(\(conflicting)::text[])").prepared())
+            let rows = try session.query(
+                PostgresQuery(
+                    "SELECT id, dedupe_key FROM notifications WHERE dedupe_key = ANY(\(conflicting)::text[])"
+                ).prepared())
             for row in rows { existing[try row.decode("dedupe_key")] = try row.decode("id") }
         }
         return try entries.enumerated().map { index, entry in
@@ -84,7 +90,8 @@ public struct NotificationInbox: Sendable {
     /// every batch size, so it is prepared once per connection.
     private static func batchInsert(_ entries: [InboxEntry]) -> PostgresQuery {
         func column(_ value: (InboxEntry) -> String?) -> PostgresTextArray { PostgresTextArray(entries.map(value)) }
-        return PostgresQuery("""
+        return PostgresQuery(
+            """
             INSERT INTO notifications
                 (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id, original_transaction_id,
                  app_user_id, body)
@@ -99,7 +106,8 @@ public struct NotificationInbox: Sendable {
                           original_transaction_id, app_user_id, body)
             ON CONFLICT (dedupe_key) DO NOTHING
             RETURNING id, dedupe_key
-            """).prepared()
+            """
+        ).prepared()
     }
 
     /// Records a successful attempt (inside the transaction that applied the facts).
@@ -108,27 +116,32 @@ public struct NotificationInbox: Sendable {
     /// this one's lease ran out) or an operator took the entry over, this throws
     /// `StaleClaimError` and the caller's transaction rolls back.
     public static func markProcessed(_ notification: ClaimedNotification, note: String? = nil, in session: PostgresSession) throws {
-        let recorded = try session.execute(PostgresQuery("""
-            WITH finished AS (
-                UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
-                    isolated_claims = 0, updated_at = now()
-                WHERE \(unescaped: fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
-                RETURNING id
-            )
-            INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
-            SELECT id, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, 'processed', \(note)::text FROM finished
-            ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
-                finished_at = now()
-            """).prepared())
+        let recorded = try session.execute(
+            PostgresQuery(
+                """
+                WITH finished AS (
+                    UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
+                        isolated_claims = 0, updated_at = now()
+                    WHERE \(unescaped: fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
+                    RETURNING id
+                )
+                INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
+                SELECT id, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, 'processed', \(note)::text FROM finished
+                ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
+                    finished_at = now()
+                """
+            ).prepared())
         guard recorded == 1 else { throw StaleClaimError(notificationID: notification.id, attempt: notification.attempt) }
     }
 
     /// Notifications not yet processed (pending or retrying) and when the oldest arrived: the
     /// worker's backlog (metrics).
     public func backlog() async throws -> (unfinished: Int, oldestReceivedAt: Date?) {
-        try await client.countAndOldest(PostgresQuery("""
-            SELECT count(*) AS n, min(received_at) AS oldest FROM notifications WHERE state IN ('pending', 'retrying')
-            """))
+        try await client.countAndOldest(
+            PostgresQuery(
+                """
+                SELECT count(*) AS n, min(received_at) AS oldest FROM notifications WHERE state IN ('pending', 'retrying')
+                """))
     }
 
     /// Schedules another attempt at `nextAttemptAt`, keeping the reason. Returns false (and
@@ -150,19 +163,24 @@ public struct NotificationInbox: Sendable {
 
     /// The entry's new state and its attempt's outcome, in one statement (so atomic without a
     /// transaction of its own); nothing when the claim is stale.
-    private func finish(_ notification: ClaimedNotification, state: String, nextAttemptAt: Date?, outcome: String, reason: String) async throws -> Bool {
-        let recorded = try await client.execute(PostgresQuery("""
-            WITH finished AS (
-                UPDATE notifications SET state = \(state), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
-                    last_error = \(reason), unfinished_claims = 0, isolated_claims = 0, updated_at = now()
-                WHERE \(unescaped: Self.fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
-                RETURNING id
-            )
-            INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
-            SELECT id, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, \(outcome)::text, \(reason)::text FROM finished
-            ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
-                finished_at = now()
-            """).prepared())
+    private func finish(
+        _ notification: ClaimedNotification, state: String, nextAttemptAt: Date?, outcome: String, reason: String
+    ) async throws -> Bool {
+        let recorded = try await client.execute(
+            PostgresQuery(
+                """
+                WITH finished AS (
+                    UPDATE notifications SET state = \(state), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
+                        last_error = \(reason), unfinished_claims = 0, isolated_claims = 0, updated_at = now()
+                    WHERE \(unescaped: Self.fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
+                    RETURNING id
+                )
+                INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
+                SELECT id, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, \(outcome)::text, \(reason)::text FROM finished
+                ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
+                    finished_at = now()
+                """
+            ).prepared())
         return recorded == 1
     }
 }

@@ -53,7 +53,8 @@ public struct MigrationRunner: Sendable {
                     return false
                 }
                 try session.runScript(migration.sql)
-                try session.execute("""
+                try session.execute(
+                    """
                     INSERT INTO schema_migrations (version, name, checksum)
                     VALUES (\(migration.version), \(migration.name), \(migration.checksum))
                     """)
@@ -68,7 +69,8 @@ public struct MigrationRunner: Sendable {
     private static let advisoryLockKey: Int64 = 0x5355_4253_4D49_4752
 
     private static func ensureBookkeepingTable(_ session: PostgresSession) throws {
-        try session.runScript("""
+        try session.runScript(
+            """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version     text PRIMARY KEY,
                 name        text NOT NULL,

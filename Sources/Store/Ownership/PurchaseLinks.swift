@@ -21,22 +21,33 @@ struct PurchaseLinks {
             return PurchaseOwnership.Change()
         }
         let environment = facts.environment.rawValue
-        let owners = Set(try session.query(PostgresQuery("""
-            SELECT app_user_id FROM subscribers WHERE environment = \(environment) AND original_transaction_id = \(id)
-            """).prepared()).map { try $0.decode("app_user_id", as: String.self) })
+        let owners = Set(
+            try session.query(
+                PostgresQuery(
+                    """
+                    SELECT app_user_id FROM subscribers WHERE environment = \(environment) AND original_transaction_id = \(id)
+                    """
+                ).prepared()
+            ).map { try $0.decode("app_user_id", as: String.self) })
         let token = try AppAccountTokenStore.newestToken(environment: environment, originalTransactionID: id, in: session)
         let change = try PurchaseOwnership.change(policy: policy, claimant: claimant, token: token, owners: owners)
         for user in change.link {
-            try session.execute(PostgresQuery("""
-                INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
-                VALUES (\(user), \(environment), \(id), \(facts.bundleID))
-                ON CONFLICT DO NOTHING
-                """).prepared())
+            try session.execute(
+                PostgresQuery(
+                    """
+                    INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
+                    VALUES (\(user), \(environment), \(id), \(facts.bundleID))
+                    ON CONFLICT DO NOTHING
+                    """
+                ).prepared())
         }
         for user in change.unlink {
-            try session.execute(PostgresQuery("""
-                DELETE FROM subscribers WHERE app_user_id = \(user) AND environment = \(environment) AND original_transaction_id = \(id)
-                """).prepared())
+            try session.execute(
+                PostgresQuery(
+                    """
+                    DELETE FROM subscribers WHERE app_user_id = \(user) AND environment = \(environment) AND original_transaction_id = \(id)
+                    """
+                ).prepared())
         }
         return change
     }

@@ -28,17 +28,20 @@ public struct ReceiptRetention: Sendable {
             signed += batch.signed
             if batch.rows < max(1, batchSize) { break }
         }
-        let row = try await client.query("""
+        let row = try await client.query(
+            """
             INSERT INTO retention_runs (cutoff, receipts_removed, signed_removed, drop_signed)
             VALUES (\(cutoff), \(receipts), \(signed), \(dropSigned))
             RETURNING ran_at, cutoff, receipts_removed, signed_removed, drop_signed
-            """).first
+            """
+        ).first
         guard let row else { throw StoreError("retention run was not recorded") }
         return try RetentionRun(row: row)
     }
 
     private func stripBatch(cutoff: Date, dropSigned: Bool, limit: Int) async throws -> (rows: Int, receipts: Int, signed: Int) {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             WITH candidates AS (
                 SELECT id,
                        (body ?| array['latest_receipt', 'latest_expired_receipt', 'receipt_data']

@@ -20,10 +20,11 @@ extension WebhookOutbox {
     ) throws {
         let events = withLinks(events, created: .subscriptionCreated, linkedUsers: linkedUsers, unlinkedUsers: unlinkedUsers, kinds: kinds)
         guard !events.isEmpty,
-              let view = try SubscriptionReader.views(environment: environment, ids: [id], now: now, in: session).first
+            let view = try SubscriptionReader.views(environment: environment, ids: [id], now: now, in: session).first
         else { return }
         try write(
-            events, bundleID: view.snapshot.bundleID, previousStatus: previousStatus, subscription: try StoredSubscriptionState(view).encoded(),
+            events, bundleID: view.snapshot.bundleID, previousStatus: previousStatus,
+            subscription: try StoredSubscriptionState(view).encoded(),
             purchase: nil, unlinkedUsers: unlinkedUsers, environment: environment, originalTransactionID: id, in: session)
     }
 
@@ -36,18 +37,28 @@ extension WebhookOutbox {
         environment: AppStoreEnvironment, originalTransactionID id: String, in session: PostgresSession
     ) throws {
         let events = withLinks(events, created: .purchaseCreated, linkedUsers: linkedUsers, unlinkedUsers: unlinkedUsers, kinds: kinds)
-        guard !events.isEmpty, let row = try session.queryFirst(PostgresQuery("""
-            SELECT \(unescaped: TransactionFact.columns) FROM transactions
-            WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
-            ORDER BY purchase_date DESC, transaction_id DESC LIMIT 1
-            """).prepared())
+        guard !events.isEmpty,
+            let row = try session.queryFirst(
+                PostgresQuery(
+                    """
+                    SELECT \(unescaped: TransactionFact.columns) FROM transactions
+                    WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id)
+                    ORDER BY purchase_date DESC, transaction_id DESC LIMIT 1
+                    """
+                ).prepared())
         else { return }
         let fact = try TransactionFact(row: row)
-        let product = try session.queryFirst(PostgresQuery("""
-            SELECT \(unescaped: Product.catalogColumns) FROM products p WHERE p.product_id = \(fact.productID)
-            """).prepared()).map { try Product(row: $0, prefix: "catalog_") }
-        guard let purchase = PurchaseSummary.purchases(
-            of: CustomerHoldings(oneTimePurchases: [fact]), catalog: ProductCatalog(products: product.map { [$0] } ?? [])).first
+        let product = try session.queryFirst(
+            PostgresQuery(
+                """
+                SELECT \(unescaped: Product.catalogColumns) FROM products p WHERE p.product_id = \(fact.productID)
+                """
+            ).prepared()
+        ).map { try Product(row: $0, prefix: "catalog_") }
+        guard
+            let purchase = PurchaseSummary.purchases(
+                of: CustomerHoldings(oneTimePurchases: [fact]), catalog: ProductCatalog(products: product.map { [$0] } ?? [])
+            ).first
         else { return }
         try write(
             events, bundleID: fact.bundleID, previousStatus: nil, subscription: nil, purchase: try StoredPurchaseState(purchase).encoded(),
@@ -68,11 +79,14 @@ extension WebhookOutbox {
             let entitlement = try StoredEntitlementState(change).encoded()
             let environment = (change.state.environment ?? .production).rawValue
             for bundleID in bundles {
-                try session.execute(PostgresQuery("""
-                    INSERT INTO webhook_events (event_id, type, bundle_id, environment, app_user_ids, app_user_id, entitlement)
-                    VALUES (\(newEventID()), \(LifecycleEvent.Kind.entitlementChanged.rawValue), \(bundleID), \(environment),
-                            ARRAY[\(appUserID)]::text[], \(appUserID), \(entitlement)::jsonb)
-                    """).prepared())
+                try session.execute(
+                    PostgresQuery(
+                        """
+                        INSERT INTO webhook_events (event_id, type, bundle_id, environment, app_user_ids, app_user_id, entitlement)
+                        VALUES (\(newEventID()), \(LifecycleEvent.Kind.entitlementChanged.rawValue), \(bundleID), \(environment),
+                                ARRAY[\(appUserID)]::text[], \(appUserID), \(entitlement)::jsonb)
+                        """
+                    ).prepared())
             }
         }
     }
@@ -80,7 +94,8 @@ extension WebhookOutbox {
     /// `events` with `user_linked` (unless `created` already carries the linked users) and
     /// `user_unlinked` added, keeping only the kinds in `kinds`.
     private static func withLinks(
-        _ events: [LifecycleEvent], created: LifecycleEvent.Kind, linkedUsers: [String], unlinkedUsers: [String], kinds: Set<LifecycleEvent.Kind>
+        _ events: [LifecycleEvent], created: LifecycleEvent.Kind, linkedUsers: [String], unlinkedUsers: [String],
+        kinds: Set<LifecycleEvent.Kind>
     ) -> [LifecycleEvent] {
         var events = events
         if !linkedUsers.isEmpty && !events.contains(where: { $0.kind == created }) {
@@ -98,20 +113,27 @@ extension WebhookOutbox {
         _ events: [LifecycleEvent], bundleID: String, previousStatus: SubscriptionStatus?, subscription: String?, purchase: String?,
         unlinkedUsers: [String], environment: AppStoreEnvironment, originalTransactionID id: String, in session: PostgresSession
     ) throws {
-        let linked = try session.query(PostgresQuery("""
-            SELECT app_user_id FROM subscribers
-            WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id) ORDER BY app_user_id
-            """).prepared()).map { try $0.decode("app_user_id", as: String.self) }
+        let linked = try session.query(
+            PostgresQuery(
+                """
+                SELECT app_user_id FROM subscribers
+                WHERE environment = \(environment.rawValue) AND original_transaction_id = \(id) ORDER BY app_user_id
+                """
+            ).prepared()
+        ).map { try $0.decode("app_user_id", as: String.self) }
         for event in events {
             let users = event.kind == .userUnlinked ? unlinkedUsers.sorted() : linked
-            try session.execute(PostgresQuery("""
-                INSERT INTO webhook_events
-                    (event_id, type, bundle_id, environment, original_transaction_id, app_user_ids, previous_status, subscription,
-                     purchase, reason, from_product, to_product, access_continues)
-                VALUES (\(newEventID()), \(event.kind.rawValue), \(bundleID), \(environment.rawValue), \(id),
-                        \(users)::text[], \(previousStatus?.rawValue), \(subscription)::jsonb, \(purchase)::jsonb,
-                        \(event.reason), \(event.from), \(event.to), \(event.accessContinues))
-                """).prepared())
+            try session.execute(
+                PostgresQuery(
+                    """
+                    INSERT INTO webhook_events
+                        (event_id, type, bundle_id, environment, original_transaction_id, app_user_ids, previous_status, subscription,
+                         purchase, reason, from_product, to_product, access_continues)
+                    VALUES (\(newEventID()), \(event.kind.rawValue), \(bundleID), \(environment.rawValue), \(id),
+                            \(users)::text[], \(previousStatus?.rawValue), \(subscription)::jsonb, \(purchase)::jsonb,
+                            \(event.reason), \(event.from), \(event.to), \(event.accessContinues))
+                    """
+                ).prepared())
         }
     }
 

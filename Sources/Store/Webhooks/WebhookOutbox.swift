@@ -19,30 +19,35 @@ public struct WebhookOutbox: Sendable {
     /// again after the lease (at least once). Events of apps outside `bundleIDs` are not claimed.
     public func claimDue(limit: Int, lease: Duration, bundleIDs: [String]) async throws -> [ClaimedWebhookEvent] {
         try await client.withTransaction { session in
-            try session.query(PostgresQuery("""
-                UPDATE webhook_events AS w
-                SET attempts = w.attempts + 1, claimed_at = now(), next_attempt_at = now() + make_interval(secs => \(lease.intervalSeconds)),
-                    updated_at = now()
-                FROM (
-                    SELECT id FROM webhook_events AS e
-                    WHERE state IN ('pending', 'retrying') AND next_attempt_at <= now() AND bundle_id = ANY(\(bundleIDs)::text[])
-                      AND NOT EXISTS (
-                          SELECT 1 FROM webhook_events AS earlier
-                          WHERE earlier.environment = e.environment AND earlier.original_transaction_id = e.original_transaction_id
-                            AND earlier.id < e.id AND earlier.state IN ('pending', 'retrying'))
-                      AND NOT EXISTS (
-                          SELECT 1 FROM webhook_events AS earlier
-                          WHERE earlier.app_user_id = e.app_user_id
-                            AND earlier.id < e.id AND earlier.state IN ('pending', 'retrying'))
-                    ORDER BY next_attempt_at, id
-                    LIMIT \(limit)
-                    FOR UPDATE SKIP LOCKED
-                ) AS due
-                WHERE w.id = due.id
-                RETURNING \(unescaped: WebhookEvent.columns), w.attempts, w.claimed_at
-                """).prepared()).map { row in
-                ClaimedWebhookEvent(event: try WebhookEvent(row: row), attempt: try row.decode("attempts"),
-                                    claimedAt: try row.decode("claimed_at"))
+            try session.query(
+                PostgresQuery(
+                    """
+                    UPDATE webhook_events AS w
+                    SET attempts = w.attempts + 1, claimed_at = now(), next_attempt_at = now() + make_interval(secs => \(lease.intervalSeconds)),
+                        updated_at = now()
+                    FROM (
+                        SELECT id FROM webhook_events AS e
+                        WHERE state IN ('pending', 'retrying') AND next_attempt_at <= now() AND bundle_id = ANY(\(bundleIDs)::text[])
+                          AND NOT EXISTS (
+                              SELECT 1 FROM webhook_events AS earlier
+                              WHERE earlier.environment = e.environment AND earlier.original_transaction_id = e.original_transaction_id
+                                AND earlier.id < e.id AND earlier.state IN ('pending', 'retrying'))
+                          AND NOT EXISTS (
+                              SELECT 1 FROM webhook_events AS earlier
+                              WHERE earlier.app_user_id = e.app_user_id
+                                AND earlier.id < e.id AND earlier.state IN ('pending', 'retrying'))
+                        ORDER BY next_attempt_at, id
+                        LIMIT \(limit)
+                        FOR UPDATE SKIP LOCKED
+                    ) AS due
+                    WHERE w.id = due.id
+                    RETURNING \(unescaped: WebhookEvent.columns), w.attempts, w.claimed_at
+                    """
+                ).prepared()
+            ).map { row in
+                ClaimedWebhookEvent(
+                    event: try WebhookEvent(row: row), attempt: try row.decode("attempts"),
+                    claimedAt: try row.decode("claimed_at"))
             }
         }
     }
@@ -53,12 +58,15 @@ public struct WebhookOutbox: Sendable {
     @discardableResult
     public func buryUnconfigured(bundleIDs: [String]) async throws -> Int {
         try await client.withConnection { session in
-            try session.execute(PostgresQuery("""
-                UPDATE webhook_events SET state = 'dead', updated_at = now(),
-                    last_error = 'no webhook URL is configured for ' || bundle_id || ': configure one, then `subscriptionctl webhooks replay`'
-                WHERE state IN ('pending', 'retrying') AND NOT (bundle_id = ANY(\(bundleIDs)::text[]))
-                  AND next_attempt_at <= now()
-                """).prepared())
+            try session.execute(
+                PostgresQuery(
+                    """
+                    UPDATE webhook_events SET state = 'dead', updated_at = now(),
+                        last_error = 'no webhook URL is configured for ' || bundle_id || ': configure one, then `subscriptionctl webhooks replay`'
+                    WHERE state IN ('pending', 'retrying') AND NOT (bundle_id = ANY(\(bundleIDs)::text[]))
+                      AND next_attempt_at <= now()
+                    """
+                ).prepared())
         }
     }
 
@@ -82,15 +90,20 @@ public struct WebhookOutbox: Sendable {
 
     /// Fenced like the inbox: only the claim that made the attempt (same attempt number,
     /// event still unfinished) may write its outcome; a replay or a newer claim wins.
-    private func finish(_ claim: ClaimedWebhookEvent, state: WebhookEventState, nextAttemptAt: Date?, status: Int?, reason: String?) async throws -> Bool {
+    private func finish(
+        _ claim: ClaimedWebhookEvent, state: WebhookEventState, nextAttemptAt: Date?, status: Int?, reason: String?
+    ) async throws -> Bool {
         let delivered = state == .delivered
         return try await client.withConnection { session in
-            try session.execute(PostgresQuery("""
-                UPDATE webhook_events SET state = \(state.rawValue), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
-                    last_error = \(reason), last_status = \(status),
-                    delivered_at = CASE WHEN \(delivered) THEN now() ELSE delivered_at END, updated_at = now()
-                WHERE id = \(claim.event.id) AND attempts = \(claim.attempt) AND state IN ('pending', 'retrying')
-                """).prepared()) == 1
+            try session.execute(
+                PostgresQuery(
+                    """
+                    UPDATE webhook_events SET state = \(state.rawValue), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
+                        last_error = \(reason), last_status = \(status),
+                        delivered_at = CASE WHEN \(delivered) THEN now() ELSE delivered_at END, updated_at = now()
+                    WHERE id = \(claim.event.id) AND attempts = \(claim.attempt) AND state IN ('pending', 'retrying')
+                    """
+                ).prepared()) == 1
         }
     }
 }
@@ -129,8 +142,10 @@ extension WebhookEvent {
 extension WebhookOutbox {
     /// How many events are unfinished (pending or retrying) and when the oldest was created: the lag.
     public func backlog() async throws -> (unfinished: Int, oldestCreatedAt: Date?) {
-        try await client.countAndOldest(PostgresQuery("""
-            SELECT count(*) AS n, min(created_at) AS oldest FROM webhook_events WHERE state IN ('pending', 'retrying')
-            """))
+        try await client.countAndOldest(
+            PostgresQuery(
+                """
+                SELECT count(*) AS n, min(created_at) AS oldest FROM webhook_events WHERE state IN ('pending', 'retrying')
+                """))
     }
 }

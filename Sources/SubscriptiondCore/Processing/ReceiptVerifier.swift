@@ -41,7 +41,8 @@ public struct ReceiptVerifier: Sendable {
         }
         let body: [UInt8]
         do {
-            body = try VerifyReceiptRequest(receiptData: receiptData, password: sharedSecret.revealed, excludeOldTransactions: false).jsonBytes()
+            body = try VerifyReceiptRequest(receiptData: receiptData, password: sharedSecret.revealed, excludeOldTransactions: false)
+                .jsonBytes()
         } catch {
             return .permanent(reason: "cannot encode the verifyReceipt request")
         }
@@ -69,11 +70,14 @@ public struct ReceiptVerifier: Sendable {
             } catch {
                 return .retry(reason: "upstream \(endpoint.rawValue.lowercased()) sent an unreadable answer", limited: true)
             }
-            logger.debug("verifyReceipt answered", metadata: [LogKey.upstreamStatus: "\(decoded.status)", "endpoint": "\(endpoint.rawValue)"])
+            logger.debug(
+                "verifyReceipt answered", metadata: [LogKey.upstreamStatus: "\(decoded.status)", "endpoint": "\(endpoint.rawValue)"])
             switch VerifyReceiptStatus.classify(status: decoded.status, isRetryable: decoded.isRetryable) {
             case .apply:
                 if let receiptBundleID = decoded.receipt?.bundleID, receiptBundleID != expectedBundleID {
-                    return .permanent(reason: "the receipt belongs to bundle id \(receiptBundleID), not to \(expectedBundleID) whose shared secret was used")
+                    return .permanent(
+                        reason:
+                            "the receipt belongs to bundle id \(receiptBundleID), not to \(expectedBundleID) whose shared secret was used")
                 }
                 return .verified(decoded, observedAt: Date(), endpoint: endpoint)
             case .resendToSandbox where endpoint == .production:

@@ -16,9 +16,11 @@ public enum CatalogPrice {
         let isNegative = text.hasPrefix("-")
         let digits = isNegative ? String(text.dropFirst()) : text
         let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let isDecimal = parts.count >= 1 && parts.allSatisfy { part in
-            !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber }
-        }
+        let isDecimal =
+            parts.count >= 1
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber }
+            }
         guard isDecimal, let value = Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX")) else {
             return .notDecimal
         }

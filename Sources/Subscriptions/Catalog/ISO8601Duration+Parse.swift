@@ -15,7 +15,7 @@ extension ISO8601Duration {
             guard !digits.isEmpty, digits.count <= 9, let value = Int(digits) else { return nil }
             rest = rest.dropFirst(digits.count)
             guard let letter = rest.first?.uppercased().first,
-                  let index = designators.firstIndex(of: letter), index >= next
+                let index = designators.firstIndex(of: letter), index >= next
             else { return nil }
             values[index] = value
             next = index + 1

@@ -52,7 +52,8 @@ public struct GroupUsage: Sendable, Equatable {
             if fact.isTrialPeriod || fact.isInIntroOfferPeriod { offerUsed.insert(key) }
         }
         for snapshot in Self.snapshots(history, at: now) where snapshot.entitled {
-            entitled.insert(Self.key(productID: snapshot.productID, reportedGroup: snapshot.subscriptionGroupID, catalogGroup: catalogGroup))
+            entitled.insert(
+                Self.key(productID: snapshot.productID, reportedGroup: snapshot.subscriptionGroupID, catalogGroup: catalogGroup))
         }
     }
 

@@ -35,7 +35,7 @@ public enum EntitlementRule {
             switch (a.expiresAt, b.expiresAt) {
             case (nil, _?): return true
             case (_?, nil): return false
-            case let (x?, y?) where x != y: return x > y
+            case (let x?, let y?) where x != y: return x > y
             default: break
             }
             if a.source != b.source { return a.source < b.source }
@@ -106,11 +106,15 @@ public enum EntitlementRule {
         var claims: [Claim] = []
 
         for subscription in holdings.subscriptions
-        where listed.contains(subscription.productID) && subscription.entitled && policy(subscription.bundleID).counts(subscription.environment) {
-            let end = subscription.status == .gracePeriod ? subscription.gracePeriodExpiresAt ?? subscription.expiresAt : subscription.expiresAt
+        where listed.contains(subscription.productID) && subscription.entitled
+            && policy(subscription.bundleID).counts(subscription.environment)
+        {
+            let end =
+                subscription.status == .gracePeriod ? subscription.gracePeriodExpiresAt ?? subscription.expiresAt : subscription.expiresAt
             // An entitled subscription always has an end; one without is no claim.
             if let end {
-                claims.append(Claim(source: .subscription, productID: subscription.productID, expiresAt: end, environment: subscription.environment))
+                claims.append(
+                    Claim(source: .subscription, productID: subscription.productID, expiresAt: end, environment: subscription.environment))
             }
         }
 
@@ -119,7 +123,8 @@ public enum EntitlementRule {
             if product.trialOf == entitlement.id, let end = product.trialPeriod?.added(to: purchase.purchaseDate) {
                 claims.append(Claim(source: .trial, productID: product.productID, expiresAt: end, environment: purchase.environment))
             } else if product.trialOf == nil, product.type == .nonConsumable, listed.contains(product.productID) {
-                claims.append(Claim(source: .nonConsumable, productID: product.productID, expiresAt: nil, environment: purchase.environment))
+                claims.append(
+                    Claim(source: .nonConsumable, productID: product.productID, expiresAt: nil, environment: purchase.environment))
             }
         }
 
@@ -128,7 +133,7 @@ public enum EntitlementRule {
         for version in holdings.versions {
             let rule = policy(version.bundleID)
             guard let grandfather = rule.grandfather, grandfather.entitlement == entitlement.id, rule.counts(version.environment),
-                  let first = DottedVersion(version.version), first < grandfather.beforeVersion
+                let first = DottedVersion(version.version), first < grandfather.beforeVersion
             else { continue }
             claims.append(Claim(source: .grandfathered, productID: nil, expiresAt: nil, environment: version.environment))
         }
@@ -143,10 +148,12 @@ public enum EntitlementRule {
     /// from its purchase or from the end of the chain before it, whichever is later. One claim
     /// per chain (a gap starts a new one), carrying the product of the chain's last purchase.
     static func stackedPasses(_ purchases: [TransactionFact], catalog: ProductCatalog) -> [Claim] {
-        let passes = purchases
+        let passes =
+            purchases
             .compactMap { purchase -> (fact: TransactionFact, period: ISO8601Duration)? in
                 guard let product = catalog.product(purchase.productID), product.type == .nonRenewing, product.trialOf == nil,
-                      let period = product.period else { return nil }
+                    let period = product.period
+                else { return nil }
                 return (purchase, period)
             }
             .sorted { ($0.fact.purchaseDate, $0.fact.transactionID) < ($1.fact.purchaseDate, $1.fact.transactionID) }

@@ -1,4 +1,5 @@
 import AppStore
+
 /// The events one subscription's change says, from what the stored row said `before` (nil:
 /// the subscription is new) to what its facts say `after`, in a fixed order. The same change
 /// gives the same events whichever path applied the facts; no change gives none, so a

@@ -56,7 +56,8 @@ public enum PurchaseOwnership {
         }
         var change = Change()
         if case .userID(let named) = token, named != claimant, !owners.contains(named),
-           policy == .share || (claimant == nil && owners.isEmpty) {
+            policy == .share || (claimant == nil && owners.isEmpty)
+        {
             change.link.append(named)
         }
         guard let claimant, !owners.contains(claimant) else { return change }
@@ -67,7 +68,9 @@ public enum PurchaseOwnership {
             change.link.append(claimant)
             change.unlink = owners.sorted()
         case .refuse:
-            guard owners.isEmpty else { throw Refusal(reason: "the purchase belongs to another user, and this app's link_policy is refuse") }
+            guard owners.isEmpty else {
+                throw Refusal(reason: "the purchase belongs to another user, and this app's link_policy is refuse")
+            }
             change.link.append(claimant)
         }
         change.link.sort()

@@ -30,8 +30,8 @@ public struct AppTransactionRecorder: Sendable {
         let appTransaction = try await DeviceSignedPayload.appTransaction.verified(
             jws, as: AppTransactionPayload.self, by: signatures, logger: logger)
         guard let bundleID = appTransaction.bundleID, let app = apps.app(bundleID: bundleID),
-              (try? AppIdentityCheck.check(appTransaction, bundleID: app.bundleID, appAppleID: app.appAppleID)) != nil,
-              let environment = appTransaction.environment
+            (try? AppIdentityCheck.check(appTransaction, bundleID: app.bundleID, appAppleID: app.appAppleID)) != nil,
+            let environment = appTransaction.environment
         else {
             throw UseCaseError.signatureRejected("the AppTransaction is not for a configured app")
         }

@@ -17,7 +17,9 @@ public struct ManualGrants: Sendable {
 
     /// Grants `entitlement` to `appUserID` until `expiresAt` (nil: for good), for `reason`,
     /// done by `actor` (`api`, `cli:<user>`).
-    public func add(appUserID: String, entitlement: String, expiresAt: Date?, reason: String, actor: String, now: Date = Date()) async throws -> ManualGrant {
+    public func add(
+        appUserID: String, entitlement: String, expiresAt: Date?, reason: String, actor: String, now: Date = Date()
+    ) async throws -> ManualGrant {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !appUserID.isEmpty else { throw UseCaseError.malformed("app_user_id is empty") }
         guard !reason.isEmpty, reason.count <= Self.maximumReasonLength else {

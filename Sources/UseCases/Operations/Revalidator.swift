@@ -78,7 +78,7 @@ public struct Revalidator: Sendable {
                     next = 0
                     if queue.isEmpty { break }
                 }
-                if inFlight >= concurrency, case let (item, outcome)? = try await group.next() {
+                if inFlight >= concurrency, case (let item, let outcome)? = try await group.next() {
                     inFlight -= 1
                     summary.add(item, outcome)
                     onOutcome(item, outcome)
@@ -90,7 +90,7 @@ public struct Revalidator: Sendable {
                 group.addTask { (item, try await revalidate(item)) }
             }
             completed = exhausted && next == queue.count
-            while case let (item, outcome)? = try await group.next() {
+            while case (let item, let outcome)? = try await group.next() {
                 summary.add(item, outcome)
                 onOutcome(item, outcome)
             }

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Postgres
-import Store
 import Settings
+import Store
 import SubscriptiondCore
 
 /// `subscriptionctl sync`: reads stored subscriptions again from the App Store Server API
@@ -52,7 +52,8 @@ public struct SubscriptionSync: Sendable {
     public func sync(_ target: SyncTarget) async -> String? {
         let id = target.originalTransactionID
         switch await evidence.lookUp(
-            transactionID: id, bundleID: target.bundleID, environment: target.environment, withHistory: true, logger: logger) {
+            transactionID: id, bundleID: target.bundleID, environment: target.environment, withHistory: true, logger: logger)
+        {
         case .facts(let batches):
             do {
                 try await applier.apply(batches)

@@ -61,7 +61,8 @@ extension NotificationProcessor {
             let removed = notification.receiptRemovedAt.map { "its receipt was removed by retention on \(RetentionText.day($0)); " }
             guard let stored else {
                 var plan = ApplyPlan()
-                plan.note = (removed ?? "no receipt in the body and ")
+                plan.note =
+                    (removed ?? "no receipt in the body and ")
                     + "none is stored for its subscription: recorded without applying its claims"
                 return .apply(plan)
             }

@@ -38,7 +38,8 @@ extension NotificationProcessor {
         // With an API key, also apply what Apple says about the subscription now (the v2
         // twin of verifying the receipt): a notification that was lost is healed by the next one.
         switch await evidence.lookUp(
-            transactionID: id, bundleID: notification.bundleID, environment: notification.environment, withHistory: false, logger: logger) {
+            transactionID: id, bundleID: notification.bundleID, environment: notification.environment, withHistory: false, logger: logger)
+        {
         case .facts(let batches):
             plan.batches += batches
         case .retry(let reason, _):
@@ -57,7 +58,8 @@ extension NotificationProcessor {
         }
         switch await evidence.lookUpForLinking(
             transactionID: id, bundleID: notification.bundleID, readingOriginalVersion: apps.grandfathers(bundleID: notification.bundleID),
-            logger: logger) {
+            logger: logger)
+        {
         case .facts(let batches):
             return .apply(ApplyPlan(batches: batches))
         case .retry(let reason, _):

@@ -43,7 +43,8 @@ public struct AppleEvidence: Sendable {
     public func verify(receipt: String, app: AppCredentials, keepingReceipt: Bool, logger: Logger) async -> Answer {
         switch await receipts.verify(receiptData: receipt, app: app, logger: logger) {
         case .verified(let response, let observedAt, let endpoint):
-            var facts = ReceiptFacts(verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
+            var facts = ReceiptFacts(
+                verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint)
             if keepingReceipt { facts.latestReceipt = facts.latestReceipt ?? receipt }
             return .facts([FactBatch(facts: facts, observedAt: observedAt)])
         case .retry(let reason, let limited):
@@ -60,7 +61,8 @@ public struct AppleEvidence: Sendable {
         transactionID: String, bundleID: String, environment: AppStoreEnvironment?, withHistory: Bool, logger: Logger
     ) async -> Answer {
         guard let client = api?.client(bundleID: bundleID) else {
-            return .refused(reason: "\(bundleID) has no App Store Server API key to look transaction \(transactionID) up with", notFound: false)
+            return .refused(
+                reason: "\(bundleID) has no App Store Server API key to look transaction \(transactionID) up with", notFound: false)
         }
         do {
             let facts = try await AppleSubscriptionState.facts(
@@ -89,12 +91,16 @@ public struct AppleEvidence: Sendable {
         return .facts(await addingOriginalVersion(to: batches, transactionID: transactionID, bundleID: bundleID, logger: logger))
     }
 
-    private func addingOriginalVersion(to batches: [FactBatch], transactionID: String, bundleID: String, logger: Logger) async -> [FactBatch] {
+    private func addingOriginalVersion(
+        to batches: [FactBatch], transactionID: String, bundleID: String, logger: Logger
+    ) async -> [FactBatch] {
         guard let client = api?.client(bundleID: bundleID), let first = batches.first else { return batches }
         do {
-            let answer = try await client.appTransactionInfo(transactionID: transactionID, environment: first.facts.environment, logger: logger)
+            let answer = try await client.appTransactionInfo(
+                transactionID: transactionID, environment: first.facts.environment, logger: logger)
             guard let version = answer.appTransaction.originalApplicationVersion,
-                  let index = batches.firstIndex(where: { $0.facts.environment == answer.environment }) else { return batches }
+                let index = batches.firstIndex(where: { $0.facts.environment == answer.environment })
+            else { return batches }
             var facts = batches[index].facts
             facts.originalApplicationVersion = version
             var batches = batches

@@ -14,7 +14,8 @@ struct DeviceSignedPayload {
     let noun: String
 
     /// `POST /v1/transactions`' `signed_transaction`.
-    static let transaction = DeviceSignedPayload(field: "signed_transaction", kind: "signed App Store transaction", noun: "signed transaction")
+    static let transaction = DeviceSignedPayload(
+        field: "signed_transaction", kind: "signed App Store transaction", noun: "signed transaction")
     /// `POST /v1/app-transactions`' `signed_app_transaction`.
     static let appTransaction = DeviceSignedPayload(field: "signed_app_transaction", kind: "signed AppTransaction", noun: "AppTransaction")
 
@@ -25,9 +26,9 @@ struct DeviceSignedPayload {
     ) async throws(UseCaseError) -> Payload {
         do {
             return try await signatures.verify(jws, as: type)
-        } catch where error.kind == .malformed {
+        } catch  where error.kind == .malformed {
             throw .malformed("\(field) is not a \(kind) (\(error.reason))")
-        } catch where error.kind == .unavailable {
+        } catch  where error.kind == .unavailable {
             logger.warning("\(noun) not checkable now", metadata: [LogKey.error: "\(error.reason)"])
             throw .unavailable("the \(noun) cannot be checked now (an OCSP responder did not answer); try again")
         } catch {

@@ -41,6 +41,7 @@ public struct EligibilityService: Sendable {
     /// customer's statuses and transaction history from the App Store Server API.
     public func answers(receipts: [ReceiptFacts], productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
         let catalog = try await ProductStore(client: database).catalog()
-        return EligibilityRule.answers(for: productIDs, catalog: catalog, history: CustomerHistory(receipts: receipts), now: now, policy: policy)
+        return EligibilityRule.answers(
+            for: productIDs, catalog: catalog, history: CustomerHistory(receipts: receipts), now: now, policy: policy)
     }
 }

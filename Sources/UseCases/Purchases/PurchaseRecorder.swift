@@ -60,18 +60,21 @@ public struct PurchaseRecorder: Sendable {
     public func record(receipt submission: ReceiptSubmission, appUserID: String, logger: Logger) async throws -> Recorded {
         if submission.isLookedUp(by: evidence) {
             return try await record(
-                lookup: try await submission.provenTransactionID(verifiedBy: receiptProof), bundleID: submission.app.bundleID, appUserID: appUserID, logger: logger)
+                lookup: try await submission.provenTransactionID(verifiedBy: receiptProof), bundleID: submission.app.bundleID,
+                appUserID: appUserID, logger: logger)
         }
         let evidence = self.evidence
-        let answer = await firstResult(within: wait) {
-            await evidence.verify(receipt: submission.receiptData, app: submission.app, keepingReceipt: true, logger: logger)
-        } ?? .retry(reason: "the App Store did not answer within \(wait)", limited: false)
+        let answer =
+            await firstResult(within: wait) {
+                await evidence.verify(receipt: submission.receiptData, app: submission.app, keepingReceipt: true, logger: logger)
+            } ?? .retry(reason: "the App Store did not answer within \(wait)", limited: false)
         switch answer {
         case .facts(let batches):
             return try await applied(batches, appUserID: appUserID)
         case .retry(let reason, _):
             return try await queue(
-                try QueuedPurchases.receiptEntry(receiptData: submission.receiptData, bundleID: submission.app.bundleID, appUserID: appUserID),
+                try QueuedPurchases.receiptEntry(
+                    receiptData: submission.receiptData, bundleID: submission.app.bundleID, appUserID: appUserID),
                 because: reason, logger: logger)
         case .refused(let reason, _):
             throw UseCaseError.receiptRejected("the App Store rejected the receipt: \(reason)")
@@ -84,9 +87,11 @@ public struct PurchaseRecorder: Sendable {
         let bundleID = try lookupApp(bundleID)
         let evidence = self.evidence
         let grandfathers = apps.grandfathers(bundleID: bundleID)
-        let answer = await firstResult(within: wait) {
-            await evidence.lookUpForLinking(transactionID: transactionID, bundleID: bundleID, readingOriginalVersion: grandfathers, logger: logger)
-        } ?? .retry(reason: "the App Store Server API did not answer within \(wait)", limited: false)
+        let answer =
+            await firstResult(within: wait) {
+                await evidence.lookUpForLinking(
+                    transactionID: transactionID, bundleID: bundleID, readingOriginalVersion: grandfathers, logger: logger)
+            } ?? .retry(reason: "the App Store Server API did not answer within \(wait)", limited: false)
         switch answer {
         case .facts(let batches):
             return try await applied(batches, appUserID: appUserID)
@@ -104,9 +109,10 @@ public struct PurchaseRecorder: Sendable {
     /// A StoreKit 2 signed transaction from the device, verified offline (chain to a
     /// configured root, signature, a configured app) and applied.
     public func record(signedTransaction jws: String, appUserID: String, logger: Logger) async throws -> Recorded {
-        let transaction = try await DeviceSignedPayload.transaction.verified(jws, as: JWSTransactionPayload.self, by: signatures, logger: logger)
+        let transaction = try await DeviceSignedPayload.transaction.verified(
+            jws, as: JWSTransactionPayload.self, by: signatures, logger: logger)
         guard let bundleID = transaction.bundleID, let app = apps.app(bundleID: bundleID),
-              (try? AppIdentityCheck.check(transaction, bundleID: app.bundleID, environment: nil)) != nil
+            (try? AppIdentityCheck.check(transaction, bundleID: app.bundleID, environment: nil)) != nil
         else {
             throw UseCaseError.signatureRejected("the signed transaction is not for a configured app")
         }
@@ -130,7 +136,8 @@ public struct PurchaseRecorder: Sendable {
             case .facts(let batches)?:
                 return batches.map(\.facts)
             case .refused(_, notFound: true)?:
-                throw UseCaseError.receiptRejected("the App Store does not know the receipt's transaction \(transactionID) in either environment")
+                throw UseCaseError.receiptRejected(
+                    "the App Store does not know the receipt's transaction \(transactionID) in either environment")
             case .refused(let reason, _)?:
                 throw UseCaseError.receiptRejected("the App Store Server API refused the lookup: \(reason)")
             case .retry?, nil:
@@ -153,7 +160,9 @@ public struct PurchaseRecorder: Sendable {
             throw .malformed("bundle_id is required when not exactly one app has an App Store Server API key")
         }
         guard evidence.canLookUp(bundleID: bundleID) else {
-            throw .malformed("\(bundleID) has no App Store Server API key (APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE): send signed_transaction instead")
+            throw .malformed(
+                "\(bundleID) has no App Store Server API key (APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE): send signed_transaction instead"
+            )
         }
         return bundleID
     }

@@ -22,9 +22,10 @@ public enum QueuedPurchases {
     /// A transaction id sent to `POST /v1/transactions` (or read from a receipt of an app
     /// without a shared secret). The lookup tries production first.
     static func lookupEntry(transactionID: String, bundleID: String, appUserID: String) -> InboxEntry {
-        let body = CanonicalJSONWriter.string(.object([
-            "app_user_id": .string(appUserID), "bundle_id": .string(bundleID), "transaction_id": .string(transactionID),
-        ]))
+        let body = CanonicalJSONWriter.string(
+            .object([
+                "app_user_id": .string(appUserID), "bundle_id": .string(bundleID), "transaction_id": .string(transactionID),
+            ]))
         return InboxEntry(
             source: .transaction, dedupeKey: DedupeKey.queuedLookup(bodyDigest: ContentHash.sha256Hex(Data(body.utf8))),
             notificationType: nil, environment: .production, bundleID: bundleID, originalTransactionID: nil, appUserID: appUserID,

@@ -91,7 +91,8 @@ public struct ServiceComponents: Sendable {
         let signatures = SignedPayloadVerifier(roots: roots, revocation: revocation)
         let appStoreAPI: AppStoreAPIDirectory
         do {
-            appStoreAPI = try AppStoreAPIDirectory(configuration: configuration, http: upstreams.workerAppStore, verifier: signatures, logger: logger)
+            appStoreAPI = try AppStoreAPIDirectory(
+                configuration: configuration, http: upstreams.workerAppStore, verifier: signatures, logger: logger)
         } catch {
             try? await database.shutdown()
             await upstreams.shutdown()
@@ -120,12 +121,14 @@ public struct ServiceComponents: Sendable {
             migrations: migrations, inbox: NotificationInbox(client: database), roots: roots, signatures: signatures, processor: processor,
             workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
             eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
-            appTransactions: AppTransactionRecorder(database: database, answers: readAnswers, signatures: signatures, apps: configuration.apps),
+            appTransactions: AppTransactionRecorder(
+                database: database, answers: readAnswers, signatures: signatures, apps: configuration.apps),
             grants: ManualGrants(database: database), forgetting: SubscriberForgetting(database: database),
             appAccountTokens: AppAccountTokens(database: database, apps: configuration.apps),
             webhookOutbox: WebhookOutbox(client: database),
             webhookSender: WebhookSender(http: upstreams.webhooks, timeout: configuration.webhookTimeout),
-            receiptRetention: ReceiptRetention(client: database), sweep: SubscriptionSweep(client: database, webhookEvents: configuration.apps.webhookEvents),
+            receiptRetention: ReceiptRetention(client: database),
+            sweep: SubscriptionSweep(client: database, webhookEvents: configuration.apps.webhookEvents),
             entitlementReviews: EntitlementReviews(
                 client: database, policies: configuration.apps.entitlementPolicies, webhookEvents: configuration.apps.webhookEvents,
                 apps: configuration.apps.bundleIDs),

@@ -36,7 +36,8 @@ struct UpstreamClients {
     ) {
         let caBundle = configuration.upstreamCABundle
         func client(_ upstream: Upstream, _ transfers: Int, maxResponseBytes: Int = 16 * 1024 * 1024) -> CurlHTTPClient {
-            var settings = CurlHTTPClient.Configuration(maxConcurrentTransfers: transfers, maxResponseBytes: maxResponseBytes, caBundlePath: caBundle)
+            var settings = CurlHTTPClient.Configuration(
+                maxConcurrentTransfers: transfers, maxResponseBytes: maxResponseBytes, caBundlePath: caBundle)
             settings.onFinish = { duration, status in onRequest(upstream.rawValue, duration, status) }
             return CurlHTTPClient(configuration: settings, logger: logger)
         }

@@ -57,8 +57,9 @@ struct GrantsAddCommand: AsyncParsableCommand {
             if options.json {
                 try Output.json(GrantDocument(grant).jsonValue)
             } else {
-                Output.line("grant \(grant.id): \(grant.entitlement) for \(grant.appUserID) "
-                    + (grant.expiresAt.map { "until \(TimeText.utc($0))" } ?? "for good"))
+                Output.line(
+                    "grant \(grant.id): \(grant.entitlement) for \(grant.appUserID) "
+                        + (grant.expiresAt.map { "until \(TimeText.utc($0))" } ?? "for good"))
             }
         }
     }

@@ -31,7 +31,8 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandExecution.withDatabase(options) { context in
-            let directory = try SchemaDirectory.locate(explicit: schemaDir ?? ProcessInfo.processInfo.environment["SUBSCRIPTIOND_SCHEMA_DIR"])
+            let directory = try SchemaDirectory.locate(
+                explicit: schemaDir ?? ProcessInfo.processInfo.environment["SUBSCRIPTIOND_SCHEMA_DIR"])
             let runner = context.migrations(try Migration.load(from: directory))
             if status || dryRun {
                 try report(try await runner.status(), pendingOnly: dryRun && !status)
@@ -60,8 +61,10 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         var table = Table("MIGRATION", "STATE", "APPLIED AT")
         for entry in shown {
-            table.append([entry.name, entry.isApplied ? "applied" : (pendingOnly ? "would apply" : "pending"),
-                          entry.appliedAt.map(TimeText.utc) ?? "-"])
+            table.append([
+                entry.name, entry.isApplied ? "applied" : (pendingOnly ? "would apply" : "pending"),
+                entry.appliedAt.map(TimeText.utc) ?? "-",
+            ])
         }
         Output.line(table.render())
     }

@@ -54,16 +54,22 @@ struct NotificationsBackfillCommand: AsyncParsableCommand {
             try await APISession.with { session in
                 let client = try session.client(app: app)
                 let store = context.backfill
-                var run = try await store.open(bundleID: client.bundleID, environment: environment, start: start, end: end, onlyFailures: onlyFailures)
-                if run.resumed && !options.json { Output.line("resuming backfill \(run.id) after \(run.pages) page\(run.pages == 1 ? "" : "s")") }
+                var run = try await store.open(
+                    bundleID: client.bundleID, environment: environment, start: start, end: end, onlyFailures: onlyFailures)
+                if run.resumed && !options.json {
+                    Output.line("resuming backfill \(run.id) after \(run.pages) page\(run.pages == 1 ? "" : "s")")
+                }
                 // Without --until, a run stopped earlier resumes with the window it had.
                 let query = NotificationHistoryQuery(startDate: start, endDate: run.end, onlyFailures: onlyFailures)
                 repeat {
-                    let page = try await client.notificationHistoryPage(query, paginationToken: run.paginationToken, environment: environment)
+                    let page = try await client.notificationHistoryPage(
+                        query, paginationToken: run.paginationToken, environment: environment)
                     var entries: [InboxEntry] = []
                     var refused = 0
                     for item in page.notifications {
-                        switch SignedNotificationEntry.make(item.notification, signedPayload: item.signedPayload, apps: session.settings.apps) {
+                        switch SignedNotificationEntry.make(
+                            item.notification, signedPayload: item.signedPayload, apps: session.settings.apps)
+                        {
                         case .success(let entry):
                             entries.append(entry)
                         case .failure(let refusal):
@@ -75,13 +81,18 @@ struct NotificationsBackfillCommand: AsyncParsableCommand {
                         entries, refused: refused, next: page.hasMore ? page.paginationToken : nil, of: run)
                     run = after
                     if !options.json {
-                        Output.line("page \(run.pages): \(stored) stored, \(duplicates) already there\(refused > 0 ? ", \(refused) refused" : "")")
+                        Output.line(
+                            "page \(run.pages): \(stored) stored, \(duplicates) already there\(refused > 0 ? ", \(refused) refused" : "")")
                     }
                 } while run.paginationToken != nil
                 if options.json {
-                    try Output.json(BackfillDocument(run: run.id, pages: run.pages, stored: run.stored, duplicates: run.duplicates, refused: run.refused))
+                    try Output.json(
+                        BackfillDocument(
+                            run: run.id, pages: run.pages, stored: run.stored, duplicates: run.duplicates, refused: run.refused))
                 } else {
-                    Output.line("backfill \(run.id) done: \(run.pages) pages, \(run.stored) stored, \(run.duplicates) already in the inbox, \(run.refused) refused")
+                    Output.line(
+                        "backfill \(run.id) done: \(run.pages) pages, \(run.stored) stored, \(run.duplicates) already in the inbox, \(run.refused) refused"
+                    )
                 }
             }
         }

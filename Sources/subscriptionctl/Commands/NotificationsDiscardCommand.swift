@@ -42,7 +42,9 @@ struct NotificationsDiscardCommand: AsyncParsableCommand {
                     try Output.json(DiscardDocument(discarded: discarded.count, ids: discarded))
                 } else {
                     let count = discarded.count
-                    Output.line("discarded \(count) notification\(count == 1 ? "" : "s"): dead now (\(NotificationsReplayCommand.abbreviated(discarded)))")
+                    Output.line(
+                        "discarded \(count) notification\(count == 1 ? "" : "s"): dead now (\(NotificationsReplayCommand.abbreviated(discarded)))"
+                    )
                 }
             case .unknown(let unknown):
                 let list = unknown.map(String.init).joined(separator: ", ")

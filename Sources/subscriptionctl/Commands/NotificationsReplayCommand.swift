@@ -54,7 +54,8 @@ struct NotificationsReplayCommand: AsyncParsableCommand {
             } else if replayed.isEmpty {
                 Output.line(dead ? "no dead notifications: nothing to replay" : "nothing to replay")
             } else {
-                Output.line("replayed \(replayed.count) notification\(replayed.count == 1 ? "" : "s"): pending now (\(Self.abbreviated(replayed)))")
+                Output.line(
+                    "replayed \(replayed.count) notification\(replayed.count == 1 ? "" : "s"): pending now (\(Self.abbreviated(replayed)))")
             }
         }
     }

@@ -58,7 +58,8 @@ struct ProductsImportCommand: AsyncParsableCommand {
             catalog = parsed
         case .failure(let problems):
             problems.lines.forEach { Output.error($0) }
-            Output.error("subscriptionctl: \(file) has \(problems.lines.count) problem\(problems.lines.count == 1 ? "" : "s"); nothing was imported")
+            Output.error(
+                "subscriptionctl: \(file) has \(problems.lines.count) problem\(problems.lines.count == 1 ? "" : "s"); nothing was imported")
             throw ExitCode(1)
         }
         try await CommandExecution.withDatabase(options) { context in
@@ -69,8 +70,9 @@ struct ProductsImportCommand: AsyncParsableCommand {
                 counts["entitlements"] = entitlements
                 try Output.json(counts)
             } else {
-                Output.line("imported \(result.written) product\(result.written == 1 ? "" : "s") (\(result.removed) removed)"
-                    + (entitlements.map { ", \($0) entitlement\($0 == 1 ? "" : "s")" } ?? ""))
+                Output.line(
+                    "imported \(result.written) product\(result.written == 1 ? "" : "s") (\(result.removed) removed)"
+                        + (entitlements.map { ", \($0) entitlement\($0 == 1 ? "" : "s")" } ?? ""))
             }
         }
     }
@@ -103,11 +105,14 @@ struct ProductsListCommand: AsyncParsableCommand {
             }
             var table = Table("PRODUCT", "GROUP", "TYPE", "PERIOD", "INTRO OFFER", "ENTITLEMENTS", "APP")
             for product in catalog.products {
-                let grants = catalog.entitlements.filter { $0.productIDs.contains(product.productID) }.map(\.id)
+                let grants =
+                    catalog.entitlements.filter { $0.productIDs.contains(product.productID) }.map(\.id)
                     + (product.trialOf.map { ["\($0) (trial \(product.trialPeriod?.description ?? "?"))"] } ?? [])
-                table.append([product.productID, product.subscriptionGroupID ?? "-", product.type.rawValue,
-                              product.period?.description ?? "-", product.introOffer.map(Self.describe) ?? "-",
-                              grants.isEmpty ? "-" : grants.joined(separator: ", "), product.bundleID])
+                table.append([
+                    product.productID, product.subscriptionGroupID ?? "-", product.type.rawValue,
+                    product.period?.description ?? "-", product.introOffer.map(Self.describe) ?? "-",
+                    grants.isEmpty ? "-" : grants.joined(separator: ", "), product.bundleID,
+                ])
             }
             Output.line(table.render())
             if catalog.entitlements.isEmpty {

@@ -68,7 +68,8 @@ struct RevalidateCommand: AsyncParsableCommand {
             let settings = try ServiceConfiguration.load(environment: ProcessInfo.processInfo.environment)
             var logger = Logger(label: "subscriptionctl.revalidate")
             logger.logLevel = .warning
-            let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
+            let http = CurlHTTPClient(
+                configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
             do {
                 try await revalidate(context: context, settings: settings, http: http, logger: logger)
                 try? await http.shutdown()
@@ -90,12 +91,15 @@ struct RevalidateCommand: AsyncParsableCommand {
             source = .run(opened)
             progress = ProgressBar(total: opened.done + opened.remaining, alreadyDone: opened.done, label: "revalidating")
             if opened.resumed {
-                progress.note("resuming revalidation run \(opened.id) started \(TimeText.withAge(opened.startedAt)): \(opened.done) done, \(opened.remaining) to go")
+                progress.note(
+                    "resuming revalidation run \(opened.id) started \(TimeText.withAge(opened.startedAt)): \(opened.done) done, \(opened.remaining) to go"
+                )
             }
         } else {
             let (found, unknown) = try await store.items(originalTransactionIDs: originalTransactionIDs)
             guard unknown.isEmpty else {
-                throw CommandFailure.notFound("no subscription with original_transaction_id \(unknown.joined(separator: ", ")); nothing was revalidated")
+                throw CommandFailure.notFound(
+                    "no subscription with original_transaction_id \(unknown.joined(separator: ", ")); nothing was revalidated")
             }
             source = .items(found)
             progress = ProgressBar(total: found.count, label: "revalidating")
@@ -105,7 +109,8 @@ struct RevalidateCommand: AsyncParsableCommand {
             progress.note("subscriptionctl: stopping after the receipts in flight (Ctrl-C again to quit now)")
         }
         let receipts = ReceiptVerifier(
-            http: http, productionURL: settings.verifyReceiptURL, sandboxURL: settings.verifyReceiptSandboxURL, timeout: settings.verifyTimeout)
+            http: http, productionURL: settings.verifyReceiptURL, sandboxURL: settings.verifyReceiptSandboxURL,
+            timeout: settings.verifyTimeout)
         let revalidator = context.revalidator(
             evidence: AppleEvidence(receipts: receipts, api: nil), apps: settings.apps, concurrency: concurrency, logger: logger)
         let started = ContinuousClock.now
@@ -128,9 +133,10 @@ struct RevalidateCommand: AsyncParsableCommand {
         )
         if options.json { try Output.json(report) } else { report.print() }
         if !result.completed {
-            Output.error(all
-                ? "subscriptionctl: interrupted; run `subscriptionctl revalidate --all` again to resume"
-                : "subscriptionctl: interrupted before every subscription was revalidated")
+            Output.error(
+                all
+                    ? "subscriptionctl: interrupted; run `subscriptionctl revalidate --all` again to resume"
+                    : "subscriptionctl: interrupted before every subscription was revalidated")
             throw ExitCode(130)
         }
     }

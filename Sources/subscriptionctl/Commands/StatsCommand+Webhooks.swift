@@ -15,9 +15,11 @@ struct WebhookStatsText {
             states.append([Style.state(state.rawValue), String(stats.byState[state] ?? 0)])
         }
         Output.line(states.render())
-        Output.line("lag: " + (stats.oldestUnfinishedCreatedAt.map {
-            "oldest undelivered event created \(TimeText.withAge($0, now: now))"
-        } ?? "none (every event delivered or dead)"))
+        Output.line(
+            "lag: "
+                + (stats.oldestUnfinishedCreatedAt.map {
+                    "oldest undelivered event created \(TimeText.withAge($0, now: now))"
+                } ?? "none (every event delivered or dead)"))
         if !stats.topFailureReasons.isEmpty {
             Output.line("")
             Output.line("top reasons, retrying and dead:")
@@ -32,8 +34,9 @@ struct WebhookStatsText {
             return
         }
         let signed = retention.dropSigned ? ", \(retention.signedRemoved) signed payloads" : " (signed payloads kept)"
-        Output.line("last run \(TimeText.withAge(retention.ranAt, now: now)): removed receipts from \(retention.receiptsRemoved) "
-                    + "notifications\(signed) processed before \(TimeText.utc(retention.cutoff))")
+        Output.line(
+            "last run \(TimeText.withAge(retention.ranAt, now: now)): removed receipts from \(retention.receiptsRemoved) "
+                + "notifications\(signed) processed before \(TimeText.utc(retention.cutoff))")
     }
 }
 

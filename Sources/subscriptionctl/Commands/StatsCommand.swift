@@ -35,8 +35,10 @@ struct StatsCommand: AsyncParsableCommand {
             let retention = try await queries.lastRetention()
             let now = Date()
             if options.json {
-                try Output.json(StatsDocument(inbox: inbox, subscriptions: subscriptions, now: now,
-                                              webhooks: WebhookStatsDocument(stats: webhooks, retention: retention, now: now)))
+                try Output.json(
+                    StatsDocument(
+                        inbox: inbox, subscriptions: subscriptions, now: now,
+                        webhooks: WebhookStatsDocument(stats: webhooks, retention: retention, now: now)))
             } else {
                 StatsText(inbox: inbox, subscriptions: subscriptions, now: now).print()
                 WebhookStatsText(stats: webhooks, retention: retention, now: now).print()
@@ -58,9 +60,11 @@ struct StatsText {
             states.append([Style.state(state.rawValue), String(inbox.byState[state] ?? 0)])
         }
         Output.line(states.render())
-        Output.line("oldest pending: " + (inbox.oldestPendingReceivedAt.map {
-            "received \(TimeText.withAge($0, now: now)), waiting \(TimeText.duration(now.timeIntervalSince($0)))"
-        } ?? "none"))
+        Output.line(
+            "oldest pending: "
+                + (inbox.oldestPendingReceivedAt.map {
+                    "received \(TimeText.withAge($0, now: now)), waiting \(TimeText.duration(now.timeIntervalSince($0)))"
+                } ?? "none"))
         for (state, reasons) in [(InboxState.retrying, inbox.topRetryingReasons), (.dead, inbox.topDeadReasons)] where !reasons.isEmpty {
             Output.line("")
             Output.line("top reasons, \(state.rawValue) (\(inbox.byState[state] ?? 0)):")
@@ -87,15 +91,20 @@ struct StatsText {
             Output.line("1 stored status has run out since it was written: reads recompute it, the status sweep moves it")
         } else if subscriptions.stale > 1 {
             Output.line("")
-            Output.line("\(subscriptions.stale) stored statuses have run out since they were written: reads recompute them, "
-                        + "the status sweep moves them")
+            Output.line(
+                "\(subscriptions.stale) stored statuses have run out since they were written: reads recompute them, "
+                    + "the status sweep moves them")
         }
-        Output.line("status sweep: " + (subscriptions.oldestDueAt.map {
-            "\(subscriptions.sweepDue) due, the oldest \(TimeText.duration(now.timeIntervalSince($0))) behind"
-        } ?? "nothing due"))
-        Output.line("entitlement reviews: " + (subscriptions.oldestReviewDueAt.map {
-            "\(subscriptions.reviewsDue) due, the oldest \(TimeText.duration(now.timeIntervalSince($0))) behind"
-        } ?? "nothing due"))
+        Output.line(
+            "status sweep: "
+                + (subscriptions.oldestDueAt.map {
+                    "\(subscriptions.sweepDue) due, the oldest \(TimeText.duration(now.timeIntervalSince($0))) behind"
+                } ?? "nothing due"))
+        Output.line(
+            "entitlement reviews: "
+                + (subscriptions.oldestReviewDueAt.map {
+                    "\(subscriptions.reviewsDue) due, the oldest \(TimeText.duration(now.timeIntervalSince($0))) behind"
+                } ?? "nothing due"))
     }
 }
 
@@ -122,7 +131,8 @@ struct StatsDocument: Encodable {
         var notifications = root.nestedContainer(keyedBy: Keys.self, forKey: .notifications)
         try notifications.encode(Dictionary(uniqueKeysWithValues: inbox.byState.map { ($0.key.rawValue, $0.value) }), forKey: .byState)
         try notifications.encode(inbox.oldestPendingReceivedAt, forKey: .oldestPendingReceivedAt)
-        try notifications.encode(inbox.oldestPendingReceivedAt.map { Int(now.timeIntervalSince($0).rounded()) }, forKey: .oldestPendingAgeSeconds)
+        try notifications.encode(
+            inbox.oldestPendingReceivedAt.map { Int(now.timeIntervalSince($0).rounded()) }, forKey: .oldestPendingAgeSeconds)
         var top = notifications.nestedContainer(keyedBy: Keys.self, forKey: .topReasons)
         for (key, reasons) in [(Keys.retrying, inbox.topRetryingReasons), (.dead, inbox.topDeadReasons)] {
             var list = top.nestedUnkeyedContainer(forKey: key)
@@ -134,13 +144,15 @@ struct StatsDocument: Encodable {
         }
         var subscriptionCounts = root.nestedContainer(keyedBy: Keys.self, forKey: .subscriptions)
         try subscriptionCounts.encode(subscriptions.total, forKey: .total)
-        try subscriptionCounts.encode(Dictionary(uniqueKeysWithValues: subscriptions.byStatus.map { ($0.key.rawValue, $0.value) }), forKey: .byStatus)
+        try subscriptionCounts.encode(
+            Dictionary(uniqueKeysWithValues: subscriptions.byStatus.map { ($0.key.rawValue, $0.value) }), forKey: .byStatus)
         try subscriptionCounts.encode(subscriptions.byEnvironment, forKey: .byEnvironment)
         try subscriptionCounts.encode(subscriptions.stale, forKey: .stale)
         try subscriptionCounts.encode(subscriptions.sweepDue, forKey: .sweepDue)
         try subscriptionCounts.encode(subscriptions.oldestDueAt.map { Int(now.timeIntervalSince($0).rounded()) }, forKey: .sweepLagSeconds)
         try subscriptionCounts.encode(subscriptions.reviewsDue, forKey: .reviewsDue)
-        try subscriptionCounts.encode(subscriptions.oldestReviewDueAt.map { Int(now.timeIntervalSince($0).rounded()) }, forKey: .reviewLagSeconds)
+        try subscriptionCounts.encode(
+            subscriptions.oldestReviewDueAt.map { Int(now.timeIntervalSince($0).rounded()) }, forKey: .reviewLagSeconds)
         try root.encode(webhooks, forKey: .webhooks)
         try root.encode(webhooks.retentionDocument, forKey: .retention)
     }

@@ -43,7 +43,8 @@ struct SubscriberShowCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandExecution.withDatabase(options) { context in
             let now = Date()
-            guard let document = try await context.readAnswers(logger: options.logger).subscriberDocument(appUserID: appUserID, now: now) else {
+            guard let document = try await context.readAnswers(logger: options.logger).subscriberDocument(appUserID: appUserID, now: now)
+            else {
                 throw CommandFailure.notFound("no subscriber with app_user_id \(appUserID)")
             }
             if options.json {
@@ -51,7 +52,11 @@ struct SubscriberShowCommand: AsyncParsableCommand {
                 return
             }
             let groups = document.entitledGroups
-            Output.line("subscriber \(appUserID): " + (groups.isEmpty ? "not entitled to any group" : "entitled in group\(groups.count == 1 ? "" : "s") \(groups.joined(separator: ", "))"))
+            Output.line(
+                "subscriber \(appUserID): "
+                    + (groups.isEmpty
+                        ? "not entitled to any group"
+                        : "entitled in group\(groups.count == 1 ? "" : "s") \(groups.joined(separator: ", "))"))
             Output.line("")
             Self.printEntitlements(document, now: now)
             Self.printPurchases(document, now: now)

@@ -29,7 +29,8 @@ struct SubscriberUnlinkCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandExecution.withDatabase(options) { context in
             try await ManualChange.refusing {
-                try await context.forgetting.unlink(appUserID: appUserID, originalTransactionID: originalTransactionID, actor: ManualChange.actor)
+                try await context.forgetting.unlink(
+                    appUserID: appUserID, originalTransactionID: originalTransactionID, actor: ManualChange.actor)
             }
             if options.json {
                 try Output.json(["app_user_id": appUserID, "unlinked": originalTransactionID])
@@ -69,8 +70,9 @@ struct SubscriberDeleteCommand: AsyncParsableCommand {
             if options.json {
                 try Output.json(["links": forgotten.links, "grants": forgotten.grants, "original_application_versions": forgotten.versions])
             } else {
-                Output.line("forgot \(appUserID): \(forgotten.links) link(s), \(forgotten.grants) grant(s), "
-                    + "\(forgotten.versions) original application version(s)")
+                Output.line(
+                    "forgot \(appUserID): \(forgotten.links) link(s), \(forgotten.grants) grant(s), "
+                        + "\(forgotten.versions) original application version(s)")
             }
         }
     }

@@ -64,7 +64,8 @@ struct SubscriptionStoryText {
 
     func print() {
         let snapshot = story.view.snapshot
-        Output.line(Style.heading("subscription \(snapshot.originalTransactionID)") + "  \(snapshot.environment.rawValue) · \(snapshot.bundleID)")
+        Output.line(
+            Style.heading("subscription \(snapshot.originalTransactionID)") + "  \(snapshot.environment.rawValue) · \(snapshot.bundleID)")
         var fields = Fields()
         let reason = StatusExplanation.sentence(story, now: now)
         fields.append("status", Style.status(snapshot.status.rawValue) + (snapshot.entitled ? " (entitled)" : " (not entitled)"))
@@ -73,7 +74,9 @@ struct SubscriptionStoryText {
         fields.append("expires", TimeText.withAge(snapshot.expiresAt, now: now))
         if let grace = snapshot.gracePeriodExpiresAt { fields.append("grace ends", TimeText.withAge(grace, now: now)) }
         fields.append("updated", TimeText.withAge(story.view.updatedAt, now: now))
-        fields.append("revalidated", story.revalidatedAt.map { TimeText.withAge($0, now: now) + (story.revalidationOutcome.map { ": \($0)" } ?? "") } ?? "never")
+        fields.append(
+            "revalidated",
+            story.revalidatedAt.map { TimeText.withAge($0, now: now) + (story.revalidationOutcome.map { ": \($0)" } ?? "") } ?? "never")
         Output.line(fields.render())
 
         Output.line("")

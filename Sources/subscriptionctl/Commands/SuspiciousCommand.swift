@@ -59,26 +59,38 @@ struct SuspiciousCommand: AsyncParsableCommand {
 /// "purchases"}], "purchases": [{"environment", "original_transaction_id", "app_user_ids"}]}`.
 struct SuspiciousDocument: Encodable {
     struct User: Encodable {
-        let app_user_id: String
-        let apple_accounts: Int
+        let appUserID: String
+        let appleAccounts: Int
         let purchases: Int
+
+        enum CodingKeys: String, CodingKey {
+            case appUserID = "app_user_id", appleAccounts = "apple_accounts", purchases
+        }
     }
 
     struct Purchase: Encodable {
         let environment: String
-        let original_transaction_id: String
-        let app_user_ids: [String]
+        let originalTransactionID: String
+        let appUserIDs: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case environment, originalTransactionID = "original_transaction_id", appUserIDs = "app_user_ids"
+        }
     }
 
-    let min_apple_accounts: Int
+    let minimumAppleAccounts: Int
     let users: [User]
     let purchases: [Purchase]
 
+    enum CodingKeys: String, CodingKey {
+        case minimumAppleAccounts = "min_apple_accounts", users, purchases
+    }
+
     init(_ report: IrregularActivity.Report) {
-        min_apple_accounts = report.minimum
-        users = report.users.map { User(app_user_id: $0.appUserID, apple_accounts: $0.appleAccounts, purchases: $0.purchases) }
+        minimumAppleAccounts = report.minimum
+        users = report.users.map { User(appUserID: $0.appUserID, appleAccounts: $0.appleAccounts, purchases: $0.purchases) }
         purchases = report.purchases.map {
-            Purchase(environment: $0.environment, original_transaction_id: $0.originalTransactionID, app_user_ids: $0.appUserIDs)
+            Purchase(environment: $0.environment, originalTransactionID: $0.originalTransactionID, appUserIDs: $0.appUserIDs)
         }
     }
 }

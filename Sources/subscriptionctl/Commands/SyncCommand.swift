@@ -43,10 +43,12 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandExecution.withDatabase(options) { context in
             try await APISession.with(concurrency: concurrency) { session in
-                let sync = context.sync(evidence: session.evidence, apps: session.settings.apps, concurrency: concurrency, logger: session.logger)
+                let sync = context.sync(
+                    evidence: session.evidence, apps: session.settings.apps, concurrency: concurrency, logger: session.logger)
                 let targets = try await sync.targets(all ? nil : originalTransactionIDs)
                 if !all, let missing = originalTransactionIDs.first(where: { id in !targets.contains { $0.originalTransactionID == id } }) {
-                    throw CommandFailure.notFound("no subscription of an app with an API key has original_transaction_id \(missing); nothing was synced")
+                    throw CommandFailure.notFound(
+                        "no subscription of an app with an API key has original_transaction_id \(missing); nothing was synced")
                 }
                 let progress = ProgressBar(total: targets.count, label: "syncing")
                 progress.start()
@@ -58,7 +60,9 @@ struct SyncCommand: AsyncParsableCommand {
                     Output.line("synced \(targets.count - failures.count) of \(targets.count) subscription\(targets.count == 1 ? "" : "s")")
                     for failure in failures { Output.line("  failed: \(failure)") }
                 }
-                if !failures.isEmpty { throw CommandFailure.notFound("\(failures.count) subscription\(failures.count == 1 ? "" : "s") could not be synced") }
+                if !failures.isEmpty {
+                    throw CommandFailure.notFound("\(failures.count) subscription\(failures.count == 1 ? "" : "s") could not be synced")
+                }
             }
         }
     }

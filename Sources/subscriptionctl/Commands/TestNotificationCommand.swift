@@ -54,10 +54,13 @@ struct TestNotificationCommand: AsyncParsableCommand {
                     if let status = try? await client.testNotificationStatus(token: token, environment: environment) {
                         last = status
                         if let uuid = status.notification.payload.notificationUUID,
-                           let stored = try await context.inbox.signedNotification(notificationUUID: uuid) {
+                            let stored = try await context.inbox.signedNotification(notificationUUID: uuid)
+                        {
                             let (id, state) = (stored.id, stored.state)
                             if options.json {
-                                try Output.json(TestNotificationDocument(arrived: true, notificationUUID: uuid, notificationID: id, state: state, attempts: []))
+                                try Output.json(
+                                    TestNotificationDocument(
+                                        arrived: true, notificationUUID: uuid, notificationID: id, state: state, attempts: []))
                             } else {
                                 Output.line("TEST notification \(uuid) arrived: notification \(id), \(state)")
                             }
@@ -68,11 +71,17 @@ struct TestNotificationCommand: AsyncParsableCommand {
                 }
                 let attempts = (last?.sendAttempts ?? []).map(Self.describe)
                 if options.json {
-                    try Output.json(TestNotificationDocument(
-                        arrived: false, notificationUUID: last?.notification.payload.notificationUUID, notificationID: nil, state: nil, attempts: attempts))
+                    try Output.json(
+                        TestNotificationDocument(
+                            arrived: false, notificationUUID: last?.notification.payload.notificationUUID, notificationID: nil, state: nil,
+                            attempts: attempts))
                 }
-                let said = attempts.isEmpty ? "Apple reports no delivery attempt yet" : "Apple's delivery attempts: " + attempts.joined(separator: "; ")
-                throw CommandFailure.notFound("the TEST notification is not in the inbox after \(wait) s; \(said). Check the notification URL in App Store Connect and that subscriptiond is reachable there")
+                let said =
+                    attempts.isEmpty
+                    ? "Apple reports no delivery attempt yet" : "Apple's delivery attempts: " + attempts.joined(separator: "; ")
+                throw CommandFailure.notFound(
+                    "the TEST notification is not in the inbox after \(wait) s; \(said). Check the notification URL in App Store Connect and that subscriptiond is reachable there"
+                )
             }
         }
     }

@@ -48,7 +48,8 @@ struct WebhooksListCommand: AsyncParsableCommand {
                 let event = summary.event
                 table.append([
                     String(event.id), event.eventID, Style.state(summary.state.rawValue), event.type.rawValue,
-                    event.originalTransactionID ?? "user " + event.appUserIDs.joined(separator: ","), TimeText.withAge(event.createdAt, now: now), String(summary.attempts),
+                    event.originalTransactionID ?? "user " + event.appUserIDs.joined(separator: ","),
+                    TimeText.withAge(event.createdAt, now: now), String(summary.attempts),
                     ErrorText.short(summary.lastError),
                 ])
             }

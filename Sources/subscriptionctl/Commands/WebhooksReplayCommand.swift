@@ -55,8 +55,9 @@ struct WebhooksReplayCommand: AsyncParsableCommand {
             } else if replayed.isEmpty {
                 Output.line(dead ? "no dead webhook events: nothing to replay" : "nothing to replay")
             } else {
-                Output.line("replayed \(replayed.count) webhook event\(replayed.count == 1 ? "" : "s"): pending now "
-                            + "(\(NotificationsReplayCommand.abbreviated(replayed)))")
+                Output.line(
+                    "replayed \(replayed.count) webhook event\(replayed.count == 1 ? "" : "s"): pending now "
+                        + "(\(NotificationsReplayCommand.abbreviated(replayed)))")
             }
         }
     }

@@ -44,7 +44,8 @@ struct WebhooksShowCommand: AsyncParsableCommand {
             var fields = Fields()
             fields.append("event id", event.eventID)
             if let id = event.originalTransactionID {
-                fields.append(event.purchase == nil ? "subscription" : "purchase", "\(id) · \(event.environment.rawValue) · \(event.bundleID)")
+                fields.append(
+                    event.purchase == nil ? "subscription" : "purchase", "\(id) · \(event.environment.rawValue) · \(event.bundleID)")
             } else {
                 fields.append("user", "\(event.appUserIDs.joined(separator: ", ")) · \(event.bundleID)")
             }

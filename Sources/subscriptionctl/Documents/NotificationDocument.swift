@@ -8,7 +8,8 @@ struct NotificationDocument: Encodable {
     let summary: NotificationSummary
 
     enum CodingKeys: String, CodingKey {
-        case id, source, notificationType = "notification_type", notificationSubtype = "notification_subtype", state, environment, bundleID = "bundle_id"
+        case id, source, notificationType = "notification_type", notificationSubtype = "notification_subtype", state, environment,
+            bundleID = "bundle_id"
         case originalTransactionID = "original_transaction_id", appUserID = "app_user_id", attempts
         case receivedAt = "received_at", processedAt = "processed_at", nextAttemptAt = "next_attempt_at"
         case lastError = "last_error"

@@ -30,8 +30,10 @@ struct RevalidationReport: Encodable {
             Output.line("")
             var table = Table("SUBSCRIPTION", "FROM", "TO", "ENV")
             for change in summary.changes.sorted(by: { $0.originalTransactionID < $1.originalTransactionID }) {
-                table.append([change.originalTransactionID, change.oldStatus.map { Style.status($0.rawValue) } ?? "(new)",
-                              Style.status(change.newStatus.rawValue), change.environment.rawValue])
+                table.append([
+                    change.originalTransactionID, change.oldStatus.map { Style.status($0.rawValue) } ?? "(new)",
+                    Style.status(change.newStatus.rawValue), change.environment.rawValue,
+                ])
             }
             Output.line(table.render())
         }
@@ -39,8 +41,10 @@ struct RevalidationReport: Encodable {
         Output.line("")
         var table = Table("SUBSCRIPTION", "OUTCOME", "REASON", "ENV")
         for problem in summary.problems.prefix(Self.shownProblems) {
-            table.append([problem.item.originalTransactionID, problem.outcome.replacingOccurrences(of: "_", with: " "),
-                          ErrorText.short(problem.reason, limit: 80), problem.item.environment.rawValue])
+            table.append([
+                problem.item.originalTransactionID, problem.outcome.replacingOccurrences(of: "_", with: " "),
+                ErrorText.short(problem.reason, limit: 80), problem.item.environment.rawValue,
+            ])
         }
         Output.line(table.render())
         if summary.problems.count > Self.shownProblems {

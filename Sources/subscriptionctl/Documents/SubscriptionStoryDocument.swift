@@ -2,8 +2,8 @@ import AppStore
 import ContractDocuments
 import Foundation
 import JSON
-import SubscriptiondCore
 import Store
+import SubscriptiondCore
 import Subscriptions
 
 /// `subscription show --json`: the contract's subscription JSON with `transactions`, plus

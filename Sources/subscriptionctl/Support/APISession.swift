@@ -23,11 +23,13 @@ struct APISession {
         var logger = Logger(label: "subscriptionctl.api")
         logger.logLevel = .warning
         let verifier = SignedPayloadVerifier(roots: try TrustAnchors.signedPayloads.load(settings.appleRootCertificates))
-        let http = CurlHTTPClient(configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
+        let http = CurlHTTPClient(
+            configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
         do {
             let directory = try AppStoreAPIDirectory(configuration: settings, http: http, verifier: verifier, logger: logger)
             let receipts = ReceiptVerifier(
-                http: http, productionURL: settings.verifyReceiptURL, sandboxURL: settings.verifyReceiptSandboxURL, timeout: settings.verifyTimeout)
+                http: http, productionURL: settings.verifyReceiptURL, sandboxURL: settings.verifyReceiptSandboxURL,
+                timeout: settings.verifyTimeout)
             let session = APISession(
                 settings: settings, directory: directory, logger: logger, evidence: AppleEvidence(receipts: receipts, api: directory))
             let result = try await body(session)
@@ -43,7 +45,9 @@ struct APISession {
     func client(app: String?) throws -> AppStoreAPIClient {
         if let app {
             guard let client = directory.client(bundleID: app) else {
-                throw CommandFailure.usage("\(app) has no App Store Server API key: set APPSTORE_ISSUER_ID, APPSTORE_KEY_ID and APPSTORE_PRIVATE_KEY_FILE (or issuer_id, key_id, private_key_file in SUBSCRIPTIOND_CONFIG)")
+                throw CommandFailure.usage(
+                    "\(app) has no App Store Server API key: set APPSTORE_ISSUER_ID, APPSTORE_KEY_ID and APPSTORE_PRIVATE_KEY_FILE (or issuer_id, key_id, private_key_file in SUBSCRIPTIOND_CONFIG)"
+                )
             }
             return client
         }
@@ -52,7 +56,8 @@ struct APISession {
             guard let only = directory.bundleIDs.first, let client = directory.client(bundleID: only) else { fallthrough }
             return client
         case 0:
-            throw CommandFailure.usage("no app has an App Store Server API key: set APPSTORE_ISSUER_ID, APPSTORE_KEY_ID and APPSTORE_PRIVATE_KEY_FILE")
+            throw CommandFailure.usage(
+                "no app has an App Store Server API key: set APPSTORE_ISSUER_ID, APPSTORE_KEY_ID and APPSTORE_PRIVATE_KEY_FILE")
         default:
             throw CommandFailure.usage("several apps have API keys (\(directory.bundleIDs.joined(separator: ", "))): name one with --app")
         }

@@ -11,7 +11,10 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Print one JSON document on stdout instead of tables.")
     var json = false
 
-    @Option(help: "Read settings from the service's environment file (KEY=VALUE lines, as systemd's EnvironmentFile=, e.g. /etc/subscriptiond/subscriptiond.env); variables set (non-empty) in the environment win.")
+    @Option(
+        help:
+            "Read settings from the service's environment file (KEY=VALUE lines, as systemd's EnvironmentFile=, e.g. /etc/subscriptiond/subscriptiond.env); variables set (non-empty) in the environment win."
+    )
     var envFile: String?
 
     /// Loads `--env-file` into this process's environment, under variables already set (non-empty), so

@@ -64,8 +64,9 @@ final class ProgressBar: Sendable {
         let now = ContinuousClock.now
         if !force, let last = state.lastDrawn, now - last < .milliseconds(100) { return }
         state.lastDrawn = now
-        let line = Self.line(label: label, done: state.done, total: total, doneHere: state.doneHere,
-                             elapsed: (now - started).secondsValue)
+        let line = Self.line(
+            label: label, done: state.done, total: total, doneHere: state.doneHere,
+            elapsed: (now - started).secondsValue)
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     }
 

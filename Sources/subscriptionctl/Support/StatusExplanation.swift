@@ -24,7 +24,9 @@ enum StatusExplanation {
             return "billing retry: the renewal charge failed when the period ended "
                 + TimeText.withAge(snapshot.expiresAt, now: now) + "; Apple is still retrying, no access meanwhile"
         case .revoked:
-            let reason = snapshot.revocationReason == "1" ? "the customer reported a problem with the app"
+            let reason =
+                snapshot.revocationReason == "1"
+                ? "the customer reported a problem with the app"
                 : snapshot.revocationReason == "0" ? "other reason" : "no reason given"
             return "revoked: refunded \(TimeText.withAge(snapshot.revokedAt, now: now)) (\(reason))"
         case .expired:
@@ -46,7 +48,9 @@ enum StatusExplanation {
     private static func upgrade(_ story: SubscriptionStory, now: Date) -> String {
         let transactions = story.view.transactions
         guard let upgraded = transactions.last(where: \.isUpgraded),
-              let successor = transactions.first(where: { !$0.isUpgraded && $0.purchaseDate >= upgraded.purchaseDate && $0.transactionID != upgraded.transactionID })
+            let successor = transactions.first(where: {
+                !$0.isUpgraded && $0.purchaseDate >= upgraded.purchaseDate && $0.transactionID != upgraded.transactionID
+            })
         else { return "" }
         return "; upgraded from \(upgraded.productID) \(TimeText.withAge(successor.purchaseDate, now: now))"
     }

@@ -14,11 +14,11 @@ enum Style {
     /// A subscription status (`active`, `expired`, …) coloured by what it means for the customer.
     static func status(_ status: String) -> String {
         switch status {
-        case "active": return paint(status, "32")          // green: entitled
-        case "grace_period": return paint(status, "33")    // yellow: entitled, but billing failed
-        case "billing_retry": return paint(status, "35")   // magenta: not entitled, may recover
-        case "expired": return paint(status, "2")          // dim: over
-        case "revoked": return paint(status, "31")         // red: refunded
+        case "active": return paint(status, "32")  // green: entitled
+        case "grace_period": return paint(status, "33")  // yellow: entitled, but billing failed
+        case "billing_retry": return paint(status, "35")  // magenta: not entitled, may recover
+        case "expired": return paint(status, "2")  // dim: over
+        case "revoked": return paint(status, "31")  // red: refunded
         default: return status
         }
     }

@@ -11,7 +11,8 @@ enum FixtureFiles {
         while dir.pathComponents.count > 1 {
             let candidate = dir.deletingLastPathComponent().appendingPathComponent("shared/fixtures/realworld")
             if manager.fileExists(atPath: dir.appendingPathComponent("Package.swift").path),
-               manager.fileExists(atPath: candidate.path) {
+                manager.fileExists(atPath: candidate.path)
+            {
                 return candidate
             }
             dir.deleteLastPathComponent()
@@ -28,7 +29,7 @@ enum FixtureFiles {
     static func signedPayload(_ name: String) throws -> String {
         let data = try Data(contentsOf: root().appendingPathComponent(name))
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let jws = object["signedPayload"] as? String
+            let jws = object["signedPayload"] as? String
         else { throw NotFound() }
         return jws
     }

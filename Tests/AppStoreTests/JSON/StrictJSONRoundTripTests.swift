@@ -12,8 +12,9 @@ struct StrictJSONRoundTripTests {
         #expect(CanonicalJSONWriter.bytes(again) == canonical)
     }
 
-    @Test("a notification decodes the same from the tree as from the bytes",
-          arguments: try Fixtures.jsonFiles(in: "v1"))
+    @Test(
+        "a notification decodes the same from the tree as from the bytes",
+        arguments: try Fixtures.jsonFiles(in: "v1"))
     func notificationFromTree(_ file: String) throws {
         let bytes = try Fixtures.bytes("v1/\(file)")
         let fromBytes = try NotificationV1.decode(from: bytes)
@@ -28,8 +29,9 @@ struct StrictJSONRoundTripTests {
         #expect(fromTree.receiptData == fromBytes.receiptData)
     }
 
-    @Test("a verifyReceipt response decodes the same from the tree as from the bytes",
-          arguments: try Fixtures.jsonFiles(in: "verifyReceipt"))
+    @Test(
+        "a verifyReceipt response decodes the same from the tree as from the bytes",
+        arguments: try Fixtures.jsonFiles(in: "verifyReceipt"))
     func verifyResponseFromTree(_ file: String) throws {
         let bytes = try Fixtures.bytes("verifyReceipt/\(file)")
         let fromBytes = try VerifyReceiptResponse.decode(from: bytes)

@@ -1,6 +1,7 @@
-@testable import AppStore
 import Foundation
 import Testing
+
+@testable import AppStore
 
 /// Version 2 payloads decode forward-compatibly, with strict millisecond dates.
 @Suite struct NotificationV2DecodingTests {
@@ -9,11 +10,13 @@ import Testing
     }
 
     @Test func unknownTypesAndFieldsAreKept() throws {
-        let payload = try decode(NotificationV2Payload.self, """
-        {"notificationType":"BRAND_NEW_TYPE","subtype":"SOMETHING","notificationUUID":"u-1","version":"2.0",
-         "signedDate":1735689600000,"futureField":{"x":[1,2]},
-         "data":{"appAppleId":1234,"bundleId":"com.example","environment":"Production","status":4,"newThing":true}}
-        """)
+        let payload = try decode(
+            NotificationV2Payload.self,
+            """
+            {"notificationType":"BRAND_NEW_TYPE","subtype":"SOMETHING","notificationUUID":"u-1","version":"2.0",
+             "signedDate":1735689600000,"futureField":{"x":[1,2]},
+             "data":{"appAppleId":1234,"bundleId":"com.example","environment":"Production","status":4,"newThing":true}}
+            """)
         #expect(payload.notificationType == nil)
         #expect(payload.notificationTypeRaw == "BRAND_NEW_TYPE")
         #expect(payload.subtype == nil)
@@ -25,31 +28,37 @@ import Testing
     }
 
     @Test func summaryAndExternalPurchaseTokenCarryTheApp() throws {
-        let summary = try decode(NotificationV2Payload.self, """
-        {"notificationType":"RENEWAL_EXTENSION","subtype":"SUMMARY","summary":{"bundleId":"b","environment":"Sandbox",
-         "appAppleId":"9","productId":"p","storefrontCountryCodes":["USA"],"failedCount":0,"succeededCount":3}}
-        """)
+        let summary = try decode(
+            NotificationV2Payload.self,
+            """
+            {"notificationType":"RENEWAL_EXTENSION","subtype":"SUMMARY","summary":{"bundleId":"b","environment":"Sandbox",
+             "appAppleId":"9","productId":"p","storefrontCountryCodes":["USA"],"failedCount":0,"succeededCount":3}}
+            """)
         #expect(summary.bundleID == "b")
         #expect(summary.summary?.succeededCount == 3)
-        let token = try decode(NotificationV2Payload.self, """
-        {"notificationType":"EXTERNAL_PURCHASE_TOKEN","subtype":"UNREPORTED",
-         "externalPurchaseToken":{"externalPurchaseId":"SANDBOX_x","tokenCreationDate":1735689600000,"appAppleId":9,"bundleId":"b"}}
-        """)
+        let token = try decode(
+            NotificationV2Payload.self,
+            """
+            {"notificationType":"EXTERNAL_PURCHASE_TOKEN","subtype":"UNREPORTED",
+             "externalPurchaseToken":{"externalPurchaseId":"SANDBOX_x","tokenCreationDate":1735689600000,"appAppleId":9,"bundleId":"b"}}
+            """)
         #expect(token.notificationType == .externalPurchaseToken)
         #expect(token.appAppleID == "9")
     }
 
     @Test func transactionFieldsDecode() throws {
-        let transaction = try decode(JWSTransactionPayload.self, """
-        {"transactionId":2000000000000002,"originalTransactionId":"2000000000000001","webOrderLineItemId":"5",
-         "bundleId":"b","productId":"p","subscriptionGroupIdentifier":"21","purchaseDate":1735689600000,
-         "originalPurchaseDate":1735689600000,"expiresDate":1738368000000,"quantity":1,
-         "type":"Auto-Renewable Subscription","appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138",
-         "inAppOwnershipType":"FAMILY_SHARED","signedDate":1735689600000,"revocationDate":1736000000000,
-         "revocationReason":1,"isUpgraded":true,"offerType":1,"offerIdentifier":"intro","offerDiscountType":"FREE_TRIAL",
-         "offerPeriod":"P1W","environment":"Sandbox","storefront":"USA","storefrontId":"143441",
-         "transactionReason":"RENEWAL","price":9990,"currency":"USD"}
-        """)
+        let transaction = try decode(
+            JWSTransactionPayload.self,
+            """
+            {"transactionId":2000000000000002,"originalTransactionId":"2000000000000001","webOrderLineItemId":"5",
+             "bundleId":"b","productId":"p","subscriptionGroupIdentifier":"21","purchaseDate":1735689600000,
+             "originalPurchaseDate":1735689600000,"expiresDate":1738368000000,"quantity":1,
+             "type":"Auto-Renewable Subscription","appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138",
+             "inAppOwnershipType":"FAMILY_SHARED","signedDate":1735689600000,"revocationDate":1736000000000,
+             "revocationReason":1,"isUpgraded":true,"offerType":1,"offerIdentifier":"intro","offerDiscountType":"FREE_TRIAL",
+             "offerPeriod":"P1W","environment":"Sandbox","storefront":"USA","storefrontId":"143441",
+             "transactionReason":"RENEWAL","price":9990,"currency":"USD"}
+            """)
         #expect(transaction.transactionID == "2000000000000002")
         #expect(transaction.type == .autoRenewable)
         #expect(transaction.inAppOwnershipType == .familyShared)
@@ -64,19 +73,23 @@ import Testing
     }
 
     @Test func renewalFieldsDecode() throws {
-        let renewal = try decode(JWSRenewalInfoPayload.self, """
-        {"originalTransactionId":"1","productId":"p","autoRenewProductId":"q","autoRenewStatus":0,
-         "expirationIntent":2,"gracePeriodExpiresDate":1735689600000,"isInBillingRetryPeriod":true,
-         "priceIncreaseStatus":1,"renewalDate":1735689600000,"environment":"Production","signedDate":1735689600000}
-        """)
+        let renewal = try decode(
+            JWSRenewalInfoPayload.self,
+            """
+            {"originalTransactionId":"1","productId":"p","autoRenewProductId":"q","autoRenewStatus":0,
+             "expirationIntent":2,"gracePeriodExpiresDate":1735689600000,"isInBillingRetryPeriod":true,
+             "priceIncreaseStatus":1,"renewalDate":1735689600000,"environment":"Production","signedDate":1735689600000}
+            """)
         #expect(renewal.willAutoRenew == false)
         #expect(renewal.expirationIntent != nil)
         #expect(renewal.isInBillingRetryPeriod == true)
         #expect(renewal.environment == .production)
     }
 
-    static let badDates = ["1.5", "1e300", "-1e300", "0", "-1", "1167609599999", "253402300800000",
-                           "\"1735689600000\"", "true", "{}"]
+    static let badDates = [
+        "1.5", "1e300", "-1e300", "0", "-1", "1167609599999", "253402300800000",
+        "\"1735689600000\"", "true", "{}",
+    ]
 
     @Test(arguments: badDates)
     func badDatesFailNamingTheField(_ value: String) throws {

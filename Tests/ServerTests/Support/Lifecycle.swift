@@ -24,8 +24,10 @@ struct Lifecycle {
 
     /// Adds a purchased period and returns its index.
     @discardableResult
-    mutating func purchase(_ product: String = "com.example.pro.monthly", from start: Date, days: Double,
-                           trial: Bool = false, intro: Bool = false) -> Int {
+    mutating func purchase(
+        _ product: String = "com.example.pro.monthly", from start: Date, days: Double,
+        trial: Bool = false, intro: Bool = false
+    ) -> Int {
         let id = String(nextTransaction)
         nextTransaction += 1
         transactions.append([

@@ -26,10 +26,12 @@ enum NotificationBodies {
         var unified: [String: Any] = [
             "environment": environment == "PROD" ? "Production" : environment, "status": 0,
             "latest_receipt_info": [transaction],
-            "pending_renewal_info": [[
-                "original_transaction_id": originalTransactionID, "product_id": "com.example.pro.monthly",
-                "auto_renew_product_id": "com.example.pro.monthly", "auto_renew_status": "1",
-            ]],
+            "pending_renewal_info": [
+                [
+                    "original_transaction_id": originalTransactionID, "product_id": "com.example.pro.monthly",
+                    "auto_renew_product_id": "com.example.pro.monthly", "auto_renew_status": "1",
+                ]
+            ],
         ]
         if let receipt { unified["latest_receipt"] = receipt }
         var body: [String: Any] = [

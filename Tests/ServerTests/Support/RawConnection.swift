@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,8 @@ final class RawConnection: @unchecked Sendable {
             close(descriptor)
             throw POSIXError(.ECONNREFUSED)
         }
-        var timeout = timeval(tv_sec: Int(readTimeout.components.seconds), tv_usec: Int(readTimeout.components.attoseconds / 1_000_000_000_000))
+        var timeout = timeval(
+            tv_sec: Int(readTimeout.components.seconds), tv_usec: Int(readTimeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -65,7 +67,9 @@ final class RawConnection: @unchecked Sendable {
             Thread.detachNewThread {
                 var offset = 0
                 while offset < bytes.count {
-                    let sent = bytes[offset...].withUnsafeBytes { Glibc.send(self.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    let sent = bytes[offset...].withUnsafeBytes {
+                        Glibc.send(self.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                    }
                     if sent <= 0 { break }
                     offset += sent
                 }

@@ -7,8 +7,8 @@ import Server
 import ServiceLifecycle
 import Settings
 import SubscriptiondCore
-import Testing
 import TestSupport
+import Testing
 import Webhooks
 
 /// The real `subscriptiond` application, started in-process on 127.0.0.1:0 against a
@@ -52,7 +52,8 @@ struct RunningService: Sendable {
                 environment["VERIFY_RECEIPT_SANDBOX_URL"] = verifyServer.sandboxURL
             }
             environment.merge(settings) { _, new in new }
-            let instance = try await Instance.start(environment: environment, retryPolicy: retryPolicy, runsWorker: runsWorker, intakeClock: intakeClock)
+            let instance = try await Instance.start(
+                environment: environment, retryPolicy: retryPolicy, runsWorker: runsWorker, intakeClock: intakeClock)
             let group = instance.group
             let running = instance.task
             let port = instance.port
@@ -87,7 +88,8 @@ struct RunningService: Sendable {
 
         /// Builds and starts the real application with these settings; returns once it listens.
         static func start(
-            environment: [String: String], retryPolicy: RetryPolicy, runsWorker: Bool, intakeClock: @escaping @Sendable () -> Date = Date.init
+            environment: [String: String], retryPolicy: RetryPolicy, runsWorker: Bool,
+            intakeClock: @escaping @Sendable () -> Date = Date.init
         ) async throws -> Instance {
             let configuration = try ServiceConfiguration.load(environment: environment)
             var logger = Logger(label: "test.subscriptiond")
@@ -133,7 +135,8 @@ struct RunningService: Sendable {
     ) async throws -> HTTPClient.HTTPResponse {
         var headers: [HTTPHeader] = []
         if let contentType { headers.append(HTTPHeader(name: "Content-Type", value: contentType)) }
-        let request = HTTPClient.HTTPRequest(method: .post, url: baseURL + "/notifications/appstore", headers: headers, body: body, timeout: .seconds(30))
+        let request = HTTPClient.HTTPRequest(
+            method: .post, url: baseURL + "/notifications/appstore", headers: headers, body: body, timeout: .seconds(30))
         var response = try await execute(request)
         for wait in [1, 2, 4, 8, 16] where retriesUnavailable && response.status == 503 {
             try await Task.sleep(for: .seconds(wait))
@@ -149,17 +152,23 @@ struct RunningService: Sendable {
 
     /// POSTs raw JSON bytes to a query API path with the admin token.
     func post(_ path: String, bytes: [UInt8], timeout: Duration = .seconds(30)) async throws -> HTTPClient.HTTPResponse {
-        try await execute(HTTPClient.HTTPRequest(
-            method: .post, url: baseURL + path,
-            headers: [HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
-            body: bytes, timeout: timeout))
+        try await execute(
+            HTTPClient.HTTPRequest(
+                method: .post, url: baseURL + path,
+                headers: [
+                    HTTPHeader(name: "Content-Type", value: "application/json"),
+                    HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)"),
+                ],
+                body: bytes, timeout: timeout))
     }
 
     /// DELETEs a query API path with the admin token.
     func delete(_ path: String) async throws -> HTTPClient.HTTPResponse {
-        try await execute(HTTPClient.HTTPRequest(
-            method: .delete, url: baseURL + path, headers: [HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
-            timeout: .seconds(10)))
+        try await execute(
+            HTTPClient.HTTPRequest(
+                method: .delete, url: baseURL + path,
+                headers: [HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)")],
+                timeout: .seconds(10)))
     }
 
     /// GETs a path with the admin token (or another).

@@ -42,14 +42,17 @@ final class ScriptedVerifyServer: Sendable {
     /// monthly period of that subscription, the way Apple answers with a receipt's latest state.
     func answerOneActivePeriodPerReceipt() {
         respond { _, request in
-            let id = (request["receipt-data"] as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? "0"
+            let id =
+                (request["receipt-data"] as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? "0"
             return [
                 "status": 0, "environment": "Production",
-                "latest_receipt_info": [[
-                    "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
-                    "purchase_date_ms": NotificationBodies.ms(daysAgo(1)), "expires_date_ms": NotificationBodies.ms(daysAgo(-29)),
-                    "is_trial_period": "false",
-                ]],
+                "latest_receipt_info": [
+                    [
+                        "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
+                        "purchase_date_ms": NotificationBodies.ms(daysAgo(1)), "expires_date_ms": NotificationBodies.ms(daysAgo(-29)),
+                        "is_trial_period": "false",
+                    ]
+                ],
                 "pending_renewal_info": [["original_transaction_id": id, "auto_renew_status": "1"]],
             ]
         }

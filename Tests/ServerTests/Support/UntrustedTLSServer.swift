@@ -16,8 +16,10 @@ final class UntrustedTLSServer: Sendable {
         let certificate = directory.appendingPathComponent("certificate.pem").path
         let generate = Process()
         generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        generate.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                              "-subj", "/CN=127.0.0.1", "-days", "1", "-keyout", key, "-out", certificate]
+        generate.arguments = [
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-subj", "/CN=127.0.0.1", "-days", "1", "-keyout", key, "-out", certificate,
+        ]
         generate.standardOutput = FileHandle.nullDevice
         generate.standardError = FileHandle.nullDevice
         try ChildProcesses.launch(generate)

@@ -95,7 +95,8 @@ final class WebhookReceiver: Sendable {
         case .acknowledge:
             return Response(status: .noContent)
         case .status(let code):
-            return Response(status: .init(code: code), body: .init(byteBuffer: ByteBuffer(string: String(repeating: "receiver trouble ", count: 100))))
+            return Response(
+                status: .init(code: code), body: .init(byteBuffer: ByteBuffer(string: String(repeating: "receiver trouble ", count: 100))))
         case .hang(let duration):
             try await Task.sleep(for: duration)
             return Response(status: .ok)

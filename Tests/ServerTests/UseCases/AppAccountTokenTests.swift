@@ -5,6 +5,7 @@ import Settings
 import Store
 import Subscriptions
 import Testing
+
 @testable import UseCases
 
 /// The app account token: a stable UUIDv5 of (app, user) that links purchases carrying it.
@@ -14,8 +15,12 @@ struct AppAccountTokenTests {
     func uuidVersion5() {
         // uuid.uuid5(uuid.UUID("5c3e0b8e-617a-4f0d-9a52-6b1f2e84d137"), "com.example.app\0user-42")
         let namespace: [UInt8] = [0x5c, 0x3e, 0x0b, 0x8e, 0x61, 0x7a, 0x4f, 0x0d, 0x9a, 0x52, 0x6b, 0x1f, 0x2e, 0x84, 0xd1, 0x37]
-        #expect(AppAccountTokens.uuid(namespace: namespace, bundleID: "com.example.app", appUserID: "user-42") == "29fde652-80d9-5fea-aa6a-0dc57e659c30")
-        #expect(AppAccountTokens.uuid(namespace: namespace, bundleID: "com.example.app", appUserID: "user-43") == "7fa3f289-b308-5136-a8c6-ba2584353da8")
+        #expect(
+            AppAccountTokens.uuid(namespace: namespace, bundleID: "com.example.app", appUserID: "user-42")
+                == "29fde652-80d9-5fea-aa6a-0dc57e659c30")
+        #expect(
+            AppAccountTokens.uuid(namespace: namespace, bundleID: "com.example.app", appUserID: "user-43")
+                == "7fa3f289-b308-5136-a8c6-ba2584353da8")
     }
 
     @Test("the namespace is the installation's own: a random (version 4) UUID the migration made, and tokens are UUIDv5s in it")
@@ -30,7 +35,9 @@ struct AppAccountTokenTests {
         }
     }
 
-    @Test("a purchase carrying a handed-out token links the user it was made for, with no call; an unknown token still names the user whose id it is")
+    @Test(
+        "a purchase carrying a handed-out token links the user it was made for, with no call; an unknown token still names the user whose id it is"
+    )
     func tokenLinksItsUser() async throws {
         try await UseCaseHarness.with { harness in
             let tokens = AppAccountTokens(database: harness.database, apps: harness.apps)
@@ -42,13 +49,17 @@ struct AppAccountTokenTests {
             func facts(_ id: String, token: String) -> FactBatch {
                 let fact = TransactionFact(
                     transactionID: id, originalTransactionID: id, productID: "com.example.pro.lifetime", bundleID: UseCaseHarness.bundleID,
-                    environment: .production, purchaseDate: Date(), source: .v2, statedAt: Date(), appAccountToken: token, productType: .nonConsumable)
+                    environment: .production, purchaseDate: Date(), source: .v2, statedAt: Date(), appAccountToken: token,
+                    productType: .nonConsumable)
                 return FactBatch(
-                    facts: ReceiptFacts(environment: .production, bundleID: UseCaseHarness.bundleID, transactions: [fact], renewals: [], latestReceipt: nil),
+                    facts: ReceiptFacts(
+                        environment: .production, bundleID: UseCaseHarness.bundleID, transactions: [fact], renewals: [], latestReceipt: nil),
                     observedAt: Date())
             }
             let own = "0b5e3c9e-8a51-4c1a-9f57-0d5a3e9f2c11"
-            try await FactApplier(database: harness.database, apps: harness.apps).apply([facts("5800000000000001", token: token), facts("5800000000000002", token: own)])
+            try await FactApplier(database: harness.database, apps: harness.apps).apply([
+                facts("5800000000000001", token: token), facts("5800000000000002", token: own),
+            ])
             let links = try await harness.database.query("SELECT app_user_id, original_transaction_id FROM subscribers ORDER BY 2").map {
                 "\(try $0.decode("app_user_id", as: String.self)) \(try $0.decode("original_transaction_id", as: String.self))"
             }

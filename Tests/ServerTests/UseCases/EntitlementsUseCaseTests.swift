@@ -24,14 +24,18 @@ struct EntitlementsUseCaseTests {
     static func importCatalog(_ harness: UseCaseHarness) async throws {
         try await ProductStore(client: harness.database).replace(
             with: [
-                Product(productID: "com.example.pro.monthly", bundleID: app, type: .autoRenewable, subscriptionGroupID: "20500000",
-                        period: ISO8601Duration("P1M")),
+                Product(
+                    productID: "com.example.pro.monthly", bundleID: app, type: .autoRenewable, subscriptionGroupID: "20500000",
+                    period: ISO8601Duration("P1M")),
                 Product(productID: "com.example.pro.lifetime", bundleID: app, type: .nonConsumable),
                 Product(productID: "com.example.pass.30days", bundleID: app, type: .nonRenewing, period: ISO8601Duration("P30D")),
-                Product(productID: "com.example.pro.trial", bundleID: app, type: .nonConsumable, trialOf: "pro", trialPeriod: ISO8601Duration("P14D")),
+                Product(
+                    productID: "com.example.pro.trial", bundleID: app, type: .nonConsumable, trialOf: "pro",
+                    trialPeriod: ISO8601Duration("P14D")),
                 Product(productID: "com.example.coins.100", bundleID: app, type: .consumable),
-                Product(productID: "com.example.paid.monthly", bundleID: paidApp, type: .autoRenewable, subscriptionGroupID: "30500000",
-                        period: ISO8601Duration("P1M")),
+                Product(
+                    productID: "com.example.paid.monthly", bundleID: paidApp, type: .autoRenewable, subscriptionGroupID: "30500000",
+                    period: ISO8601Duration("P1M")),
             ],
             entitlements: [
                 Entitlement(id: "pro", productIDs: ["com.example.pro.monthly", "com.example.pro.lifetime", "com.example.pass.30days"]),
@@ -51,8 +55,10 @@ struct EntitlementsUseCaseTests {
 
     /// A verifyReceipt answer whose `in_app` holds one-time purchases.
     static func receiptAnswer(inApp: [[String: Any]], originalVersion: String = "1.0", bundleID: String = app) -> [String: Any] {
-        ["status": 0, "environment": "Production",
-         "receipt": ["bundle_id": bundleID, "original_application_version": originalVersion, "in_app": inApp]]
+        [
+            "status": 0, "environment": "Production",
+            "receipt": ["bundle_id": bundleID, "original_application_version": originalVersion, "in_app": inApp],
+        ]
     }
 
     static func inApp(_ productID: String, id: String, daysAgo days: Double, refundedDaysAgo: Double? = nil) -> [String: Any] {
@@ -67,16 +73,20 @@ struct EntitlementsUseCaseTests {
         return entry
     }
 
-    func recordReceipt(_ harness: UseCaseHarness, answer: [String: Any], user: String, bundleID: String? = nil) async throws -> SubscriberJSON {
+    func recordReceipt(
+        _ harness: UseCaseHarness, answer: [String: Any], user: String, bundleID: String? = nil
+    ) async throws -> SubscriberJSON {
         try harness.verify.answerAlways(answer)
         let submission = try ReceiptSubmission(receiptData: UseCaseHarness.receipt(user), bundleID: bundleID, apps: harness.apps)
-        guard case .applied(let body) = try await harness.purchases().record(receipt: submission, appUserID: user, logger: harness.logger) else {
+        guard case .applied(let body) = try await harness.purchases().record(receipt: submission, appUserID: user, logger: harness.logger)
+        else {
             throw CocoaError(.featureUnsupported)
         }
         return try SubscriberJSON(body)
     }
 
-    func entitlements(_ harness: UseCaseHarness, _ user: String, at now: Date = Date()) async throws -> (SubscriberJSON, ReadAnswers.Origin) {
+    func entitlements(_ harness: UseCaseHarness, _ user: String, at now: Date = Date()) async throws -> (SubscriberJSON, ReadAnswers.Origin)
+    {
         let answer = try #require(try await harness.answers.entitlementsBody(appUserID: user, now: now))
         return (try SubscriberJSON(answer.body), answer.origin)
     }
@@ -96,7 +106,9 @@ struct EntitlementsUseCaseTests {
 
             let refunded = try await recordReceipt(
                 harness,
-                answer: Self.receiptAnswer(inApp: [Self.inApp("com.example.pro.lifetime", id: "5100000000000001", daysAgo: 40, refundedDaysAgo: 1)]),
+                answer: Self.receiptAnswer(inApp: [
+                    Self.inApp("com.example.pro.lifetime", id: "5100000000000001", daysAgo: 40, refundedDaysAgo: 1)
+                ]),
                 user: "lifetime-v1")
             #expect(refunded.summary("pro") == "inactive:-")
             #expect(refunded.purchases.first?["revoked_at"] is String)
@@ -113,7 +125,8 @@ struct EntitlementsUseCaseTests {
                 var object: [String: Any] = [
                     "transactionId": "5200000000000001", "originalTransactionId": "5200000000000001", "bundleId": Self.app,
                     "productId": "com.example.pro.lifetime", "environment": "Sandbox", "purchaseDate": now - 86_400_000,
-                    "signedDate": signedAt, "type": "Non-Consumable", "quantity": 1, "price": 29_990, "currency": "EUR", "storefront": "DEU",
+                    "signedDate": signedAt, "type": "Non-Consumable", "quantity": 1, "price": 29_990, "currency": "EUR",
+                    "storefront": "DEU",
                 ]
                 if refunded {
                     object["revocationDate"] = signedAt - 1_000
@@ -121,20 +134,26 @@ struct EntitlementsUseCaseTests {
                     object["revocationType"] = "REFUND_PRORATED"
                     object["revocationPercentage"] = 50_000
                 }
-                return try TestJWS.sign(payload: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self), by: harness.pki)
+                return try TestJWS.sign(
+                    payload: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self), by: harness.pki)
             }
             let purchases = harness.purchases()
-            guard case .applied(let body) = try await purchases.record(
-                signedTransaction: try transaction(refunded: false, signedAt: now - 10_000), appUserID: "lifetime-v2", logger: harness.logger)
+            guard
+                case .applied(let body) = try await purchases.record(
+                    signedTransaction: try transaction(refunded: false, signedAt: now - 10_000), appUserID: "lifetime-v2",
+                    logger: harness.logger)
             else { throw CocoaError(.featureUnsupported) }
             let bought = try SubscriberJSON(body)
             #expect(bought.summary("pro") == "active:non_consumable")
             #expect(bought.entitlement("pro")?["environment"] as? String == "Sandbox")
             let purchase = try #require(bought.purchases.first)
-            #expect(purchase["price"] as? String == "29.99" && purchase["currency"] as? String == "EUR" && purchase["storefront"] as? String == "DEU")
+            #expect(
+                purchase["price"] as? String == "29.99" && purchase["currency"] as? String == "EUR"
+                    && purchase["storefront"] as? String == "DEU")
 
-            guard case .applied(let after) = try await purchases.record(
-                signedTransaction: try transaction(refunded: true, signedAt: now), appUserID: "lifetime-v2", logger: harness.logger)
+            guard
+                case .applied(let after) = try await purchases.record(
+                    signedTransaction: try transaction(refunded: true, signedAt: now), appUserID: "lifetime-v2", logger: harness.logger)
             else { throw CocoaError(.featureUnsupported) }
             let refunded = try SubscriberJSON(after)
             #expect(refunded.summary("pro") == "inactive:-")
@@ -145,8 +164,12 @@ struct EntitlementsUseCaseTests {
     @Test("a Sandbox purchase of an app whose sandbox_entitlement is ignore is shown in purchases and grants nothing")
     func sandboxIgnored() async throws {
         try await UseCaseHarness.with { base in
-            let harness = base.with(apps: AppRegistry([AppCredentials(
-                bundleID: Self.app, sharedSecret: Secret(RunningService.sharedSecret), entitlementPolicy: EntitlementPolicy(sandboxEntitlement: .ignore))]))
+            let harness = base.with(
+                apps: AppRegistry([
+                    AppCredentials(
+                        bundleID: Self.app, sharedSecret: Secret(RunningService.sharedSecret),
+                        entitlementPolicy: EntitlementPolicy(sandboxEntitlement: .ignore))
+                ]))
             try await Self.importCatalog(harness)
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let object: [String: Any] = [
@@ -154,8 +177,11 @@ struct EntitlementsUseCaseTests {
                 "productId": "com.example.pro.lifetime", "environment": "Sandbox", "purchaseDate": now - 86_400_000,
                 "signedDate": now, "type": "Non-Consumable", "quantity": 1,
             ]
-            let jws = try TestJWS.sign(payload: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self), by: harness.pki)
-            guard case .applied(let body) = try await harness.purchases().record(signedTransaction: jws, appUserID: "tester", logger: harness.logger)
+            let jws = try TestJWS.sign(
+                payload: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self), by: harness.pki)
+            guard
+                case .applied(let body) = try await harness.purchases().record(
+                    signedTransaction: jws, appUserID: "tester", logger: harness.logger)
             else { throw CocoaError(.featureUnsupported) }
             let tester = try SubscriberJSON(body)
             #expect(tester.summary("pro") == "inactive:-", "a TestFlight purchase costs nothing: no production access")
@@ -184,7 +210,9 @@ struct EntitlementsUseCaseTests {
             #expect(abs(actual.timeIntervalSince(expected)) < 1)
             #expect(body.purchases.map { $0["type"] as? String } == ["non_renewing", "non_renewing", "consumable"])
             // Day 59 and day 61 after the first pass, by the server's clock.
-            #expect(try await entitlements(harness, "passes", at: first.addingTimeInterval(59 * 86_400)).0.summary("pro") == "active:non_renewing")
+            #expect(
+                try await entitlements(harness, "passes", at: first.addingTimeInterval(59 * 86_400)).0.summary("pro")
+                    == "active:non_renewing")
             #expect(try await entitlements(harness, "passes", at: first.addingTimeInterval(61 * 86_400)).0.summary("pro") == "inactive:-")
         }
     }
@@ -195,7 +223,9 @@ struct EntitlementsUseCaseTests {
             try await Self.importCatalog(harness)
             for (user, days, expected) in [("trial-13", 13.0, "active:trial"), ("trial-15", 15.0, "inactive:-")] {
                 // The receipt was made (on the device) today; only Apple's purchase date counts.
-                var answer = Self.receiptAnswer(inApp: [Self.inApp("com.example.pro.trial", id: "54000000000000\(Int(days))", daysAgo: days)])
+                var answer = Self.receiptAnswer(inApp: [
+                    Self.inApp("com.example.pro.trial", id: "54000000000000\(Int(days))", daysAgo: days)
+                ])
                 var receipt = answer["receipt"] as? [String: Any] ?? [:]
                 receipt["receipt_creation_date_ms"] = NotificationBodies.ms(Date())
                 answer["receipt"] = receipt
@@ -209,7 +239,9 @@ struct EntitlementsUseCaseTests {
         }
     }
 
-    @Test("grandfathering: 1.9 before 2.0 is entitled for good, 2.0 and 10.1 are not; from receipts and AppTransactions; a forged AppTransaction changes nothing")
+    @Test(
+        "grandfathering: 1.9 before 2.0 is entitled for good, 2.0 and 10.1 are not; from receipts and AppTransactions; a forged AppTransaction changes nothing"
+    )
     func grandfathering() async throws {
         try await UseCaseHarness.with { base in
             let harness = base.with(apps: Self.appsWithGrandfathering(base))
@@ -228,13 +260,16 @@ struct EntitlementsUseCaseTests {
             func appTransaction(_ version: String, by pki: TestPKI) throws -> String {
                 let object: [String: Any] = [
                     "receiptType": "Production", "bundleId": Self.paidApp, "appAppleId": 1_234_567_890, "applicationVersion": "3.1",
-                    "originalApplicationVersion": version, "originalPurchaseDate": 1_500_000_000_000, "appTransactionId": "7050000000000\(version.count)",
+                    "originalApplicationVersion": version, "originalPurchaseDate": 1_500_000_000_000,
+                    "appTransactionId": "7050000000000\(version.count)",
                     "signedDate": Int64(Date().timeIntervalSince1970 * 1000),
                 ]
-                return try TestJWS.sign(payload: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self), by: pki)
+                return try TestJWS.sign(
+                    payload: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self), by: pki)
             }
             for (version, expected) in [("1.9", "active:grandfathered"), ("2.0", "inactive:-"), ("10.1", "inactive:-")] {
-                let body = try await recorder.record(signedAppTransaction: try appTransaction(version, by: harness.pki), appUserID: "v2-\(version)", logger: harness.logger)
+                let body = try await recorder.record(
+                    signedAppTransaction: try appTransaction(version, by: harness.pki), appUserID: "v2-\(version)", logger: harness.logger)
                 #expect(try SubscriberJSON(body).summary("paid_pro") == expected, "AppTransaction \(version)")
             }
             let forged = try appTransaction("1.0", by: try TestPKI())
@@ -249,13 +284,16 @@ struct EntitlementsUseCaseTests {
         }
     }
 
-    @Test("a grant until tomorrow shows source grant; after its end the stored answer is no longer served; unknown entitlements and grants are refused; every change is audited")
+    @Test(
+        "a grant until tomorrow shows source grant; after its end the stored answer is no longer served; unknown entitlements and grants are refused; every change is audited"
+    )
     func manualGrants() async throws {
         try await UseCaseHarness.with { harness in
             try await Self.importCatalog(harness)
             let grants = ManualGrants(database: harness.database)
             let tomorrow = Date().addingTimeInterval(86_400)
-            let grant = try await grants.add(appUserID: "comped", entitlement: "pro", expiresAt: tomorrow, reason: "support ticket 1", actor: "test")
+            let grant = try await grants.add(
+                appUserID: "comped", entitlement: "pro", expiresAt: tomorrow, reason: "support ticket 1", actor: "test")
             let (first, firstOrigin) = try await entitlements(harness, "comped")
             #expect(first.summary("pro") == "active:grant" && firstOrigin == .computed)
             let (_, secondOrigin) = try await entitlements(harness, "comped")
@@ -267,12 +305,15 @@ struct EntitlementsUseCaseTests {
                 _ = try await grants.add(appUserID: "comped", entitlement: "ghost", expiresAt: nil, reason: "x", actor: "test")
             }
             await #expect(throws: UseCaseError.self) {
-                _ = try await grants.add(appUserID: "comped", entitlement: "pro", expiresAt: Date().addingTimeInterval(-1), reason: "x", actor: "test")
+                _ = try await grants.add(
+                    appUserID: "comped", entitlement: "pro", expiresAt: Date().addingTimeInterval(-1), reason: "x", actor: "test")
             }
-            let forGood = try await grants.add(appUserID: "comped", entitlement: "pro", expiresAt: nil, reason: "lifetime comp", actor: "test")
+            let forGood = try await grants.add(
+                appUserID: "comped", entitlement: "pro", expiresAt: nil, reason: "lifetime comp", actor: "test")
             #expect(try await entitlements(harness, "comped").0.entitlement("pro")?["expires_at"] is NSNull)
             _ = try await grants.revoke(id: forGood.id, appUserID: "comped", reason: "ticket closed", actor: "test")
-            #expect(try await entitlements(harness, "comped").0.entitlement("pro")?["expires_at"] as? String != nil, "the dated grant is left")
+            #expect(
+                try await entitlements(harness, "comped").0.entitlement("pro")?["expires_at"] as? String != nil, "the dated grant is left")
             _ = try await grants.revoke(id: grant.id, appUserID: nil, reason: nil, actor: "test")
             #expect(try await entitlements(harness, "comped").0.summary("pro") == "inactive:-")
             await #expect(throws: UseCaseError.notFound("no grant 999999 for app_user_id comped")) {
@@ -297,12 +338,16 @@ struct ConcurrentPurchaseFactsTests {
                 let id = "56000000000000\(10 + round)"
                 func batch(refunded: Bool) -> FactBatch {
                     let fact = TransactionFact(
-                        transactionID: id, originalTransactionID: id, productID: "com.example.pro.lifetime", bundleID: UseCaseHarness.bundleID,
-                        environment: .production, purchaseDate: bought, cancellationDate: refunded ? bought.addingTimeInterval(86_400) : nil,
+                        transactionID: id, originalTransactionID: id, productID: "com.example.pro.lifetime",
+                        bundleID: UseCaseHarness.bundleID,
+                        environment: .production, purchaseDate: bought,
+                        cancellationDate: refunded ? bought.addingTimeInterval(86_400) : nil,
                         cancellationReason: refunded ? "0" : nil, source: .v2,
                         statedAt: refunded ? bought.addingTimeInterval(86_400) : bought, productType: .nonConsumable)
                     return FactBatch(
-                        facts: ReceiptFacts(environment: .production, bundleID: UseCaseHarness.bundleID, transactions: [fact], renewals: [], latestReceipt: nil),
+                        facts: ReceiptFacts(
+                            environment: .production, bundleID: UseCaseHarness.bundleID, transactions: [fact], renewals: [],
+                            latestReceipt: nil),
                         observedAt: Date())
                 }
                 async let purchase: Void = { _ = try await applier.apply([batch(refunded: false)]) }()

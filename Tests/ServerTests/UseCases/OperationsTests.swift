@@ -27,11 +27,17 @@ struct OperationsTests {
             // Apple now says the purchase was refunded an hour ago.
             harness.verify.respond { _, _ in
                 let ms = { (date: Date) in String(Int64(date.timeIntervalSince1970 * 1000)) }
-                return ["status": 0, "environment": "Production", "latest_receipt_info": [[
-                    "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
-                    "purchase_date_ms": ms(Date().addingTimeInterval(-86_400)), "expires_date_ms": ms(Date().addingTimeInterval(29 * 86_400)),
-                    "cancellation_date_ms": ms(Date().addingTimeInterval(-3_600)), "cancellation_reason": "0",
-                ]]]
+                return [
+                    "status": 0, "environment": "Production",
+                    "latest_receipt_info": [
+                        [
+                            "transaction_id": id, "original_transaction_id": id, "product_id": "com.example.pro.monthly",
+                            "purchase_date_ms": ms(Date().addingTimeInterval(-86_400)),
+                            "expires_date_ms": ms(Date().addingTimeInterval(29 * 86_400)),
+                            "cancellation_date_ms": ms(Date().addingTimeInterval(-3_600)), "cancellation_reason": "0",
+                        ]
+                    ],
+                ]
             }
             let revalidator = Revalidator(
                 database: harness.database, evidence: harness.evidence, apps: harness.apps, concurrency: 2, logger: harness.logger)
@@ -55,7 +61,8 @@ struct OperationsTests {
             #expect(recorded.hasPrefix("rejected"))
 
             // A subscription known only from a signed notification has no receipt to verify.
-            try await harness.database.execute("""
+            try await harness.database.execute(
+                """
                 INSERT INTO subscriptions (environment, original_transaction_id, bundle_id, product_id, status, latest_transaction_id)
                 VALUES ('Production', '4300000000000002', \(UseCaseHarness.bundleID), 'com.example.pro.monthly', 'active', '4300000000000002')
                 """)
@@ -70,7 +77,8 @@ struct OperationsTests {
         defer { Task { await world.close() } }
         try await RunningService.with(settings: world.settings, runsWorker: false) { service in
             let truth = world.simulator.truth().customers.flatMap(\.subscriptions)
-            try await service.database.execute("""
+            try await service.database.execute(
+                """
                 INSERT INTO subscriptions (environment, original_transaction_id, bundle_id, product_id, status, latest_transaction_id)
                 SELECT 'Production', id, \(RunningService.bundleID), product, 'expired', id
                 FROM unnest(\(truth.map(\.originalTransactionID))::text[], \(truth.map(\.productID))::text[]) AS t(id, product)
@@ -82,7 +90,8 @@ struct OperationsTests {
             let verifier = SignedPayloadVerifier(roots: try TrustAnchors.signedPayloads.load(configuration.appleRootCertificates))
             let directory = try AppStoreAPIDirectory(configuration: configuration, http: http, verifier: verifier, logger: logger)
             let receipts = ReceiptVerifier(
-                http: http, productionURL: configuration.verifyReceiptURL, sandboxURL: configuration.verifyReceiptSandboxURL, timeout: .seconds(5))
+                http: http, productionURL: configuration.verifyReceiptURL, sandboxURL: configuration.verifyReceiptSandboxURL,
+                timeout: .seconds(5))
             let sync = SubscriptionSync(
                 database: service.database, evidence: AppleEvidence(receipts: receipts, api: directory), apps: configuration.apps,
                 concurrency: 8, logger: logger)

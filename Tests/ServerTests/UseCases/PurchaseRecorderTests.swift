@@ -4,8 +4,8 @@ import Logging
 import Postgres
 import SigningTestSupport
 import Store
-import Synchronization
 import Subscriptions
+import Synchronization
 import Testing
 import UseCases
 
@@ -17,7 +17,8 @@ struct PurchaseRecorderTests {
     func verifiedReceipt() async throws {
         try await UseCaseHarness.with { harness in
             harness.verify.answerOneActivePeriodPerReceipt()
-            let submission = try ReceiptSubmission(receiptData: UseCaseHarness.receipt("4100000000000001"), bundleID: nil, apps: harness.apps)
+            let submission = try ReceiptSubmission(
+                receiptData: UseCaseHarness.receipt("4100000000000001"), bundleID: nil, apps: harness.apps)
             let recorded = try await harness.purchases().record(receipt: submission, appUserID: "user-1", logger: harness.logger)
             guard case .applied(let body) = recorded else {
                 Issue.record("expected applied, got \(recorded)")
@@ -35,7 +36,8 @@ struct PurchaseRecorderTests {
         try await UseCaseHarness.with { harness in
             let wakeUps = Mutex(0)
             let purchases = harness.purchases(wait: .milliseconds(200), onQueued: { wakeUps.withLock { $0 += 1 } })
-            let submission = try ReceiptSubmission(receiptData: UseCaseHarness.receipt("4100000000000002"), bundleID: nil, apps: harness.apps)
+            let submission = try ReceiptSubmission(
+                receiptData: UseCaseHarness.receipt("4100000000000002"), bundleID: nil, apps: harness.apps)
             for _ in 0..<2 {
                 harness.verify.inject([.hang(.seconds(2))])
                 let recorded = try await purchases.record(receipt: submission, appUserID: "user-2", logger: harness.logger)
@@ -45,8 +47,10 @@ struct PurchaseRecorderTests {
                 }
             }
             #expect(wakeUps.withLock { $0 } == 2)
-            let row = try #require(try await harness.database.query(
-                "SELECT source, dedupe_key, app_user_id FROM notifications").first)
+            let row = try #require(
+                try await harness.database.query(
+                    "SELECT source, dedupe_key, app_user_id FROM notifications"
+                ).first)
             #expect(try await harness.count("SELECT count(*) AS n FROM notifications") == 1, "the second submission is the same entry")
             #expect(try row.decode("source", as: String.self) == "receipt")
             #expect(try row.decode("dedupe_key", as: String.self).hasPrefix(DedupeKey.queuedReceipt(bodyDigest: "")))

@@ -31,10 +31,12 @@ struct UseCaseHarness {
             try await TestDatabase.withClient { database, _ in
                 let apps = try ServiceConfiguration.load(
                     environment: ["APPSTORE_BUNDLE_ID": bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret]).apps
-                let receipts = ReceiptVerifier(http: http, productionURL: verify.productionURL, sandboxURL: verify.sandboxURL, timeout: .seconds(5))
-                try await body(UseCaseHarness(
-                    database: database, verify: verify, evidence: AppleEvidence(receipts: receipts, api: nil), apps: apps,
-                    pki: try TestPKI(), logger: Logger(label: "use-cases")))
+                let receipts = ReceiptVerifier(
+                    http: http, productionURL: verify.productionURL, sandboxURL: verify.sandboxURL, timeout: .seconds(5))
+                try await body(
+                    UseCaseHarness(
+                        database: database, verify: verify, evidence: AppleEvidence(receipts: receipts, api: nil), apps: apps,
+                        pki: try TestPKI(), logger: Logger(label: "use-cases")))
             }
         } catch {
             try? await http.shutdown()
@@ -49,7 +51,8 @@ struct UseCaseHarness {
     func purchases(wait: Duration = .seconds(5), onQueued: @escaping @Sendable () async -> Void = {}) -> PurchaseRecorder {
         PurchaseRecorder(
             evidence: evidence, database: database, answers: answers, signatures: signatures,
-            receiptProof: AppReceiptVerifier(roots: AppleRootCertificates([pki.root.certificate])), apps: apps, wait: wait, onQueued: onQueued)
+            receiptProof: AppReceiptVerifier(roots: AppleRootCertificates([pki.root.certificate])), apps: apps, wait: wait,
+            onQueued: onQueued)
     }
 
     /// Verifies what `pki` signs.

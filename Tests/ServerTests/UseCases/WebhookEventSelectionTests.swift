@@ -5,6 +5,7 @@ import Settings
 import Store
 import Subscriptions
 import Testing
+
 @testable import UseCases
 
 /// Which events are written: an app's `webhook_event_types`, and nothing for an app without
@@ -15,7 +16,8 @@ struct WebhookEventSelectionTests {
     static let silent = "com.example.silent"
 
     static func config() throws -> AppRegistry {
-        let file = try TemporaryFile.write("""
+        let file = try TemporaryFile.write(
+            """
             {"apps": [
               {"bundle_id": "\(selective)", "app_apple_id": 1, "webhook_url": "http://127.0.0.1:9/hooks",
                "webhook_secret": "selective-webhook-secret-0123456789", "webhook_event_types": ["refunded", "user_linked"]},
@@ -30,12 +32,14 @@ struct WebhookEventSelectionTests {
     static func facts(_ bundleID: String, id: String, refunded: Bool) -> FactBatch {
         let now = Date()
         let fact = TransactionFact(
-            transactionID: id, originalTransactionID: id, productID: "com.example.pro.monthly", bundleID: bundleID, environment: .production,
+            transactionID: id, originalTransactionID: id, productID: "com.example.pro.monthly", bundleID: bundleID,
+            environment: .production,
             purchaseDate: now.addingTimeInterval(-86_400), expiresDate: now.addingTimeInterval(29 * 86_400),
             cancellationDate: refunded ? now.addingTimeInterval(-60) : nil, cancellationReason: refunded ? "0" : nil, source: .v2,
             statedAt: now.addingTimeInterval(refunded ? 0 : -1), productType: .autoRenewable)
-        return FactBatch(facts: ReceiptFacts(environment: .production, bundleID: bundleID, transactions: [fact], renewals: [], latestReceipt: nil),
-                         observedAt: now)
+        return FactBatch(
+            facts: ReceiptFacts(environment: .production, bundleID: bundleID, transactions: [fact], renewals: [], latestReceipt: nil),
+            observedAt: now)
     }
 
     @Test("an app gets only the types it names; an app without a webhook URL gets no event written")
@@ -57,7 +61,8 @@ struct WebhookEventSelectionTests {
 
     @Test("a type that does not exist stops startup naming the app and the type")
     func unknownType() throws {
-        let file = try TemporaryFile.write(#"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"webhook_event_types":["expiry"]}]}"#, name: "bad.json")
+        let file = try TemporaryFile.write(
+            #"{"apps":[{"bundle_id":"a.b","app_apple_id":1,"webhook_event_types":["expiry"]}]}"#, name: "bad.json")
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(throws: ConfigurationError.self) { try ServiceConfiguration.load(environment: ["SUBSCRIPTIOND_CONFIG": file]) }
         do {

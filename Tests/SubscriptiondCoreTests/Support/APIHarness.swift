@@ -23,7 +23,8 @@ struct APIHarness: Sendable {
     static func with<T: Sendable>(_ body: (APIHarness) async throws -> T) async throws -> T {
         let apiKey = P256.Signing.PrivateKey()
         let pki = try TestPKI()
-        let server = ScriptedAppStoreAPIServer(credentials: .init(key: apiKey.publicKey, keyID: keyID, issuerID: issuerID, bundleID: TestPayloads.bundleID))
+        let server = ScriptedAppStoreAPIServer(
+            credentials: .init(key: apiKey.publicKey, keyID: keyID, issuerID: issuerID, bundleID: TestPayloads.bundleID))
         try await server.start()
         var logger = Logger(label: "test.appstore-api")
         logger.logLevel = .warning
@@ -71,6 +72,7 @@ struct APIHarness: Sendable {
     /// A notification (with a nested signed transaction) signed by the trusted test PKI.
     func signedNotification(type: String, transactionID: String, environment: String) throws -> String {
         let transaction = try signedTransaction(id: transactionID, environment: environment)
-        return try TestJWS.sign(payload: TestPayloads.notification(type: type, environment: environment, signedTransaction: transaction), by: pki)
+        return try TestJWS.sign(
+            payload: TestPayloads.notification(type: type, environment: environment, signedTransaction: transaction), by: pki)
     }
 }

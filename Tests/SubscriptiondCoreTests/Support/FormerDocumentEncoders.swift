@@ -2,8 +2,8 @@ import AppStore
 import ContractDocuments
 import Foundation
 import Store
-import Subscriptions
 import SubscriptiondCore
+import Subscriptions
 
 // The read documents' `Encodable` conformances as they were before the documents were
 // written one way only (ContractJSONWriter): kept here as the oracle the writer's bytes are
@@ -90,14 +90,16 @@ struct FormerSubscriberDocument: Encodable {
     let document: SubscriberDocument
 
     enum CodingKeys: String, CodingKey {
-        case appUserID = "app_user_id", appleAccounts = "apple_accounts", subscriptions, entitledGroups = "entitled_groups", entitlements, purchases
+        case appUserID = "app_user_id", appleAccounts = "apple_accounts", subscriptions, entitledGroups = "entitled_groups", entitlements,
+            purchases
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(appUserID, forKey: .appUserID)
         try container.encode(document.appleAccounts, forKey: .appleAccounts)
-        try container.encode(document.views.map { FormerSubscriptionDocument(view: $0, includeTransactions: false) }, forKey: .subscriptions)
+        try container.encode(
+            document.views.map { FormerSubscriptionDocument(view: $0, includeTransactions: false) }, forKey: .subscriptions)
         try container.encode(document.entitledGroups, forKey: .entitledGroups)
         try container.encode(document.entitlements.mapValues(FormerEntitlement.init), forKey: .entitlements)
         try container.encode(document.purchases.map(FormerPurchase.init), forKey: .purchases)

@@ -58,7 +58,8 @@ final class ScriptedAppStoreAPIServer: Sendable {
     }
 
     private let credentials: Credentials
-    private let state = Mutex<(faults: [Reply], requests: [Recorded], responder: Responder)>(([], [], { _ in .error(404, code: 4_040_010) }))
+    private let state = Mutex<(faults: [Reply], requests: [Recorded], responder: Responder)>(
+        ([], [], { _ in .error(404, code: 4_040_010) }))
     private let port = Mutex<Int>(0)
     private let group = Mutex<ServiceGroup?>(nil)
 
@@ -123,9 +124,11 @@ final class ScriptedAppStoreAPIServer: Sendable {
             environment: environment, method: request.method.rawValue, path: path, query: query, token: token,
             body: Array(body.readableBytesView), arrivedAt: .now, arrivedAtDate: Date()
         )
-        let authorised = token.map {
-            TestJWT.isValid($0, key: credentials.key, keyID: credentials.keyID, issuerID: credentials.issuerID, bundleID: credentials.bundleID)
-        } ?? false
+        let authorised =
+            token.map {
+                TestJWT.isValid(
+                    $0, key: credentials.key, keyID: credentials.keyID, issuerID: credentials.issuerID, bundleID: credentials.bundleID)
+            } ?? false
         let reply = state.withLock { state -> Reply in
             state.requests.append(recorded)
             guard authorised else { return Reply(status: 401, body: []) }

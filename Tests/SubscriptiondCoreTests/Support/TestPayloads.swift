@@ -7,7 +7,9 @@ enum TestPayloads {
     static func ms(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1000) }
 
     /// A JWSTransactionDecodedPayload of an auto-renewable subscription.
-    static func transaction(id: String, originalID: String? = nil, environment: String, bundleID: String = bundleID, now: Date = Date()) -> String {
+    static func transaction(
+        id: String, originalID: String? = nil, environment: String, bundleID: String = bundleID, now: Date = Date()
+    ) -> String {
         json([
             "transactionId": id, "originalTransactionId": originalID ?? id, "bundleId": bundleID,
             "productId": "com.example.pro.monthly", "subscriptionGroupIdentifier": "21000000",
@@ -28,7 +30,9 @@ enum TestPayloads {
     }
 
     /// A version 2 notification payload carrying a signed transaction.
-    static func notification(type: String, uuid: String = UUID().uuidString, environment: String, signedTransaction: String?, now: Date = Date()) -> String {
+    static func notification(
+        type: String, uuid: String = UUID().uuidString, environment: String, signedTransaction: String?, now: Date = Date()
+    ) -> String {
         var data: [String: Any] = ["bundleId": bundleID, "environment": environment, "appAppleId": 1_234_567_890]
         if let signedTransaction {
             data["signedTransactionInfo"] = signedTransaction

@@ -28,17 +28,22 @@ struct CatalogParserTests {
 
     @Test func validCatalog() throws {
         let products = try CatalogParser.parse(json: Array(Self.validFile.utf8)).get().products
-        #expect(products.map(\.productID) == [
-            "com.example.pro.monthly", "com.example.pro.yearly", "com.example.plus.monthly",
-            "com.example.pro.weekly", "com.example.pass", "com.example.coins", "com.example.unlock",
-        ])
-        #expect(products[0] == Product(
-            productID: "com.example.pro.monthly", bundleID: "com.example.app", type: .autoRenewable,
-            subscriptionGroupID: "20500000", period: ISO8601Duration("P1M"),
-            introOffer: IntroOffer(paymentMode: .freeTrial, period: ISO8601Duration("P1W")!, periods: 1, price: 0)
-        ))
+        #expect(
+            products.map(\.productID) == [
+                "com.example.pro.monthly", "com.example.pro.yearly", "com.example.plus.monthly",
+                "com.example.pro.weekly", "com.example.pass", "com.example.coins", "com.example.unlock",
+            ])
+        #expect(
+            products[0]
+                == Product(
+                    productID: "com.example.pro.monthly", bundleID: "com.example.app", type: .autoRenewable,
+                    subscriptionGroupID: "20500000", period: ISO8601Duration("P1M"),
+                    introOffer: IntroOffer(paymentMode: .freeTrial, period: ISO8601Duration("P1W")!, periods: 1, price: 0)
+                ))
         #expect(products[1].subscriptionGroupID == "20500000")
-        #expect(products[1].introOffer == IntroOffer(paymentMode: .payUpFront, period: ISO8601Duration("P3M")!, periods: 1, price: Decimal(string: "9.99")!))
+        #expect(
+            products[1].introOffer
+                == IntroOffer(paymentMode: .payUpFront, period: ISO8601Duration("P3M")!, periods: 1, price: Decimal(string: "9.99")!))
         #expect(products[2].introOffer?.periods == 3)
         #expect(products[2].introOffer?.price == Decimal(string: "0.99"))
         #expect(products[2].introOffer?.totalDuration == ISO8601Duration("P3M"))
@@ -52,9 +57,10 @@ struct CatalogParserTests {
         let catalog = ProductCatalog(products: try CatalogParser.parse(json: Array(Self.validFile.utf8)).get().products)
         #expect(catalog.product("com.example.plus.monthly")?.subscriptionGroupID == "20600000")
         #expect(catalog.product("nope") == nil)
-        #expect(catalog.products(inGroup: "20500000").map(\.productID) == [
-            "com.example.pro.monthly", "com.example.pro.yearly", "com.example.pro.weekly",
-        ])
+        #expect(
+            catalog.products(inGroup: "20500000").map(\.productID) == [
+                "com.example.pro.monthly", "com.example.pro.yearly", "com.example.pro.weekly",
+            ])
         #expect(catalog.products(inGroup: "99").isEmpty)
     }
 
@@ -72,9 +78,10 @@ struct CatalogParserTests {
     }
 
     @Test func payAsYouGoAcceptsTheSamePeriodWrittenDifferently() throws {
-        let file = CatalogText.file(CatalogText.product(
-            period: "P1W", intro: CatalogText.offer(mode: "pay_as_you_go", period: "P7D", periods: "4", price: "\"0.49\"")
-        ))
+        let file = CatalogText.file(
+            CatalogText.product(
+                period: "P1W", intro: CatalogText.offer(mode: "pay_as_you_go", period: "P7D", periods: "4", price: "\"0.49\"")
+            ))
         #expect(CatalogParser.parse(json: file).problemLines == [])
     }
 
@@ -85,7 +92,8 @@ struct CatalogParserTests {
     /// Read by the strict parser every JSON input goes through: a key given twice is refused
     /// instead of silently keeping one of the two values.
     @Test func duplicateKeysAreRefused() throws {
-        let twice = Array(#"{"products": [{"product_id": "a", "product_id": "b", "bundle_id": "com.example.app", "type": "consumable"}]}"#.utf8)
+        let twice = Array(
+            #"{"products": [{"product_id": "a", "product_id": "b", "bundle_id": "com.example.app", "type": "consumable"}]}"#.utf8)
         #expect(CatalogParser.parse(json: twice).problemLines == ["catalog: not valid JSON"])
     }
 
@@ -101,7 +109,10 @@ struct CatalogParserTests {
         encoder.outputFormatting = .sortedKeys
         let data = try encoder.encode(["products": products])
         let first = String(decoding: try encoder.encode(products[0]), as: UTF8.self)
-        #expect(first == #"{"bundle_id":"com.example.app","intro_offer":{"payment_mode":"free_trial","period":"P1W","periods":1,"price":"0"},"period":"P1M","product_id":"com.example.pro.monthly","subscription_group_id":"20500000","type":"auto_renewable"}"#)
+        #expect(
+            first
+                == #"{"bundle_id":"com.example.app","intro_offer":{"payment_mode":"free_trial","period":"P1W","periods":1,"price":"0"},"period":"P1M","product_id":"com.example.pro.monthly","subscription_group_id":"20500000","type":"auto_renewable"}"#
+        )
         #expect(try CatalogParser.parse(json: Array(data)).get().products == products)
         #expect(try JSONDecoder().decode([String: [Product]].self, from: data)["products"] == products)
     }

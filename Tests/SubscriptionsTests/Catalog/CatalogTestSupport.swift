@@ -28,7 +28,8 @@ enum CatalogText {
     }
 
     /// One intro offer object; `price` is raw JSON (`"\"4.99\""` or `4.99`), `nil` leaves a field out.
-    static func offer(mode: String? = "free_trial", period: String? = "P1W", periods: String? = "1", price: String? = "\"0.00\"") -> String {
+    static func offer(mode: String? = "free_trial", period: String? = "P1W", periods: String? = "1", price: String? = "\"0.00\"") -> String
+    {
         let fields = [
             field("payment_mode", mode), field("period", period),
             periods.map { "\"periods\": \($0)" }, price.map { "\"price\": \($0)" },

@@ -4,20 +4,24 @@ import Testing
 
 @Suite("ISO 8601 durations")
 struct ISO8601DurationTests {
-    @Test("parses App Store periods", arguments: [
-        ("P1W", 7), ("P3D", 3), ("P1M", 30), ("P2M", 60), ("P3M", 90), ("P6M", 180),
-        ("P1Y", 365), ("P7D", 7), ("P14D", 14), ("P1Y6M", 545), ("P2W3D", 17),
-    ])
+    @Test(
+        "parses App Store periods",
+        arguments: [
+            ("P1W", 7), ("P3D", 3), ("P1M", 30), ("P2M", 60), ("P3M", 90), ("P6M", 180),
+            ("P1Y", 365), ("P7D", 7), ("P14D", 14), ("P1Y6M", 545), ("P2W3D", 17),
+        ])
     func parses(text: String, days: Int) throws {
         let duration = try #require(ISO8601Duration(text))
         #expect(duration.approximateDays == days)
         #expect(duration.description == text)
     }
 
-    @Test("rejects", arguments: [
-        "", "P", "1M", "PM", "P0D", "P0Y0M", "P-1M", "P1.5M", "P1H", "PT1H", "P1DT12H", "P1M1Y",
-        "P1D1D", "P 1M", " P1M", "P1M ", "P1X", "abc", "P1W1Y", "P99999999999D", "P１M",
-    ])
+    @Test(
+        "rejects",
+        arguments: [
+            "", "P", "1M", "PM", "P0D", "P0Y0M", "P-1M", "P1.5M", "P1H", "PT1H", "P1DT12H", "P1M1Y",
+            "P1D1D", "P 1M", " P1M", "P1M ", "P1X", "abc", "P1W1Y", "P99999999999D", "P１M",
+        ])
     func rejects(text: String) {
         #expect(ISO8601Duration(text) == nil)
     }

@@ -36,7 +36,8 @@ struct EligibilityRealWorldTests {
         ])
         let history = CustomerHistory(receipts: [facts])
         func ask(_ millis: Double, _ policy: EligibilityPolicy = .apple) -> EligibilityAnswer? {
-            EligibilityRule.answers(for: ["one_year_subscription"], catalog: catalog, history: history, now: ms(millis), policy: policy)["one_year_subscription"]
+            EligibilityRule.answers(for: ["one_year_subscription"], catalog: catalog, history: history, now: ms(millis), policy: policy)[
+                "one_year_subscription"]
         }
         #expect(ask(1_611_147_800_000) == .ineligible)  // still active
         #expect(ask(1_611_147_900_000) == .eligible)  // lapsed, never used an offer

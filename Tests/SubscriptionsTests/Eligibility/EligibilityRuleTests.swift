@@ -19,12 +19,13 @@ struct EligibilityRuleTests {
         let history = CustomerHistory(transactions: [purchase("1", of: "pro.monthly", from: 0, to: 7, trial: true)])
         let asked = ["pro.monthly", "plus.monthly", "pro.weekly", "nope", "pro.monthly"]
         let answers = EligibilityRule.answers(for: asked, catalog: EligibilityFixture.catalog, history: history, now: day(100))
-        #expect(answers == [
-            "pro.monthly": .ineligible,
-            "plus.monthly": .eligible,
-            "pro.weekly": .noIntroOffer,
-            "nope": .unknownProduct,
-        ])
+        #expect(
+            answers == [
+                "pro.monthly": .ineligible,
+                "plus.monthly": .eligible,
+                "pro.weekly": .noIntroOffer,
+                "nope": .unknownProduct,
+            ])
     }
 
     @Test func noProductsAskedGivesNoAnswers() {

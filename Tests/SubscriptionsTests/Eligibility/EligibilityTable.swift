@@ -72,7 +72,9 @@ extension EligibilityCase {
         ),
         .init(
             name: "lapsed without offer",
-            transactions: [purchase("1", of: "pro.monthly", from: 0, to: 30), purchase("2", of: "pro.monthly", original: "1", from: 30, to: 60)],
+            transactions: [
+                purchase("1", of: "pro.monthly", from: 0, to: 30), purchase("2", of: "pro.monthly", original: "1", from: 30, to: 60),
+            ],
             product: "pro.yearly", expected: .eligible
         ),
         .init(

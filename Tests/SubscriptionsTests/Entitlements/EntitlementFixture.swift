@@ -12,7 +12,9 @@ enum EntitlementFixture {
 
     static let catalog = ProductCatalog(
         products: [
-            Product(productID: "pro.monthly", bundleID: app, type: .autoRenewable, subscriptionGroupID: "20500000", period: ISO8601Duration("P1M")),
+            Product(
+                productID: "pro.monthly", bundleID: app, type: .autoRenewable, subscriptionGroupID: "20500000",
+                period: ISO8601Duration("P1M")),
             Product(productID: "pro.lifetime", bundleID: app, type: .nonConsumable),
             Product(productID: "pass.30days", bundleID: app, type: .nonRenewing, period: ISO8601Duration("P30D")),
             Product(productID: "pro.trial", bundleID: app, type: .nonConsumable, trialOf: "pro", trialPeriod: ISO8601Duration("P14D")),
@@ -24,7 +26,7 @@ enum EntitlementFixture {
         ])
 
     static let policies = EntitlementPolicies([
-        paidApp: EntitlementPolicy(grandfather: .init(beforeVersion: DottedVersion("2.0")!, entitlement: "paid_pro")),
+        paidApp: EntitlementPolicy(grandfather: .init(beforeVersion: DottedVersion("2.0")!, entitlement: "paid_pro"))
     ])
 
     static func days(_ count: Double) -> TimeInterval { count * 86_400 }
@@ -48,7 +50,9 @@ enum EntitlementFixture {
         return SubscriptionStatusRule.snapshot(originalTransactionID: "sub-1", transactions: [fact], renewal: nil, at: now)
     }
 
-    static func entitlements(_ holdings: CustomerHoldings, at date: Date = now, policies: EntitlementPolicies = policies) -> [String: EntitlementState] {
+    static func entitlements(
+        _ holdings: CustomerHoldings, at date: Date = now, policies: EntitlementPolicies = policies
+    ) -> [String: EntitlementState] {
         EntitlementRule.entitlements(of: holdings, catalog: catalog, policy: policies.policy(for:), at: date)
     }
 }

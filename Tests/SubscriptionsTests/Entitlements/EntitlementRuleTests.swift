@@ -8,7 +8,10 @@ import Testing
 
     @Test func aLifetimeBuyerWithoutSubscriptionIsEntitledForGood() {
         let pro = F.entitlements(CustomerHoldings(oneTimePurchases: [F.purchase("pro.lifetime", id: "t1", daysAgo: 400)]))["pro"]
-        #expect(pro == EntitlementState(active: true, source: .nonConsumable, productID: "pro.lifetime", expiresAt: nil, environment: .production))
+        #expect(
+            pro
+                == EntitlementState(
+                    active: true, source: .nonConsumable, productID: "pro.lifetime", expiresAt: nil, environment: .production))
     }
 
     @Test func aRefundedLifetimePurchaseGrantsNothing() {
@@ -33,8 +36,9 @@ import Testing
         // Day 59 after the first: active; day 61: not.
         #expect(F.entitlements(holdings, at: first.purchaseDate + F.days(59))["pro"]?.active == true)
         #expect(F.entitlements(holdings, at: first.purchaseDate + F.days(61))["pro"] == .inactive)
-        #expect(EntitlementRule.nextChange(after: F.now, of: holdings, catalog: F.catalog, policy: F.policies.policy(for:))
-            == first.purchaseDate + F.days(60))
+        #expect(
+            EntitlementRule.nextChange(after: F.now, of: holdings, catalog: F.catalog, policy: F.policies.policy(for:))
+                == first.purchaseDate + F.days(60))
     }
 
     @Test func aPassAfterAGapStartsAgainFromItsOwnPurchase() {
@@ -63,13 +67,20 @@ import Testing
         #expect(F.entitlements(CustomerHoldings(oneTimePurchases: [F.purchase("pro.trial", id: "tr", daysAgo: 15)]))["pro"] == .inactive)
     }
 
-    @Test(arguments: [("1.9", true), ("1", true), ("1.10.3", true), ("2.0", false), ("2", false), ("10.1", false), ("2.0.0.1", false), ("1.9b", false), ("", false)])
+    @Test(arguments: [
+        ("1.9", true), ("1", true), ("1.10.3", true), ("2.0", false), ("2", false), ("10.1", false), ("2.0.0.1", false), ("1.9b", false),
+        ("", false),
+    ])
     func grandfatheringComparesDottedNumbers(version: String, grandfathered: Bool) {
-        let holdings = CustomerHoldings(versions: [OriginalApplicationVersion(bundleID: F.paidApp, environment: .production, version: version)])
+        let holdings = CustomerHoldings(versions: [
+            OriginalApplicationVersion(bundleID: F.paidApp, environment: .production, version: version)
+        ])
         let paid = F.entitlements(holdings)["paid_pro"]
-        #expect(paid == (grandfathered
-            ? EntitlementState(active: true, source: .grandfathered, productID: nil, expiresAt: nil, environment: .production)
-            : .inactive))
+        #expect(
+            paid
+                == (grandfathered
+                    ? EntitlementState(active: true, source: .grandfathered, productID: nil, expiresAt: nil, environment: .production)
+                    : .inactive))
         // Only the app with the rule grandfathers.
         let otherApp = CustomerHoldings(versions: [OriginalApplicationVersion(bundleID: F.app, environment: .production, version: version)])
         #expect(F.entitlements(otherApp)["paid_pro"] == .inactive)
@@ -77,11 +88,15 @@ import Testing
 
     @Test func aGrantLastsUntilItsEndAndNotAfterRevocation() {
         let tomorrow = F.now + F.days(1)
-        let grant = ManualGrant(id: 1, appUserID: "u", entitlement: "pro", expiresAt: tomorrow, reason: "support", createdAt: F.now, revokedAt: nil)
+        let grant = ManualGrant(
+            id: 1, appUserID: "u", entitlement: "pro", expiresAt: tomorrow, reason: "support", createdAt: F.now, revokedAt: nil)
         let holdings = CustomerHoldings(grants: [grant])
-        #expect(F.entitlements(holdings)["pro"] == EntitlementState(active: true, source: .grant, productID: nil, expiresAt: tomorrow, environment: nil))
+        #expect(
+            F.entitlements(holdings)["pro"]
+                == EntitlementState(active: true, source: .grant, productID: nil, expiresAt: tomorrow, environment: nil))
         #expect(F.entitlements(holdings, at: tomorrow + 1)["pro"] == .inactive)
-        let revoked = ManualGrant(id: 1, appUserID: "u", entitlement: "pro", expiresAt: nil, reason: "x", createdAt: F.now, revokedAt: F.now)
+        let revoked = ManualGrant(
+            id: 1, appUserID: "u", entitlement: "pro", expiresAt: nil, reason: "x", createdAt: F.now, revokedAt: F.now)
         #expect(F.entitlements(CustomerHoldings(grants: [revoked]))["pro"] == .inactive)
     }
 
@@ -92,8 +107,9 @@ import Testing
         let both = F.entitlements(CustomerHoldings(subscriptions: [subscription], oneTimePurchases: [pass]))["pro"]
         #expect(both?.source == .nonRenewing)
         // A lifetime unlock lasts for good: it wins over both.
-        let all = F.entitlements(CustomerHoldings(
-            subscriptions: [subscription], oneTimePurchases: [pass, F.purchase("pro.lifetime", id: "l", daysAgo: 300)]))["pro"]
+        let all = F.entitlements(
+            CustomerHoldings(
+                subscriptions: [subscription], oneTimePurchases: [pass, F.purchase("pro.lifetime", id: "l", daysAgo: 300)]))["pro"]
         #expect(all?.source == .nonConsumable && all?.expiresAt == nil)
         // Alone, the subscription grants until its expiry.
         #expect(F.entitlements(CustomerHoldings(subscriptions: [subscription]))["pro"]?.expiresAt == subscription.expiresAt)

@@ -9,7 +9,8 @@ struct LifecycleRuleTests {
     static let month: TimeInterval = 30 * 86_400
 
     static func moment(
-        _ status: SubscriptionStatus, product: String = "pro.monthly", expires: Date? = t0.addingTimeInterval(month), autoRenew: Bool? = true,
+        _ status: SubscriptionStatus, product: String = "pro.monthly", expires: Date? = t0.addingTimeInterval(month),
+        autoRenew: Bool? = true,
         renewsTo: String? = "pro.monthly", latest: String = "1", intent: ExpirationIntent? = nil, revocation: String? = nil
     ) -> SubscriptionMoment {
         SubscriptionMoment(
@@ -29,8 +30,11 @@ struct LifecycleRuleTests {
             ("new", nil, active, ["subscription_created"]),
             ("redelivery", active, active, []),
             ("renewal", active, Self.moment(.active, expires: next, latest: "2"), ["renewed"]),
-            ("resubscribe", Self.moment(.expired, autoRenew: false, intent: .customerCancelled), Self.moment(.active, expires: next, latest: "2"),
-             ["renewed", "auto_renew_enabled"]),
+            (
+                "resubscribe", Self.moment(.expired, autoRenew: false, intent: .customerCancelled),
+                Self.moment(.active, expires: next, latest: "2"),
+                ["renewed", "auto_renew_enabled"]
+            ),
             ("auto-renew off", active, Self.moment(.active, autoRenew: false), ["auto_renew_disabled"]),
             ("auto-renew on", Self.moment(.active, autoRenew: false), active, ["auto_renew_enabled"]),
             ("downgrade chosen", active, Self.moment(.active, renewsTo: "pro.basic"), ["product_changed"]),
@@ -38,7 +42,10 @@ struct LifecycleRuleTests {
             ("billing issue, no grace", active, Self.moment(.billingRetry), ["billing_issue"]),
             ("recovered", Self.moment(.billingRetry), Self.moment(.active, expires: next, latest: "2"), ["renewed", "billing_recovered"]),
             ("grace over", Self.moment(.gracePeriod), Self.moment(.billingRetry), ["grace_period_expired"]),
-            ("expired", Self.moment(.active, autoRenew: false), Self.moment(.expired, autoRenew: false, intent: .customerCancelled), ["expired"]),
+            (
+                "expired", Self.moment(.active, autoRenew: false), Self.moment(.expired, autoRenew: false, intent: .customerCancelled),
+                ["expired"]
+            ),
             ("refund", active, Self.moment(.revoked, revocation: "0"), ["refunded"]),
             ("refund reversed", Self.moment(.revoked, revocation: "0"), active, ["refund_reversed"]),
             ("extended", active, Self.moment(.active, expires: Self.t0.addingTimeInterval(Self.month + 86_400 * 7)), ["renewal_extended"]),
@@ -53,30 +60,41 @@ struct LifecycleRuleTests {
         let active = Self.moment(.active)
         let expired = LifecycleRule.events(before: Self.moment(.billingRetry), after: Self.moment(.expired, intent: .billingError))
         #expect(expired == [LifecycleEvent(.expired, reason: "billing_error")])
-        #expect(LifecycleRule.events(before: active, after: Self.moment(.revoked, revocation: "1")) == [LifecycleEvent(.refunded, reason: "1")])
-        #expect(LifecycleRule.events(before: active, after: Self.moment(.gracePeriod)) == [LifecycleEvent(.billingIssue, accessContinues: true)])
-        #expect(LifecycleRule.events(before: Self.moment(.gracePeriod), after: Self.moment(.expired, intent: .billingError)) == [
-            LifecycleEvent(.gracePeriodExpired), LifecycleEvent(.expired, reason: "billing_error"),
-        ])
+        #expect(
+            LifecycleRule.events(before: active, after: Self.moment(.revoked, revocation: "1")) == [LifecycleEvent(.refunded, reason: "1")])
+        #expect(
+            LifecycleRule.events(before: active, after: Self.moment(.gracePeriod)) == [LifecycleEvent(.billingIssue, accessContinues: true)]
+        )
+        #expect(
+            LifecycleRule.events(before: Self.moment(.gracePeriod), after: Self.moment(.expired, intent: .billingError)) == [
+                LifecycleEvent(.gracePeriodExpired), LifecycleEvent(.expired, reason: "billing_error"),
+            ])
         // A downgrade: chosen during the period, then taking effect at renewal.
         let chosen = Self.moment(.active, renewsTo: "pro.basic")
-        #expect(LifecycleRule.events(before: active, after: chosen) == [
-            LifecycleEvent(.productChanged, reason: "renewal_preference", from: "pro.monthly", to: "pro.basic"),
-        ])
-        let renewedAsBasic = Self.moment(.active, product: "pro.basic", expires: Self.t0.addingTimeInterval(2 * Self.month), renewsTo: "pro.basic", latest: "2")
-        #expect(LifecycleRule.events(before: chosen, after: renewedAsBasic) == [
-            LifecycleEvent(.productChanged, reason: "at_renewal", from: "pro.monthly", to: "pro.basic"),
-        ])
+        #expect(
+            LifecycleRule.events(before: active, after: chosen) == [
+                LifecycleEvent(.productChanged, reason: "renewal_preference", from: "pro.monthly", to: "pro.basic")
+            ])
+        let renewedAsBasic = Self.moment(
+            .active, product: "pro.basic", expires: Self.t0.addingTimeInterval(2 * Self.month), renewsTo: "pro.basic", latest: "2")
+        #expect(
+            LifecycleRule.events(before: chosen, after: renewedAsBasic) == [
+                LifecycleEvent(.productChanged, reason: "at_renewal", from: "pro.monthly", to: "pro.basic")
+            ])
         // An upgrade: a new period of another product at once.
-        let upgraded = Self.moment(.active, product: "pro.yearly", expires: Self.t0.addingTimeInterval(365 * 86_400), renewsTo: "pro.yearly", latest: "2")
-        #expect(LifecycleRule.events(before: active, after: upgraded) == [
-            LifecycleEvent(.productChanged, reason: "upgrade", from: "pro.monthly", to: "pro.yearly"),
-        ])
+        let upgraded = Self.moment(
+            .active, product: "pro.yearly", expires: Self.t0.addingTimeInterval(365 * 86_400), renewsTo: "pro.yearly", latest: "2")
+        #expect(
+            LifecycleRule.events(before: active, after: upgraded) == [
+                LifecycleEvent(.productChanged, reason: "upgrade", from: "pro.monthly", to: "pro.yearly")
+            ])
     }
 
     @Test("a status move nothing explains is status_changed")
     func otherMoves() {
         #expect(Self.kinds(Self.moment(.expired), Self.moment(.billingRetry)) == ["status_changed"])
-        #expect(Self.kinds(Self.moment(.expired), Self.moment(.active)) == ["status_changed"], "same transaction, active again (a clock moved back)")
+        #expect(
+            Self.kinds(Self.moment(.expired), Self.moment(.active)) == ["status_changed"],
+            "same transaction, active again (a clock moved back)")
     }
 }

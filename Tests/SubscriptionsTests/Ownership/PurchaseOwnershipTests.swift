@@ -14,7 +14,8 @@ struct PurchaseOwnershipTests {
 
     @Test("a second user's claim: transfer moves it, share adds, refuse is refused; the owner's own claim changes nothing")
     func secondClaim() throws {
-        #expect(try PurchaseOwnership.change(policy: .transfer, claimant: "b", token: nil, owners: ["a"]) == Change(link: ["b"], unlink: ["a"]))
+        #expect(
+            try PurchaseOwnership.change(policy: .transfer, claimant: "b", token: nil, owners: ["a"]) == Change(link: ["b"], unlink: ["a"]))
         #expect(try PurchaseOwnership.change(policy: .share, claimant: "b", token: nil, owners: ["a"]) == Change(link: ["b"]))
         #expect(throws: PurchaseOwnership.Refusal.self) {
             try PurchaseOwnership.change(policy: .refuse, claimant: "b", token: nil, owners: ["a"])
@@ -22,7 +23,9 @@ struct PurchaseOwnershipTests {
         for policy in LinkPolicy.allCases {
             #expect(try PurchaseOwnership.change(policy: policy, claimant: "a", token: nil, owners: ["a", "c"]).isEmpty)
         }
-        #expect(try PurchaseOwnership.change(policy: .transfer, claimant: "b", token: nil, owners: ["c", "a"]) == Change(link: ["b"], unlink: ["a", "c"]))
+        #expect(
+            try PurchaseOwnership.change(policy: .transfer, claimant: "b", token: nil, owners: ["c", "a"])
+                == Change(link: ["b"], unlink: ["a", "c"]))
     }
 
     @Test("a token subscriptiond handed out: its user owns the purchase under every policy, and anyone else's claim is refused")
@@ -35,8 +38,12 @@ struct PurchaseOwnershipTests {
             #expect(try PurchaseOwnership.change(policy: policy, claimant: "a", token: .issued(to: "a"), owners: ["a"]).isEmpty)
         }
         // Someone linked before the token was known: under share they stay, otherwise the token's user takes it.
-        #expect(try PurchaseOwnership.change(policy: .transfer, claimant: nil, token: .issued(to: "a"), owners: ["b"]) == Change(link: ["a"], unlink: ["b"]))
-        #expect(try PurchaseOwnership.change(policy: .refuse, claimant: "a", token: .issued(to: "a"), owners: ["b"]) == Change(link: ["a"], unlink: ["b"]))
+        #expect(
+            try PurchaseOwnership.change(policy: .transfer, claimant: nil, token: .issued(to: "a"), owners: ["b"])
+                == Change(link: ["a"], unlink: ["b"]))
+        #expect(
+            try PurchaseOwnership.change(policy: .refuse, claimant: "a", token: .issued(to: "a"), owners: ["b"])
+                == Change(link: ["a"], unlink: ["b"]))
         #expect(try PurchaseOwnership.change(policy: .share, claimant: nil, token: .issued(to: "a"), owners: ["b"]) == Change(link: ["a"]))
     }
 
@@ -44,16 +51,20 @@ struct PurchaseOwnershipTests {
     func userIDToken() throws {
         let token = PurchaseOwnership.Token.userID("7d1f0c2e-0000-4000-8000-000000000001")
         for policy in LinkPolicy.allCases {
-            #expect(try PurchaseOwnership.change(policy: policy, claimant: nil, token: token, owners: []) == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001"]))
-            #expect(try PurchaseOwnership.change(policy: policy, claimant: "7d1f0c2e-0000-4000-8000-000000000001", token: token, owners: [])
-                == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001"]))
+            #expect(
+                try PurchaseOwnership.change(policy: policy, claimant: nil, token: token, owners: [])
+                    == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001"]))
+            #expect(
+                try PurchaseOwnership.change(policy: policy, claimant: "7d1f0c2e-0000-4000-8000-000000000001", token: token, owners: [])
+                    == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001"]))
         }
         // Never a reason to refuse or unlink: the app may use its own UUIDs for something else.
         #expect(try PurchaseOwnership.change(policy: .transfer, claimant: "b", token: token, owners: []) == Change(link: ["b"]))
         #expect(try PurchaseOwnership.change(policy: .refuse, claimant: "b", token: token, owners: []) == Change(link: ["b"]))
         #expect(try PurchaseOwnership.change(policy: .transfer, claimant: nil, token: token, owners: ["b"]).isEmpty)
-        #expect(try PurchaseOwnership.change(policy: .share, claimant: "b", token: token, owners: [])
-            == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001", "b"]))
+        #expect(
+            try PurchaseOwnership.change(policy: .share, claimant: "b", token: token, owners: [])
+                == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001", "b"]))
     }
 
     @Test("facts without a claimant or a token change nothing")

@@ -25,24 +25,11 @@ public struct AppStoreAPIToken: Sendable {
 
     /// A token issued at `now` (whole seconds), for `Authorization: Bearer <token>`.
     public func token(now: Date = Date()) throws -> String {
-        let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down).clamped(to: 0...4_102_444_800))
-        let header: [String: Any] = ["alg": "ES256", "kid": keyID, "typ": "JWT"]
+        let issuedAt = now.claimSeconds
         let claims: [String: Any] = [
             "iss": issuerID, "iat": issuedAt, "exp": issuedAt + Int64(Self.lifetime),
             "aud": "appstoreconnect-v1", "bid": bundleID,
         ]
-        let input = try Self.part(header) + "." + Self.part(claims)
-        let signature = try ES256.sign(Array(input.utf8), with: key)
-        return input + "." + Base64URL.encode(signature)
-    }
-
-    private static func part(_ object: [String: Any]) throws -> String {
-        Base64URL.encode(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
-    }
-}
-
-extension Double {
-    fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
-        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+        return try ES256.compactJWS(header: ["alg": "ES256", "kid": keyID, "typ": "JWT"], claims: claims, key: key)
     }
 }

@@ -101,6 +101,16 @@ public struct ContractJSONWriter: Sendable {
         needsComma = true
     }
 
+    /// Writes an object of strings, keys in order.
+    public mutating func stringMap(_ map: [String: String]) {
+        object { json in
+            for key in map.keys.sorted() {
+                json.key(key)
+                json.value(map[key])
+            }
+        }
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }

@@ -219,11 +219,10 @@ extension EligibilityDocument: ContractJSONWritable {
     public func write(to writer: inout ContractJSONWriter) {
         writer.object { json in
             json.key("eligibility")
-            json.object { json in
-                for productID in eligibility.keys.sorted() {
-                    json.key(productID)
-                    json.value(eligibility[productID])
-                }
+            json.stringMap(eligibility)
+            if let signatures {
+                json.key("signatures")
+                json.stringMap(signatures)
             }
         }
     }

@@ -50,13 +50,17 @@ public struct EntitlementsDocument: Sendable {
     let entitlements: [String: EntitlementState]
 }
 
-/// `{"eligibility": {"<product_id>": "eligible", ...}}`.
+/// `{"eligibility": {"<product_id>": "eligible", ...}}`, and with `"sign": true`
+/// `"signatures": {"<product_id>": "<compact JWS>"}`.
 public struct EligibilityDocument: Sendable {
     /// Answer per product id.
     public let eligibility: [String: String]
+    /// The introductory-offer eligibility JWS per product (nil: not asked for).
+    public let signatures: [String: String]?
 
     /// Creates the document.
-    public init(eligibility: [String: String]) {
+    public init(eligibility: [String: String], signatures: [String: String]? = nil) {
         self.eligibility = eligibility
+        self.signatures = signatures
     }
 }

@@ -37,8 +37,9 @@ func buildRouter(
         to: api)
     SubscribersController(
         answers: components.readAnswers, forgetting: components.forgetting, purchases: components.purchases, apps: configuration.apps,
-        eligibility: components.eligibility, maxBodyBytes: configuration.maxBodyBytes
+        eligibility: components.eligibility, offers: components.offers, maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: api)
+    OffersController(offers: components.offers, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
     EntitlementsController(
         answers: components.readAnswers, grants: components.grants, appTransactions: components.appTransactions,
         appAccountTokens: components.appAccountTokens,

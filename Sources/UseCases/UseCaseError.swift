@@ -15,11 +15,13 @@ public enum UseCaseError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(String)
     /// The purchase belongs to another app user (its app account token, or the `refuse` link policy).
     case ownedByOtherUser(String)
+    /// The request needs a setting this installation lacks (an app's In-App Purchase key).
+    case notConfigured(String)
 
     public var description: String {
         switch self {
         case .malformed(let message), .receiptRejected(let message), .signatureRejected(let message), .unavailable(let message),
-            .unknownEntitlement(let message), .notFound(let message), .ownedByOtherUser(let message):
+            .unknownEntitlement(let message), .notFound(let message), .ownedByOtherUser(let message), .notConfigured(let message):
             message
         }
     }

@@ -80,6 +80,7 @@ extension APIError {
         case .unknownEntitlement(let message): self = .init(.notFound, code: "unknown_entitlement", message: message)
         case .notFound(let message): self = .notFound(message)
         case .ownedByOtherUser(let message): self = .init(.conflict, code: "owned_by_other_user", message: message)
+        case .notConfigured(let message): self = .init(.conflict, code: "not_configured", message: message)
         }
     }
 }

@@ -31,6 +31,15 @@ enum QueryRequest {
         return try string(object, key, maxLength: maxLength)
     }
 
+    /// An optional boolean field (absent or null: false); anything else is an error.
+    static func flag(_ object: [String: JSONValue], _ key: String) throws -> Bool {
+        switch object[key] {
+        case nil, .null?: return false
+        case .bool(let value)?: return value
+        default: throw APIError.malformed("\(key) must be true or false")
+        }
+    }
+
     /// A field holding a list of strings, or nil when it is anything else.
     static func strings(_ object: [String: JSONValue], _ key: String) -> [String]? {
         guard case .array(let elements)? = object[key] else { return nil }

@@ -8,13 +8,15 @@ import SubscriptiondCore
 import Subscriptions
 import UseCases
 
-/// `GET` and `DELETE /v1/subscribers/{app_user_id}`, `POST /v1/eligibility`.
+/// `GET` and `DELETE /v1/subscribers/{app_user_id}`, `POST /v1/eligibility` (with `"sign": true`,
+/// each answer also as the JWS StoreKit enforces).
 struct SubscribersController<Context: RequestContext> {
     let answers: ReadAnswers
     let forgetting: SubscriberForgetting
     let purchases: PurchaseRecorder
     let apps: AppRegistry
     let eligibility: EligibilityService
+    let offers: OfferSignatures
     let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<Context>) {
@@ -42,6 +44,12 @@ struct SubscribersController<Context: RequestContext> {
             throw APIError.malformed("product_ids must be a list of 1 to \(EligibilityService.maximumProducts) product ids")
         }
         let appUserID = try QueryRequest.optionalString(body, "app_user_id")
+        let sign = try QueryRequest.flag(body, "sign")
+        let transactionID = try QueryRequest.optionalString(body, "transaction_id")
+        if sign, transactionID == nil {
+            throw APIError.malformed(
+                "sign needs transaction_id: any transaction id of the customer, e.g. AppTransaction's appTransactionID")
+        }
         let receiptData = try QueryRequest.optionalString(body, "receipt_data", maxLength: maxBodyBytes)
         let answers: [String: EligibilityAnswer]
         switch (appUserID, receiptData) {
@@ -57,7 +65,12 @@ struct SubscribersController<Context: RequestContext> {
         default:
             throw APIError.malformed("give exactly one of app_user_id and receipt_data")
         }
-        return JSONResponse(document: EligibilityDocument(eligibility: answers.mapValues(\.rawValue)))
+        var signatures: [String: String]?
+        if sign, let transactionID {
+            signatures = try offers.eligibilitySignatures(
+                answers: answers, transactionID: transactionID, bundleID: try QueryRequest.optionalString(body, "bundle_id"))
+        }
+        return JSONResponse(document: EligibilityDocument(eligibility: answers.mapValues(\.rawValue), signatures: signatures))
     }
 }
 

@@ -34,6 +34,8 @@ public struct ServiceComponents: Sendable {
     public let answerWriter: AnswerWriter
     /// Intro-offer eligibility.
     public let eligibility: EligibilityService
+    /// Offer signatures StoreKit enforces (eligibility JWS, promotional offers).
+    public let offers: OfferSignatures
     /// `/v1/app-transactions`.
     public let appTransactions: AppTransactionRecorder
     /// Manual grants.
@@ -121,6 +123,7 @@ public struct ServiceComponents: Sendable {
             migrations: migrations, inbox: NotificationInbox(client: database), roots: roots, signatures: signatures, processor: processor,
             workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
             eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
+            offers: OfferSignatures(database: database, apps: configuration.apps),
             appTransactions: AppTransactionRecorder(
                 database: database, answers: readAnswers, signatures: signatures, apps: configuration.apps),
             grants: ManualGrants(database: database), forgetting: SubscriberForgetting(database: database),

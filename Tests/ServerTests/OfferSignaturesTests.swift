@@ -1,0 +1,162 @@
+import AppStoreSignature
+import Crypto
+import Foundation
+import HTTPClient
+import TestSupport
+import Testing
+
+/// `POST /v1/eligibility` with `"sign": true` and `POST /v1/offers/sign` through the query
+/// API: every signature verifies with the app's public key alone and says what subscriptiond
+/// answered; requests that cannot be signed get the contract's errors.
+@Suite("Offer signatures through the query API")
+struct OfferSignaturesTests {
+    /// An In-App Purchase key in a file, and the settings that give it to the one app.
+    struct SigningKey {
+        let key = P256.Signing.PrivateKey()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("offer-key-\(UUID().uuidString).p8")
+
+        func settings() throws -> [String: String] {
+            try Data(key.pemRepresentation.utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            return ["APPSTORE_ISSUER_ID": "issuer-uuid", "APPSTORE_KEY_ID": "OFFERKEY01", "APPSTORE_PRIVATE_KEY_FILE": file.path]
+        }
+
+        /// The claims of `jws` after its signature verified with the public key.
+        func verifiedClaims(_ jws: String) throws -> [String: Any] {
+            let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+            try #require(parts.count == 3)
+            let signature = try P256.Signing.ECDSASignature(rawRepresentation: try Self.base64URL(parts[2]))
+            try #require(key.publicKey.isValidSignature(signature, for: Array("\(parts[0]).\(parts[1])".utf8)), "the JWS does not verify")
+            return try #require(try JSONSerialization.jsonObject(with: try Self.base64URL(parts[1])) as? [String: Any])
+        }
+
+        static func base64URL(_ part: Substring) throws -> Data {
+            var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            while text.count % 4 != 0 { text += "=" }
+            return try #require(Data(base64Encoded: text))
+        }
+    }
+
+    @Test("eligibility answers come with Apple's eligibility JWS for each product that has an offer")
+    func signedEligibility() async throws {
+        let verify = ScriptedVerifyServer()
+        try await verify.start()
+        defer { Task { await verify.stop() } }
+        var life = Lifecycle(originalTransactionID: "8000000000000300")
+        life.purchase(from: daysAgo(12), days: 7, trial: true)
+        life.purchase(from: daysAgo(5), days: 30)
+        try verify.answerAlways(life.verifyAnswer)
+        let signing = SigningKey()
+        defer { try? FileManager.default.removeItem(at: signing.file) }
+        try await RunningService.with(verifyServer: verify, settings: try signing.settings()) { service in
+            try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
+            #expect(try await service.post("/v1/receipts", ["app_user_id": "erin", "receipt_data": life.receiptToken]).status == 200)
+            let products = ["com.example.pro.monthly", "com.example.news.weekly", "com.example.premium.monthly", "com.example.unknown"]
+            let response = try await service.post(
+                "/v1/eligibility", ["app_user_id": "erin", "product_ids": products, "sign": true, "transaction_id": "8000000000000300"])
+            #expect(response.status == 200)
+            let body = try jsonObject(response)
+            #expect(
+                body["eligibility"] as? [String: String] == [
+                    "com.example.pro.monthly": "ineligible", "com.example.news.weekly": "eligible",
+                    "com.example.premium.monthly": "no_intro_offer", "com.example.unknown": "unknown_product",
+                ])
+            let signatures = try #require(body["signatures"] as? [String: String])
+            #expect(signatures.keys.sorted() == ["com.example.news.weekly", "com.example.pro.monthly"])
+            for (productID, allowed) in [("com.example.pro.monthly", false), ("com.example.news.weekly", true)] {
+                let claims = try signing.verifiedClaims(try #require(signatures[productID]))
+                #expect(claims["aud"] as? String == "introductory-offer-eligibility")
+                #expect(claims["productId"] as? String == productID)
+                #expect(claims["allowIntroductoryOffer"] as? Bool == allowed)
+                #expect(claims["transactionId"] as? String == "8000000000000300")
+                #expect(claims["bid"] as? String == RunningService.bundleID)
+                #expect(claims["iss"] as? String == "issuer-uuid")
+            }
+
+            // Without "sign" nothing is signed; "sign" without a transaction id is refused.
+            let unsigned = try jsonObject(try await service.post("/v1/eligibility", ["app_user_id": "erin", "product_ids": products]))
+            #expect(unsigned["signatures"] == nil)
+            let missing = try await service.post("/v1/eligibility", ["app_user_id": "erin", "product_ids": products, "sign": true])
+            #expect(missing.status == 400)
+            #expect(
+                try jsonObject(missing)["message"] as? String
+                    == "sign needs transaction_id: any transaction id of the customer, e.g. AppTransaction's appTransactionID")
+            let notBool = try await service.post(
+                "/v1/eligibility", ["app_user_id": "erin", "product_ids": products, "sign": "yes", "transaction_id": "1"])
+            #expect(notBool.status == 400)
+        }
+    }
+
+    @Test("promotional offers: a v2 JWS, and a v1 signature over the user's app account token")
+    func promotionalOffers() async throws {
+        let signing = SigningKey()
+        defer { try? FileManager.default.removeItem(at: signing.file) }
+        try await RunningService.with(settings: try signing.settings()) { service in
+            try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
+            let v2 = try await service.post(
+                "/v1/offers/sign",
+                ["app_user_id": "frank", "product_id": "com.example.pro.yearly", "offer_id": "comeback50", "transaction_id": "2000000777"])
+            #expect(v2.status == 200)
+            let v2Body = try jsonObject(v2)
+            #expect(v2Body["format"] as? String == "v2")
+            let claims = try signing.verifiedClaims(try #require(v2Body["jws"] as? String))
+            #expect(claims["aud"] as? String == "promotional-offer")
+            #expect(claims["offerIdentifier"] as? String == "comeback50")
+            #expect(claims["productId"] as? String == "com.example.pro.yearly")
+            #expect(claims["transactionId"] as? String == "2000000777")
+
+            let v1 = try await service.post(
+                "/v1/offers/sign",
+                ["app_user_id": "frank", "product_id": "com.example.pro.yearly", "offer_id": "comeback50", "format": "v1"])
+            #expect(v1.status == 200)
+            let v1Body = try jsonObject(v1)
+            let tokenBody = try jsonObject(try await service.get("/v1/subscribers/frank/app-account-token"))
+            let token = try #require(tokenBody["app_account_token"] as? String)
+            #expect(v1Body["app_account_token"] as? String == token)
+            #expect(v1Body["key_id"] as? String == "OFFERKEY01")
+            let nonceText = try #require(v1Body["nonce"] as? String)
+            let nonce = try #require(UUID(uuidString: nonceText))
+            let timestamp = try #require(v1Body["timestamp"] as? Int64)
+            let signatureText = try #require(v1Body["signature"] as? String)
+            let signature = try P256.Signing.ECDSASignature(derRepresentation: try #require(Data(base64Encoded: signatureText)))
+            let message = StoreKitOfferSigner.promotionalOfferV1Message(
+                bundleID: RunningService.bundleID, keyID: "OFFERKEY01", productID: "com.example.pro.yearly", offerID: "comeback50",
+                appAccountToken: token, nonce: nonce, timestamp: timestamp)
+            #expect(signing.key.publicKey.isValidSignature(signature, for: Array(message.utf8)))
+
+            // Only auto-renewable subscriptions have promotional offers; formats are v1 and v2.
+            let lifetime = try await service.post(
+                "/v1/offers/sign", ["app_user_id": "frank", "product_id": "com.example.pro.lifetime", "offer_id": "comeback50"])
+            #expect(lifetime.status == 400)
+            #expect((try jsonObject(lifetime)["message"] as? String)?.contains("not an auto-renewable subscription") == true)
+            let format = try await service.post(
+                "/v1/offers/sign", ["app_user_id": "frank", "product_id": "com.example.pro.yearly", "offer_id": "x", "format": "v3"])
+            #expect(format.status == 400)
+            let missing = try await service.post("/v1/offers/sign", ["app_user_id": "frank", "product_id": "com.example.pro.yearly"])
+            #expect(missing.status == 400)
+        }
+    }
+
+    @Test("without an In-App Purchase key nothing is signed: 409 not_configured, naming the settings")
+    func withoutKey() async throws {
+        try await RunningService.with { service in
+            try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
+            for (path, body) in [
+                (
+                    "/v1/offers/sign",
+                    ["app_user_id": "gina", "product_id": "com.example.pro.yearly", "offer_id": "comeback50"] as [String: Any]
+                ),
+                (
+                    "/v1/eligibility",
+                    ["app_user_id": "gina", "product_ids": ["com.example.pro.monthly"], "sign": true, "transaction_id": "1"]
+                ),
+            ] {
+                let response = try await service.post(path, body)
+                #expect(response.status == 409, "\(path)")
+                let error = try jsonObject(response)
+                #expect(error["error"] as? String == "not_configured")
+                #expect((error["message"] as? String)?.contains("APPSTORE_PRIVATE_KEY_FILE") == true)
+            }
+        }
+    }
+}

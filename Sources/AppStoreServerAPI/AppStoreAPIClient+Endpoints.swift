@@ -44,8 +44,76 @@ extension AppStoreAPIClient {
     public func transactionHistoryPage(
         transactionID: String, revision: String? = nil, environment: AppStoreEnvironment? = nil, logger: Logger? = nil
     ) async throws -> TransactionHistoryPage {
-        var call = AppStoreAPICall(
-            method: .get, path: "/inApps/v2/history/" + (try Self.pathID(transactionID)), route: "/inApps/v2/history/{transactionId}")
+        try await revisionPage(
+            AppStoreAPICall(
+                method: .get, path: "/inApps/v2/history/" + (try Self.pathID(transactionID)), route: "/inApps/v2/history/{transactionId}"),
+            revision: revision, environment: environment, logger: logger)
+    }
+
+    /// Every page of Get Transaction History v2, pinned to the environment the first page found.
+    ///
+    /// Refuses (`.malformedAnswer`) an answer that says `hasMore` without a new revision, or
+    /// more than `maximumPages` pages, so a confused upstream cannot loop it forever.
+    public func transactionHistory(
+        transactionID: String, environment: AppStoreEnvironment? = nil, maximumPages: Int = 10_000, logger: Logger? = nil
+    ) async throws -> (environment: AppStoreEnvironment, transactions: [JWSTransactionPayload]) {
+        try await allPages(maximumPages: maximumPages) { revision, pinned in
+            try await transactionHistoryPage(
+                transactionID: transactionID, revision: revision, environment: pinned ?? environment, logger: logger)
+        }
+    }
+
+    /// One page of Get Refund History v2 (the customer's refunded transactions, newest
+    /// revision first); pass the previous page's `revision` for the next.
+    public func refundHistoryPage(
+        transactionID: String, revision: String? = nil, environment: AppStoreEnvironment? = nil, logger: Logger? = nil
+    ) async throws -> TransactionHistoryPage {
+        try await revisionPage(
+            AppStoreAPICall(
+                method: .get, path: "/inApps/v2/refund/lookup/" + (try Self.pathID(transactionID)),
+                route: "/inApps/v2/refund/lookup/{transactionId}", rateClass: .customerLookup),
+            revision: revision, environment: environment, logger: logger)
+    }
+
+    /// Every page of Get Refund History v2 for the customer owning `transactionID`, with the
+    /// same guards as `transactionHistory`.
+    public func refundHistory(
+        transactionID: String, environment: AppStoreEnvironment? = nil, maximumPages: Int = 1_000, logger: Logger? = nil
+    ) async throws -> (environment: AppStoreEnvironment, transactions: [JWSTransactionPayload]) {
+        try await allPages(maximumPages: maximumPages) { revision, pinned in
+            try await refundHistoryPage(
+                transactionID: transactionID, revision: revision, environment: pinned ?? environment, logger: logger)
+        }
+    }
+
+    /// Look Up Order ID: the purchases of the order `orderID` (from Apple's email receipt),
+    /// each verified. Production only: Apple offers no order lookup in the sandbox.
+    public func lookUpOrder(_ orderID: String, logger: Logger? = nil) async throws -> OrderLookupAnswer {
+        let call = AppStoreAPICall(
+            method: .get, path: "/inApps/v1/lookup/" + (try Self.pathID(orderID)), route: "/inApps/v1/lookup/{orderId}",
+            rateClass: .customerLookup)
+        return try await perform(call, in: [.production], logger: logger) { environment, body throws(AppStoreAPIError) in
+            let wire = try decodeJSON(AppStoreAPIWire.OrderLookupResponse.self, body, in: environment)
+            switch wire.status {
+            case 1?: return .invalid
+            case 0?:
+                var transactions: [JWSTransactionPayload] = []
+                for jws in wire.signedTransactions ?? [] {
+                    transactions.append(try await verifiedTransaction(jws, in: environment))
+                }
+                guard !transactions.isEmpty else { throw .malformedAnswer(environment: environment) }
+                return .valid(transactions)
+            default:
+                throw .malformedAnswer(environment: environment)
+            }
+        }
+    }
+
+    /// One page of an endpoint answering `{revision, hasMore, signedTransactions}`.
+    private func revisionPage(
+        _ call: AppStoreAPICall, revision: String?, environment: AppStoreEnvironment?, logger: Logger?
+    ) async throws -> TransactionHistoryPage {
+        var call = call
         if let revision { call.query = [("revision", revision)] }
         return try await perform(call, in: Self.lookupOrder(environment), logger: logger) { environment, body throws(AppStoreAPIError) in
             let wire = try decodeJSON(AppStoreAPIWire.HistoryResponse.self, body, in: environment)
@@ -58,30 +126,27 @@ extension AppStoreAPIClient {
         }
     }
 
-    /// Every page of Get Transaction History v2, pinned to the environment the first page found.
-    ///
-    /// Refuses (`.malformedAnswer`) an answer that says `hasMore` without a new revision, or
-    /// more than `maximumPages` pages, so a confused upstream cannot loop it forever.
-    public func transactionHistory(
-        transactionID: String, environment: AppStoreEnvironment? = nil, maximumPages: Int = 10_000, logger: Logger? = nil
+    /// Every page `page(revision, environment)` gives, the later ones pinned to the environment
+    /// of the first; refuses `hasMore` without a new revision, and more than `maximumPages`.
+    private func allPages(
+        maximumPages: Int, _ page: (String?, AppStoreEnvironment?) async throws -> TransactionHistoryPage
     ) async throws -> (environment: AppStoreEnvironment, transactions: [JWSTransactionPayload]) {
-        var page = try await transactionHistoryPage(transactionID: transactionID, environment: environment, logger: logger)
-        var transactions = page.transactions
+        var current = try await page(nil, nil)
+        var transactions = current.transactions
         var pages = 1
-        while page.hasMore {
-            guard let revision = page.revision, pages < maximumPages else {
-                throw AppStoreAPIError.malformedAnswer(environment: page.environment)
+        while current.hasMore {
+            guard let revision = current.revision, pages < maximumPages else {
+                throw AppStoreAPIError.malformedAnswer(environment: current.environment)
             }
-            let next = try await transactionHistoryPage(
-                transactionID: transactionID, revision: revision, environment: page.environment, logger: logger)
+            let next = try await page(revision, current.environment)
             if next.hasMore, next.revision == revision {
-                throw AppStoreAPIError.malformedAnswer(environment: page.environment)
+                throw AppStoreAPIError.malformedAnswer(environment: current.environment)
             }
             transactions += next.transactions
             pages += 1
-            page = next
+            current = next
         }
-        return (page.environment, transactions)
+        return (current.environment, transactions)
     }
 
     /// Get Transaction Info; `environment` `nil` asks production, then sandbox.

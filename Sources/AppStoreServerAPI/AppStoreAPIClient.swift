@@ -26,6 +26,8 @@ public final class AppStoreAPIClient: Sendable {
     let sandboxLimiter: AppStoreAPIRateLimiter
     let testNotificationProductionLimiter: AppStoreAPIRateLimiter
     let testNotificationSandboxLimiter: AppStoreAPIRateLimiter
+    let customerLookupProductionLimiter: AppStoreAPIRateLimiter
+    let customerLookupSandboxLimiter: AppStoreAPIRateLimiter
     let logger: Logger
 
     /// A client for one app signing with its `.p8` key text; throws `.invalidPrivateKey`
@@ -70,6 +72,8 @@ public final class AppStoreAPIClient: Sendable {
         self.sandboxLimiter = .pacing(under: rateLimits.sandbox)
         self.testNotificationProductionLimiter = .pacing(under: rateLimits.testNotificationProduction)
         self.testNotificationSandboxLimiter = .pacing(under: rateLimits.testNotificationSandbox)
+        self.customerLookupProductionLimiter = .pacing(under: rateLimits.customerLookupProduction)
+        self.customerLookupSandboxLimiter = .pacing(under: rateLimits.customerLookupSandbox)
         self.logger = logger
     }
 
@@ -93,6 +97,8 @@ public final class AppStoreAPIClient: Sendable {
         sandboxLimiter = other.sandboxLimiter
         testNotificationProductionLimiter = other.testNotificationProductionLimiter
         testNotificationSandboxLimiter = other.testNotificationSandboxLimiter
+        customerLookupProductionLimiter = other.customerLookupProductionLimiter
+        customerLookupSandboxLimiter = other.customerLookupSandboxLimiter
         logger = other.logger
     }
 
@@ -104,6 +110,8 @@ public final class AppStoreAPIClient: Sendable {
         case (.standard, .sandbox): sandboxLimiter
         case (.testNotification, .production): testNotificationProductionLimiter
         case (.testNotification, .sandbox): testNotificationSandboxLimiter
+        case (.customerLookup, .production): customerLookupProductionLimiter
+        case (.customerLookup, .sandbox): customerLookupSandboxLimiter
         }
     }
 

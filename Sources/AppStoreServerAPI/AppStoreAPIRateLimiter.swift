@@ -116,14 +116,22 @@ public struct AppStoreAPIRateLimits: Sendable, Hashable {
     public var testNotificationProduction: Double
     /// Sandbox Request a Test Notification calls per second (10% of production's).
     public var testNotificationSandbox: Double
+    /// Production Look Up Order ID and Get Refund History calls per second (Apple documents 10/s).
+    public var customerLookupProduction: Double
+    /// Sandbox Get Refund History calls per second (10% of production's).
+    public var customerLookupSandbox: Double
 
     /// Creates limits; the defaults are Apple's documented ones.
-    public init(production: Double = 50, sandbox: Double = 5, testNotificationProduction: Double = 1, testNotificationSandbox: Double = 0.1)
-    {
+    public init(
+        production: Double = 50, sandbox: Double = 5, testNotificationProduction: Double = 1, testNotificationSandbox: Double = 0.1,
+        customerLookupProduction: Double = 10, customerLookupSandbox: Double = 1
+    ) {
         self.production = production
         self.sandbox = sandbox
         self.testNotificationProduction = testNotificationProduction
         self.testNotificationSandbox = testNotificationSandbox
+        self.customerLookupProduction = customerLookupProduction
+        self.customerLookupSandbox = customerLookupSandbox
     }
 }
 
@@ -133,4 +141,6 @@ public enum AppStoreAPIRateClass: Sendable, Hashable {
     case standard
     /// Request a Test Notification: 1/s.
     case testNotification
+    /// Look Up Order ID and Get Refund History, what customer support asks: 10/s.
+    case customerLookup
 }

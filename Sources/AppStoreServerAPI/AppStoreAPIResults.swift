@@ -45,6 +45,15 @@ public struct TransactionHistoryPage: Sendable, Hashable {
     public let hasMore: Bool
 }
 
+/// Look Up Order ID, verified: the purchases of the order a customer quotes from Apple's
+/// email receipt (production only: sandbox purchases have no order ids).
+public enum OrderLookupAnswer: Sendable, Hashable {
+    /// Apple knows the order: its transactions, each verified.
+    case valid([JWSTransactionPayload])
+    /// Apple knows no such order for this app (`status` 1).
+    case invalid
+}
+
 /// Get Transaction Info, verified.
 public struct TransactionInfoAnswer: Sendable, Hashable {
     /// The environment that knew the transaction.

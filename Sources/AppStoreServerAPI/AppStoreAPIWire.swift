@@ -29,10 +29,16 @@ enum AppStoreAPIWire {
         var signedRenewalInfo: String?
     }
 
-    /// Get Transaction History v2.
+    /// Get Transaction History v2, and Get Refund History v2 (the same shape).
     struct HistoryResponse: Decodable {
         var revision: String?
         var hasMore: Bool?
+        var signedTransactions: [String]?
+    }
+
+    /// Look Up Order ID: `status` 0 valid, 1 invalid.
+    struct OrderLookupResponse: Decodable {
+        var status: Int?
         var signedTransactions: [String]?
     }
 

@@ -55,6 +55,8 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
 
     /// Something asked for does not exist.
     public static func notFound(_ message: String) -> CommandFailure { .init(message: message, exitCode: 1) }
+    /// A rule or Apple refused what was asked, or Apple could not answer now.
+    public static func refused(_ message: String) -> CommandFailure { .init(message: message, exitCode: 1) }
     /// The command was used wrongly or its input is invalid.
     public static func usage(_ message: String) -> CommandFailure { .init(message: message, exitCode: 2) }
 

@@ -6,6 +6,8 @@ struct APIState: Sendable {
     var key: SimAPIKey?
     /// The per-second limit per app and environment.
     var rate = APIRateWindow()
+    /// Look Up Order ID and Get Refund History: Apple's own 10/s per app and environment.
+    var customerLookupRate = APIRateWindow(limit: 10)
     /// Delivery attempts per `notificationUUID`, oldest first.
     var attempts: [String: [SendAttempt]] = [:]
     /// `notificationUUID`s a drop rate made the sender skip.

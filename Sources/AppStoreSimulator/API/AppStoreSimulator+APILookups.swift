@@ -4,8 +4,11 @@ import NIOConcurrencyHelpers
 /// The App Store Server API's transaction endpoints (and the app transaction), answered from
 /// the customers' state at request time and signed like v2 notifications.
 extension AppStoreSimulator {
-    /// Checks the bearer token, then the rate limit; returns the token's bundle id.
-    func apiAuthorize(authorization: String?, environment: SimEnvironment, now: Date) -> Result<String, APIError> {
+    /// Checks the bearer token, then the rate limit (Look Up Order ID's and Get Refund
+    /// History's own when `customerLookup`); returns the token's bundle id.
+    func apiAuthorize(
+        authorization: String?, environment: SimEnvironment, customerLookup: Bool = false, now: Date
+    ) -> Result<String, APIError> {
         box.withLockedValue { state in
             let verifier = APITokenVerifier(key: state.api.key, bundleIDs: Set(configuration.apps.map(\.bundleID)))
             let verdict = verifier.verify(authorization: authorization, now: now)
@@ -13,7 +16,8 @@ extension AppStoreSimulator {
             if let held = state.api.held, now < held.until {
                 return .failure(.rateLimited(retryAfter: Int64(((now.timeIntervalSince1970 + held.retryAfter) * 1_000).rounded(.down))))
             }
-            if let retry = state.api.rate.admit(environment.rawValue + "|" + bundleID, now: now) {
+            let key = environment.rawValue + "|" + bundleID
+            if let retry = customerLookup ? state.api.customerLookupRate.admit(key, now: now) : state.api.rate.admit(key, now: now) {
                 return .failure(.rateLimited(retryAfter: retry))
             }
             return .success(bundleID)

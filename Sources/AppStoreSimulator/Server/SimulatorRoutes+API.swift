@@ -27,6 +27,22 @@ extension SimulatorRoutes {
                     )
                 }
             }
+            router.get("\(base)/inApps/v2/refund/lookup/:transactionId") { request, context in
+                try await api(request, context, environment, simulator, customerLookup: true) { bundleID, now, _ in
+                    try simulator.apiRefundHistory(
+                        try parameter("transactionId", context), revision: request.uri.queryParameters.get("revision"),
+                        environment: environment, bundleID: bundleID, now: now
+                    )
+                }
+            }
+            // Apple offers no order lookup in the sandbox: only the production base path has it.
+            if environment == .production {
+                router.get("\(base)/inApps/v1/lookup/:orderId") { request, context in
+                    try await api(request, context, environment, simulator, customerLookup: true) { bundleID, now, _ in
+                        try simulator.apiOrderLookup(try parameter("orderId", context), bundleID: bundleID, now: now)
+                    }
+                }
+            }
             router.get("\(base)/inApps/v1/transactions/:transactionId") { request, context in
                 try await api(request, context, environment, simulator) { bundleID, now, _ in
                     try simulator.apiTransactionInfo(
@@ -72,6 +88,7 @@ extension SimulatorRoutes {
         _ context: SimulatorRequestContext,
         _ environment: SimEnvironment,
         _ simulator: AppStoreSimulator,
+        customerLookup: Bool = false,
         handler: (String, Date, [UInt8]) throws -> JSONValue
     ) async throws -> Response {
         let body = Array(buffer: try await request.body.collect(upTo: maxBodyBytes))
@@ -101,7 +118,9 @@ extension SimulatorRoutes {
             break
         }
         let bundleID: String
-        switch simulator.apiAuthorize(authorization: header("Authorization", of: request), environment: environment, now: now) {
+        switch simulator.apiAuthorize(
+            authorization: header("Authorization", of: request), environment: environment, customerLookup: customerLookup, now: now)
+        {
         case .success(let bid): bundleID = bid
         case .failure(let error): return apiError(error, simulator)
         }

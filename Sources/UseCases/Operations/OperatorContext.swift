@@ -73,6 +73,16 @@ public struct OperatorContext: Sendable {
         Revalidator(database: database, evidence: evidence, apps: apps, concurrency: concurrency, logger: logger)
     }
 
+    /// `lookup-order`.
+    public func orderLookup(evidence: AppleEvidence, apps: AppRegistry) -> OrderLookup {
+        OrderLookup(database: database, evidence: evidence, apps: apps)
+    }
+
+    /// `refunds`.
+    public func refundHistory(evidence: AppleEvidence, apps: AppRegistry) -> RefundHistory {
+        RefundHistory(database: database, evidence: evidence, apps: apps)
+    }
+
     /// `sync`.
     public func sync(evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) -> SubscriptionSync {
         SubscriptionSync(database: database, evidence: evidence, apps: apps, concurrency: concurrency, logger: logger)

@@ -19,6 +19,16 @@ public struct AppleEvidence: Sendable {
         case retry(reason: String, limited: Bool)
         /// Apple refused for good; `notFound` when it knows no such transaction.
         case refused(reason: String, notFound: Bool)
+
+        /// The facts, or the refusal as a use case says it to an operator or a caller.
+        public func batches() throws(UseCaseError) -> [FactBatch] {
+            switch self {
+            case .facts(let batches): return batches
+            case .refused(let reason, notFound: true): throw .notFound(reason)
+            case .refused(let reason, _): throw .signatureRejected(reason)
+            case .retry(let reason, _): throw .unavailable("Apple did not answer now; nothing was applied: \(reason)")
+            }
+        }
     }
 
     private let receipts: ReceiptVerifier
@@ -28,6 +38,18 @@ public struct AppleEvidence: Sendable {
     public init(receipts: ReceiptVerifier, api: AppStoreAPIDirectory?) {
         self.receipts = receipts
         self.api = api
+    }
+
+    /// `bundleID`, or the only app with an API key; it must have one (`hint` ends the refusal).
+    public func appWithAPIKey(_ bundleID: String?, hint: String = "") throws(UseCaseError) -> String {
+        guard let bundleID = bundleID ?? (bundleIDsWithAPIKey.count == 1 ? bundleIDsWithAPIKey.first : nil) else {
+            throw .malformed("bundle_id is required when not exactly one app has an App Store Server API key")
+        }
+        guard canLookUp(bundleID: bundleID) else {
+            throw .malformed(
+                "\(bundleID) has no App Store Server API key (APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE)\(hint)")
+        }
+        return bundleID
     }
 
     /// Whether `bundleID` has an App Store Server API key to look anything up with.
@@ -69,13 +91,70 @@ public struct AppleEvidence: Sendable {
                 transactionID: transactionID, environment: environment, withHistory: withHistory, client: client, logger: logger)
             let observedAt = Date()
             return .facts(facts.map { FactBatch(facts: $0, observedAt: observedAt) })
-        } catch let error as AppStoreAPIError where error.isRetryable {
-            return .retry(reason: "App Store Server API: \(error)", limited: false)
-        } catch let error as AppStoreAPIError {
-            return .refused(reason: "App Store Server API: \(error)", notFound: error == .notFound)
         } catch {
+            return Self.answer(for: error)
+        }
+    }
+
+    /// What an App Store Server API failure means: retry later, or refused for good.
+    private static func answer(for error: any Error) -> Answer {
+        guard let error = error as? AppStoreAPIError else {
             // Cancelled, or a failure outside the client's own kinds: nothing refused for good.
             return .retry(reason: "App Store Server API: \(error)", limited: false)
+        }
+        return error.isRetryable
+            ? .retry(reason: "App Store Server API: \(error)", limited: false)
+            : .refused(reason: "App Store Server API: \(error)", notFound: error == .notFound)
+    }
+
+    /// What Look Up Order ID says of `orderID` (production only), as facts: the order's own
+    /// transactions, and for each subscription among them what Get All Subscription Statuses
+    /// says now (its renewal info with it). `.refused(notFound: true)` for an order Apple
+    /// does not know for this app.
+    public func lookUpOrder(_ orderID: String, bundleID: String, logger: Logger) async -> (Answer, [JWSTransactionPayload]) {
+        guard let client = api?.client(bundleID: bundleID) else {
+            return (.refused(reason: "\(bundleID) has no App Store Server API key to look order \(orderID) up with", notFound: false), [])
+        }
+        do {
+            guard case .valid(let transactions) = try await client.lookUpOrder(orderID, logger: logger) else {
+                return (.refused(reason: "the App Store knows no order \(orderID) for \(bundleID)", notFound: true), [])
+            }
+            var facts = transactions.map {
+                ReceiptFacts(signedTransaction: $0, renewalInfo: nil, bundleID: client.bundleID, environment: .production)
+            }
+            var subscriptions = Set<String>()
+            for transaction in transactions where transaction.expiresDate != nil {
+                guard let original = transaction.originalTransactionID, subscriptions.insert(original).inserted else { continue }
+                facts += try await AppleSubscriptionState.facts(
+                    transactionID: original, environment: .production, withHistory: false, client: client, logger: logger)
+            }
+            let observedAt = Date()
+            return (.facts(facts.map { FactBatch(facts: $0, observedAt: observedAt) }), transactions)
+        } catch {
+            return (Self.answer(for: error), [])
+        }
+    }
+
+    /// Every page of Get Refund History for the customer owning `transactionID` (production,
+    /// then sandbox), as facts: each refunded transaction.
+    public func refundHistory(
+        transactionID: String, bundleID: String, logger: Logger
+    ) async -> (Answer, (environment: AppStoreEnvironment, transactions: [JWSTransactionPayload])) {
+        guard let client = api?.client(bundleID: bundleID) else {
+            return (.refused(reason: "\(bundleID) has no App Store Server API key", notFound: false), (.production, []))
+        }
+        do {
+            let history = try await client.refundHistory(transactionID: transactionID, logger: logger)
+            let observedAt = Date()
+            let batches = history.transactions.map {
+                FactBatch(
+                    facts: ReceiptFacts(
+                        signedTransaction: $0, renewalInfo: nil, bundleID: client.bundleID, environment: history.environment),
+                    observedAt: observedAt)
+            }
+            return (.facts(batches), history)
+        } catch {
+            return (Self.answer(for: error), (.production, []))
         }
     }
 

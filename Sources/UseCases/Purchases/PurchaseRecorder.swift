@@ -84,7 +84,7 @@ public struct PurchaseRecorder: Sendable {
     /// A transaction id, looked up with the App Store Server API of `bundleID` (nil: the only
     /// app with an API key).
     public func record(lookup transactionID: String, bundleID: String?, appUserID: String, logger: Logger) async throws -> Recorded {
-        let bundleID = try lookupApp(bundleID)
+        let bundleID = try evidence.appWithAPIKey(bundleID, hint: ": send signed_transaction instead")
         let evidence = self.evidence
         let grandfathers = apps.grandfathers(bundleID: bundleID)
         let answer =
@@ -152,19 +152,6 @@ public struct PurchaseRecorder: Sendable {
         case .refused(let reason, _):
             throw UseCaseError.receiptRejected("the App Store rejected the receipt: \(reason)")
         }
-    }
-
-    /// `bundleID`, or the only app with an API key; it must have one.
-    private func lookupApp(_ bundleID: String?) throws(UseCaseError) -> String {
-        guard let bundleID = bundleID ?? (evidence.bundleIDsWithAPIKey.count == 1 ? evidence.bundleIDsWithAPIKey.first : nil) else {
-            throw .malformed("bundle_id is required when not exactly one app has an App Store Server API key")
-        }
-        guard evidence.canLookUp(bundleID: bundleID) else {
-            throw .malformed(
-                "\(bundleID) has no App Store Server API key (APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE): send signed_transaction instead"
-            )
-        }
-        return bundleID
     }
 
     private func applied(_ batches: [FactBatch], appUserID: String) async throws -> Recorded {

@@ -10,13 +10,15 @@ enum ManualChange {
     }
 
     /// The result of `change`, its use case's refusal turned into the CLI's one line and exit
-    /// code: 1 for what does not exist, 2 otherwise.
+    /// code: 1 for what does not exist and what a rule or Apple refused, 2 otherwise.
     static func refusing<Result>(_ change: () async throws -> Result) async throws -> Result {
         do {
             return try await change()
         } catch let error as UseCaseError {
             switch error {
             case .unknownEntitlement(let message), .notFound(let message): throw CommandFailure.notFound(message)
+            case .ownedByOtherUser(let message), .signatureRejected(let message), .unavailable(let message), .receiptRejected(let message):
+                throw CommandFailure.refused(message)
             default: throw CommandFailure.usage(error.description)
             }
         }

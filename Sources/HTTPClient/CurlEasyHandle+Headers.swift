@@ -13,7 +13,7 @@ extension CurlEasyHandle {
             // libcurl drops a header given as "Name:"; "Name;" is its spelling for an empty one.
             return header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
         }
-        if request.method == .post {
+        if request.method == .post || request.method == .put {
             // Without this, libcurl waits up to a second for "100 Continue" on larger bodies.
             lines.append("Expect:")
         }

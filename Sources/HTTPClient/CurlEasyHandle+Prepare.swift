@@ -58,7 +58,11 @@ extension CurlEasyHandle {
             // A GET without a body, named DELETE on the request line (reset with the handle).
             try set(CURLOPT_HTTPGET, 1)
             try set(CURLOPT_CUSTOMREQUEST, "DELETE")
-        case .post:
+        case .post, .put:
+            if request.method == .put {
+                // A POST with its body, named PUT on the request line (reset with the handle).
+                try set(CURLOPT_CUSTOMREQUEST, "PUT")
+            }
             try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(request.body.count))
             guard !request.body.isEmpty else {
                 // A NULL CURLOPT_POSTFIELDS would make libcurl read the body from stdin.

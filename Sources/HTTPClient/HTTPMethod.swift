@@ -4,6 +4,8 @@ public enum HTTPMethod: String, Sendable, Hashable {
     case get = "GET"
     /// `POST`: the request body is sent as-is.
     case post = "POST"
+    /// `PUT`: the request body is sent as-is.
+    case put = "PUT"
     /// `DELETE`: no request body is sent.
     case delete = "DELETE"
 }

@@ -16,6 +16,22 @@ import Testing
         }
     }
 
+    @Test func putSendsItsBody() async throws {
+        try await withServerAndClient { server, client in
+            let json = Array(#"{"customerConsented":true,"deliveryStatus":"DELIVERED"}"#.utf8)
+            let request = HTTPRequest(
+                method: .put, url: server.url("/echo"), headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: json,
+                timeout: .seconds(5))
+            let response = try await client.executeExpectingSuccess(request)
+            #expect(response.headers.first(named: "x-echo-method") == "PUT")
+            #expect(response.body == json)
+            // The handle is reused: the next POST is a POST again.
+            let post = try await client.executeExpectingSuccess(
+                HTTPRequest.postJSON(url: server.url("/echo"), body: json, timeout: .seconds(5)))
+            #expect(post.headers.first(named: "x-echo-method") == "POST")
+        }
+    }
+
     @Test func emptyPostBodyIsSent() async throws {
         try await withServerAndClient { server, client in
             let request = HTTPRequest(method: .post, url: server.url("/echo"), timeout: .seconds(5))

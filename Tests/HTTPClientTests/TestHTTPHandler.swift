@@ -28,10 +28,11 @@ final class TestHTTPHandler: ChannelInboundHandler {
         let parts = head.uri.split(separator: "/").map(String.init)
         let number = parts.count > 1 ? Int(parts[1]) : nil
         switch (head.method, parts.first, number) {
-        case (.POST, "echo", _):
+        case (.POST, "echo", _), (.PUT, "echo", _):
             var headers = HTTPHeaders()
             headers.add(name: "x-echo-content-type", value: head.headers["Content-Type"].first ?? "")
             headers.add(name: "x-echo-accept", value: head.headers["Accept"].first ?? "")
+            headers.add(name: "x-echo-method", value: head.method.rawValue)
             respond(context: context, status: .ok, headers: headers, body: body)
         case (.GET, "status", let code?):
             respond(context: context, status: HTTPResponseStatus(statusCode: code), body: ByteBuffer(string: "status"))

@@ -8,7 +8,8 @@
 # twice, shuffled — then a table of what subscriptiond says about each customer (status,
 # entitlements, eligibility) and whether it agrees with the simulator, and the webhook events
 # a demo receiver (the app's backend) got, including those of two subscriptions that end
-# after the run with no notification at all.
+# after the run with no notification at all, and the answer sent to Apple for a customer
+# who asked for a refund.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -33,12 +34,19 @@ export APPSTORE_ROOT_CERTIFICATES="Certificates/AppleRootCA-G3.pem,.local/appsto
 export APPSTORE_RECEIPT_ROOT_CERTIFICATES="Certificates/AppleIncRootCertificate.pem,.local/appstore-sim-root.pem"
 
 # The second demo app (com.example.paidapp) comes from a config file that merges with the
-# single-app variables of dev.env: its secret, its Apple ID and its grandfather rule.
+# single-app variables of dev.env: its secret, its Apple ID and its grandfather rule. The
+# first app answers CONSUMPTION_REQUEST (refund requests) with its consumption setting, which
+# needs an App Store Server API key: one the simulator makes and accepts.
 paidsecret="demo-paidapp-shared-secret-$(date +%s)"
 cat > .local/demo-config.json <<JSON
 {"apps": [{"bundle_id": "com.example.paidapp", "shared_secret": "$paidsecret", "app_apple_id": 1234567891,
-           "grandfather": {"before_version": "2.0", "entitlement": "paid_pro"}, "sandbox_entitlement": "grant"}]}
+           "grandfather": {"before_version": "2.0", "entitlement": "paid_pro"}, "sandbox_entitlement": "grant"},
+          {"bundle_id": "$APPSTORE_BUNDLE_ID",
+           "consumption": {"refund_preference": "DECLINE", "delivery_status": "DELIVERED", "sample_content_provided": true}}]}
 JSON
+set -a
+eval "$("$bin/appstore-sim" api-key --out .local/appstore-sim/demo-api-key.p8)"
+set +a
 
 simport="$(Deploy/local/free-port.sh 19100 19199)"
 sdport="$(Deploy/local/free-port.sh 19200 19299)"
@@ -51,19 +59,23 @@ SUBSCRIPTIOND_PORT="$sdport" VERIFY_RECEIPT_URL="http://127.0.0.1:$simport/verif
     VERIFY_RECEIPT_SANDBOX_URL="http://127.0.0.1:$simport/sandbox/verifyReceipt" WORKER_LEASE_MS=5000 \
     WEBHOOK_URL="http://127.0.0.1:$hookport/hooks" WEBHOOK_SECRET="$hooksecret" \
     SUBSCRIPTIOND_CONFIG=.local/demo-config.json \
+    APPSTORE_API_URL="http://127.0.0.1:$simport/api" APPSTORE_API_SANDBOX_URL="http://127.0.0.1:$simport/api-sandbox" \
     "$bin/subscriptiond" 2> .local/demo-subscriptiond.log &
 server=$!
 trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true; kill $receiver 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$sdport/health/ready" >/dev/null && break; sleep 0.1; done
 curl -sf "http://127.0.0.1:$sdport/health/ready" >/dev/null || { echo "demo: subscriptiond did not start; see .local/demo-subscriptiond.log" >&2; exit 1; }
 
-echo "subscriptiond on 127.0.0.1:$sdport, appstore-sim (verifyReceipt) on 127.0.0.1:$simport"
+echo "subscriptiond on 127.0.0.1:$sdport, appstore-sim (verifyReceipt, App Store Server API) on 127.0.0.1:$simport"
+# fay-asks-for-refund agreed, in the app, to share consumption data with Apple.
+curl -sf -X PUT -H "Authorization: Bearer $ADMIN_TOKEN" -H "Content-Type: application/json" \
+    -d '{"consumption_data": true}' "http://127.0.0.1:$sdport/v1/subscribers/fay-asks-for-refund/consent" >/dev/null
 status=0
 "$bin/appstore-sim" run --demo --secret "$APPSTORE_BUNDLE_ID=$APPSTORE_SHARED_SECRET" \
     --secret "com.example.paidapp=$paidsecret" --port "$simport" \
     --target "http://127.0.0.1:$sdport/notifications/appstore" --duplicates 2 --shuffle --concurrency 4 \
     --notifications-version mixed \
-    --truth-out .local/demo-truth.json --check-url "http://127.0.0.1:$sdport" --check-token "$ADMIN_TOKEN" \
+    --truth-out .local/demo-truth.json --check-url "http://127.0.0.1:$sdport" --check-token "$ADMIN_TOKEN" --linger 75 \
     2> .local/demo-appstore-sim.log || status=$?
 
 # Two subscriptions end 40 s after the run and Apple sends nothing: the status sweep must
@@ -83,6 +95,15 @@ PY
 echo "waiting for the subscriptions that end with no notification (cleo, dan; up to 120 s)…"
 for _ in $(seq 1 240); do
     silent_endings && break
+    sleep 0.5
+done
+
+# fay's refund request: subscriptiond answers Apple once her purchase is linked to her
+# (the check links it; consent is looked at again every minute, and appstore-sim keeps
+# answering for 75 s after the check), and joins Apple's decision to it.
+echo "waiting for the answer to fay's refund request (up to 90 s)…"
+for _ in $(seq 1 180); do
+    [ "$(psql -tA "$DATABASE_URL" -c "SELECT count(*) FROM consumption_requests WHERE state <> 'pending'")" != "0" ] && break
     sleep 0.5
 done
 
@@ -112,11 +133,16 @@ for user in ("cleo-lapses-silently", "dan-grace-ends-silently"):
             and e["type"] in ("expired", "grace_period_expired", "entitlement_changed") and e["status"] in ("expired", "billing_retry", "ended")]
     print(f"  {user:24} " + (", ".join(f"{e['type']} ({e['previous_status'] or e['subscription']} → {e['status']})" for e in told) or "NOTHING ARRIVED"))
 PY
+echo
+echo "refund requests (subscriptionctl consumption list; show ID for one):"
+"$bin/subscriptionctl" consumption list | sed 's/^/  /'
+request="$(psql -tA "$DATABASE_URL" -c "SELECT id FROM consumption_requests ORDER BY id LIMIT 1")"
+[ -n "$request" ] && "$bin/subscriptionctl" consumption show "$request" | sed 's/^/  /'
 # What an operator's dashboard reads (docs/operations.md), as subscriptiond serves it now.
 echo
 echo "metrics (curl http://127.0.0.1:$sdport/metrics; all in .local/demo-metrics.txt):"
 curl -sf "http://127.0.0.1:$sdport/metrics" > .local/demo-metrics.txt || true
-grep -E '^subscriptiond_(notifications_received_total|notifications_processed_total|inbox_pending|inbox_oldest_pending_seconds|database_connections|webhook_deliveries_total)|^subscriptiond_upstream_request_duration_seconds_count' \
+grep -E '^subscriptiond_(notifications_received_total|notifications_processed_total|inbox_pending|inbox_oldest_pending_seconds|database_connections|webhook_deliveries_total|consumption_answers_total)|^subscriptiond_upstream_request_duration_seconds_count' \
     .local/demo-metrics.txt | sed 's/^/  /' || true
 echo
 echo "logs: .local/demo-subscriptiond.log, .local/demo-appstore-sim.log; the simulator's truth: .local/demo-truth.json"

@@ -86,6 +86,18 @@ extension AppStoreAPIClient {
         }
     }
 
+    /// Send Consumption Information (v2): the developer's word on a purchase whose refund the
+    /// customer asked for, answering a CONSUMPTION_REQUEST within its 12 hours. Apple answers
+    /// 202 with no body; asked only in `environment` (the request's own).
+    public func sendConsumptionInformation(
+        transactionID: String, body: [UInt8], environment: AppStoreEnvironment, logger: Logger? = nil
+    ) async throws {
+        let call = AppStoreAPICall(
+            method: .put, path: "/inApps/v2/transactions/consumption/" + (try Self.pathID(transactionID)),
+            route: "/inApps/v2/transactions/consumption/{transactionId}", body: body)
+        try await perform(call, in: [environment], logger: logger) { _, _ throws(AppStoreAPIError) in () }
+    }
+
     /// Look Up Order ID: the purchases of the order `orderID` (from Apple's email receipt),
     /// each verified. Production only: Apple offers no order lookup in the sandbox.
     public func lookUpOrder(_ orderID: String, logger: Logger? = nil) async throws -> OrderLookupAnswer {

@@ -5,7 +5,7 @@ import Logging
 
 /// One request to the API as the endpoints describe it, before a base URL is chosen.
 struct AppStoreAPICall: Sendable {
-    /// GET or POST.
+    /// GET, POST or PUT.
     var method: HTTPMethod
     /// The path after the base URL, already percent-encoded.
     var path: String
@@ -13,7 +13,7 @@ struct AppStoreAPICall: Sendable {
     var route: String
     /// Query items, percent-encoded here.
     var query: [(name: String, value: String)] = []
-    /// A JSON body for POST.
+    /// A JSON body for POST and PUT.
     var body: [UInt8] = []
     /// Which of Apple's limits it counts against.
     var rateClass: AppStoreAPIRateClass = .standard
@@ -133,7 +133,7 @@ extension AppStoreAPIClient {
             HTTPHeader(name: "Authorization", value: "Bearer \(token)"),
             HTTPHeader(name: "Accept", value: "application/json"),
         ]
-        if call.method == .post {
+        if call.method == .post || call.method == .put {
             headers.append(HTTPHeader(name: "Content-Type", value: "application/json"))
         }
         return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body, timeout: timeout)

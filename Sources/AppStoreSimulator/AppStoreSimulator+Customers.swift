@@ -33,6 +33,10 @@ extension AppStoreSimulator {
         let specs = CustomerSpec.demo(for: configuration).map { spec in
             var spec = spec
             spec.notificationVersion = notificationVersions.version(for: spec.name, seed: seed)
+            // What only v2 announces (a refund request) is shown in v2 whenever v2 is in the mix.
+            if spec.scenario.announcedInV2Only, spec.notificationVersion == .v1, notificationVersions != .v1 {
+                spec.notificationVersion = .v2
+            }
             spec.appAccountToken = AppAccountToken.draw(for: spec.name, seed: seed)
             return spec
         }

@@ -50,6 +50,8 @@ public func buildApplication(
     )
     let sweep = StatusSweepService(
         sweep: components.sweep, reviews: components.entitlementReviews, interval: environment.sweepInterval, logger: logger)
+    let consumption = ConsumptionSenderService(
+        answers: components.consumptionAnswers, interval: environment.consumptionInterval, logger: logger)
     // Group commit: a few batches in flight, each taking what arrived meanwhile; the rest of
     // the pool stays for the worker and the query API.
     let intakeBatcher = IntakeBatcher(
@@ -87,6 +89,7 @@ public func buildApplication(
         services.append(webhooks)
         services.append(retention)
         services.append(sweep)
+        services.append(consumption)
     } else if configuration.workerConcurrency == 0 {
         logger.notice("WORKER_CONCURRENCY is 0: this process takes notifications but does not process them")
     }

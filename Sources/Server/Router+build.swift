@@ -40,6 +40,7 @@ func buildRouter(
         eligibility: components.eligibility, offers: components.offers, maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: api)
     OffersController(offers: components.offers, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
+    ConsentController(consents: components.consumptionConsents, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
     EntitlementsController(
         answers: components.readAnswers, grants: components.grants, appTransactions: components.appTransactions,
         appAccountTokens: components.appAccountTokens,

@@ -21,12 +21,14 @@ public struct AppCredentials: Sendable {
     public let linkPolicy: LinkPolicy
     /// The event types its webhook receives (`webhook_event_types`; nil: every type).
     public let webhookEventTypes: Set<LifecycleEvent.Kind>?
+    /// How it answers CONSUMPTION_REQUEST (`consumption`; nil: not answered).
+    public let consumptionPolicy: ConsumptionPolicy?
 
     /// Creates credentials for one app.
     public init(
         bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil, apiKey: AppStoreAPIKey? = nil,
         entitlementPolicy: EntitlementPolicy = .standard, linkPolicy: LinkPolicy = .transfer,
-        webhookEventTypes: Set<LifecycleEvent.Kind>? = nil
+        webhookEventTypes: Set<LifecycleEvent.Kind>? = nil, consumptionPolicy: ConsumptionPolicy? = nil
     ) {
         self.bundleID = bundleID
         self.sharedSecret = sharedSecret
@@ -36,13 +38,15 @@ public struct AppCredentials: Sendable {
         self.entitlementPolicy = entitlementPolicy
         self.linkPolicy = linkPolicy
         self.webhookEventTypes = webhookEventTypes
+        self.consumptionPolicy = consumptionPolicy
     }
 
     /// The same app with another webhook target.
     func with(webhook: WebhookTarget?) -> AppCredentials {
         AppCredentials(
             bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook, apiKey: apiKey,
-            entitlementPolicy: entitlementPolicy, linkPolicy: linkPolicy, webhookEventTypes: webhookEventTypes)
+            entitlementPolicy: entitlementPolicy, linkPolicy: linkPolicy, webhookEventTypes: webhookEventTypes,
+            consumptionPolicy: consumptionPolicy)
     }
 }
 

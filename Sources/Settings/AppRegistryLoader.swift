@@ -71,9 +71,18 @@ enum AppRegistryLoader {
                 webhook: earlier.webhook ?? app.webhook, apiKey: earlier.apiKey ?? app.apiKey,
                 entitlementPolicy: earlier.entitlementPolicy != .standard ? earlier.entitlementPolicy : app.entitlementPolicy,
                 linkPolicy: earlier.linkPolicy != .transfer ? earlier.linkPolicy : app.linkPolicy,
-                webhookEventTypes: earlier.webhookEventTypes ?? app.webhookEventTypes)
+                webhookEventTypes: earlier.webhookEventTypes ?? app.webhookEventTypes,
+                consumptionPolicy: earlier.consumptionPolicy ?? app.consumptionPolicy)
         }
-        return order.compactMap { byBundleID[$0] }
+        let apps = order.compactMap { byBundleID[$0] }
+        // Answering CONSUMPTION_REQUEST needs the App Store Server API key, from either source.
+        if let app = apps.first(where: { $0.consumptionPolicy != nil && $0.apiKey == nil }) {
+            throw ConfigurationError(
+                "SUBSCRIPTIOND_CONFIG",
+                "app \(app.bundleID): consumption needs the app's App Store Server API key (issuer_id, key_id, private_key_file, or APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE)"
+            )
+        }
+        return apps
     }
 }
 

@@ -5,7 +5,8 @@ import Subscriptions
 /// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id", "webhook_url", "webhook_secret",
 /// "issuer_id", "key_id", "private_key_file", "grandfather": {"before_version", "entitlement"},
 /// "sandbox_entitlement": "grant" or "ignore", "link_policy": "transfer", "share" or "refuse",
-/// "webhook_event_types": ["expired", ...]}]}`.
+/// "webhook_event_types": ["expired", ...], "consumption": {"refund_preference", "delivery_status",
+/// "sample_content_provided"}}]}`.
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
         let bundleID: String
@@ -21,6 +22,19 @@ struct ConfigurationFile: Decodable {
         let sandboxEntitlement: String?
         let linkPolicy: String?
         let webhookEventTypes: [String]?
+        let consumption: Consumption?
+
+        /// `{"refund_preference": "DECLINE", "delivery_status": "DELIVERED", "sample_content_provided": false}`.
+        struct Consumption: Decodable {
+            let refundPreference: String?
+            let deliveryStatus: String?
+            let sampleContentProvided: Bool?
+
+            enum CodingKeys: String, CodingKey, CaseIterable {
+                case refundPreference = "refund_preference", deliveryStatus = "delivery_status"
+                case sampleContentProvided = "sample_content_provided"
+            }
+        }
 
         /// `{"before_version": "2.0", "entitlement": "pro"}`.
         struct Grandfather: Decodable {
@@ -37,7 +51,7 @@ struct ConfigurationFile: Decodable {
             case appAppleID = "app_apple_id", webhookURL = "webhook_url", webhookSecret = "webhook_secret"
             case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
             case grandfather, sandboxEntitlement = "sandbox_entitlement", linkPolicy = "link_policy"
-            case webhookEventTypes = "webhook_event_types"
+            case webhookEventTypes = "webhook_event_types", consumption
         }
 
         init(from decoder: any Decoder) throws {
@@ -54,6 +68,7 @@ struct ConfigurationFile: Decodable {
             sandboxEntitlement = try container.decodeIfPresent(String.self, forKey: .sandboxEntitlement)
             linkPolicy = try container.decodeIfPresent(String.self, forKey: .linkPolicy)
             webhookEventTypes = try container.decodeIfPresent([String].self, forKey: .webhookEventTypes)
+            consumption = try container.decodeIfPresent(Consumption.self, forKey: .consumption)
             // App Store Connect shows the Apple ID as a number; accept it as one or as text.
             if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
                 appAppleID = String(number)
@@ -99,8 +114,36 @@ struct ConfigurationFile: Decodable {
             return AppCredentials(
                 bundleID: base.bundleID, sharedSecret: base.sharedSecret, appAppleID: base.appAppleID, webhook: webhook, apiKey: apiKey,
                 entitlementPolicy: try entitlementPolicy(app, setting: setting), linkPolicy: try linkPolicy(app, setting: setting),
-                webhookEventTypes: try webhookEventTypes(app, setting: setting))
+                webhookEventTypes: try webhookEventTypes(app, setting: setting),
+                consumptionPolicy: try consumptionPolicy(app, setting: setting))
         }
+    }
+
+    /// The app's `consumption` answers, checked (nil when absent: CONSUMPTION_REQUEST is only
+    /// recorded; answering also needs the API key, checked once both sources are merged).
+    private static func consumptionPolicy(_ app: App, setting: String) throws -> ConsumptionPolicy? {
+        guard let consumption = app.consumption else { return nil }
+        var policy = ConsumptionPolicy()
+        if let text = consumption.refundPreference {
+            guard let preference = ConsumptionPolicy.RefundPreference(rawValue: text) else {
+                throw ConfigurationError(
+                    setting,
+                    "app \(app.bundleID): consumption.refund_preference must be one of \(ConsumptionPolicy.RefundPreference.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'"
+                )
+            }
+            policy.refundPreference = preference
+        }
+        if let text = consumption.deliveryStatus {
+            guard let status = ConsumptionPolicy.DeliveryStatus(rawValue: text) else {
+                throw ConfigurationError(
+                    setting,
+                    "app \(app.bundleID): consumption.delivery_status must be one of \(ConsumptionPolicy.DeliveryStatus.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'"
+                )
+            }
+            policy.deliveryStatus = status
+        }
+        policy.sampleContentProvided = consumption.sampleContentProvided ?? false
+        return policy
     }
 
     /// The app's `webhook_event_types`, checked (nil when absent: every type).

@@ -8,6 +8,7 @@ enum ConfigurationFileCheck {
     static let fileKeys = ["apps"]
     static let appKeys = ConfigurationFile.App.CodingKeys.allCases.map(\.rawValue)
     static let grandfatherKeys = ConfigurationFile.App.Grandfather.CodingKeys.allCases.map(\.rawValue)
+    static let consumptionKeys = ConfigurationFile.App.Consumption.CodingKeys.allCases.map(\.rawValue)
 
     /// The first key the file does not know, said with where it is and the nearest known key;
     /// nil when every key is known (or the file is not a JSON object, which decoding reports).
@@ -20,6 +21,11 @@ enum ConfigurationFileCheck {
             if let problem = unknownKey(of: app, known: appKeys, at: place) { return problem }
             if let rule = app["grandfather"] as? [String: Any],
                 let problem = unknownKey(of: rule, known: grandfatherKeys, at: "\(place).grandfather")
+            {
+                return problem
+            }
+            if let answers = app["consumption"] as? [String: Any],
+                let problem = unknownKey(of: answers, known: consumptionKeys, at: "\(place).consumption")
             {
                 return problem
             }

@@ -59,7 +59,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write the truth JSON here instead of stdout.")
     var truthOut: String?
 
-    @Option(help: "Keep serving this many seconds after sending, then exit (default: until SIGINT/SIGTERM).")
+    @Option(
+        help:
+            "Keep serving this many seconds after sending (after the check, with --check-url), then exit (default: until SIGINT/SIGTERM; with --check-url, at once)."
+    )
     var linger: Double?
 
     @Option(
@@ -110,6 +113,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let checkURL {
             let agrees = try await check(simulator, baseURL: checkURL)
+            // Still Apple for a while when asked: answers subscriptiond sends later (a refund
+            // request's consumption information) reach it.
+            if let linger { try await Task.sleep(for: .seconds(linger)) }
             await running.shutdown()
             if !agrees || !report.failed.isEmpty { throw ExitCode(1) }
             return

@@ -16,6 +16,8 @@ struct APIState: Sendable {
     var tests: [(token: String, bundleID: String, notification: SimNotification)] = []
     /// Where requested test notifications are sent; `nil` keeps them unsent.
     var notificationTarget: URL?
+    /// Send Consumption Information bodies accepted, by transaction id, in arrival order.
+    var consumptionAnswers: [(transactionID: String, body: String)] = []
     /// Until when every request is answered 429, and the `Retry-After` delay each answer names.
     var held: (until: Date, retryAfter: TimeInterval)?
 }

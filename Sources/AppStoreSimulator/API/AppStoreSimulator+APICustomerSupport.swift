@@ -1,8 +1,9 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// What customer support asks the App Store Server API: Look Up Order ID (production only, as
-/// at Apple) and Get Refund History, answered from the customers' state at request time.
+/// What customer support asks and tells the App Store Server API: Look Up Order ID
+/// (production only, as at Apple), Get Refund History, and Send Consumption Information,
+/// answered from the customers' state at request time.
 extension AppStoreSimulator {
     /// The order id Apple's email receipt would show for the purchase `transactionID`: ten
     /// characters like Apple's (`MK5TTTVWJH`), one order per transaction here.
@@ -83,5 +84,38 @@ extension AppStoreSimulator {
             throw .internalError(status: 500)
         }
         return .object([("signedTransactions", .array(signed)), ("revision", .string(page.nextToken)), ("hasMore", .bool(page.hasMore))])
+    }
+
+    /// Send Consumption Information (v2): a body for one of the app's transactions in this
+    /// environment, with `customerConsented` true and a known `deliveryStatus`, is accepted
+    /// (202) and kept; anything else gets Apple's 400.
+    func apiConsumption(
+        _ transactionID: String, body: [UInt8], environment: SimEnvironment, bundleID: String
+    ) throws(APIError) {
+        _ = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            throw .badRequest(4_000_000, "Invalid request.")
+        }
+        guard object["customerConsented"] as? Bool == true else {
+            throw .badRequest(4_000_000, "InvalidCustomerConsentedError: customerConsented must be true.")
+        }
+        let deliveryStatuses = [
+            "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER",
+        ]
+        guard let delivery = object["deliveryStatus"] as? String, deliveryStatuses.contains(delivery),
+            object["sampleContentProvided"] is Bool
+        else {
+            throw .badRequest(4_000_000, "Invalid deliveryStatus or sampleContentProvided.")
+        }
+        if let preference = object["refundPreference"], !["DECLINE", "GRANT_FULL", "GRANT_PRORATED"].contains(preference as? String ?? "") {
+            throw .badRequest(4_000_000, "InvalidRefundPreferenceError.")
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        box.withLockedValue { $0.api.consumptionAnswers.append((transactionID, text)) }
+    }
+
+    /// The Send Consumption Information bodies accepted so far, oldest first.
+    public func consumptionAnswers() -> [(transactionID: String, body: String)] {
+        box.withLockedValue { $0.api.consumptionAnswers }
     }
 }

@@ -46,6 +46,9 @@ extension CustomerSpec {
             // sweep tells the app's backend (`expired`, `grace_period_expired`).
             CustomerSpec(name: "cleo-lapses-silently", scenario: .silentLapse, productID: monthly, renewals: 1),
             CustomerSpec(name: "dan-grace-ends-silently", scenario: .silentGraceEnd, productID: monthly, renewals: 1),
+            // Asks Apple for a refund (CONSUMPTION_REQUEST); subscriptiond answers with the app's
+            // consumption setting once she has consented, and Apple declines.
+            CustomerSpec(name: "fay-asks-for-refund", scenario: .refundDeclined, productID: monthly, renewals: 1),
             CustomerSpec(
                 name: "ben-paid-1.9-subscribes", scenario: .cancelPending, bundleID: paidApp, productID: paidYearly,
                 renewals: 0, originalApplicationVersion: "1.9"

@@ -59,4 +59,15 @@ extension LifecycleBuilder {
         advance(to: graceEnd.addingTimeInterval(clock.scaled(3_600)))
         record(.gracePeriodExpired)
     }
+
+    /// The customer asks Apple for a refund of the current period ten minutes into it
+    /// (`CONSUMPTION_REQUEST`; silent in v1), and Apple declines it an hour later (`REFUND_DECLINED`;
+    /// both scaled down in sandbox): nothing changes but the time. The run ends with the
+    /// decline, so the request is an hour old then, well inside Apple's 12 hours.
+    mutating func requestRefundAndDecline() {
+        advance(to: now.addingTimeInterval(clock.scaled(600)))
+        record(.consumptionRequest)
+        advance(to: now.addingTimeInterval(clock.scaled(3_600)))
+        record(.refundDeclined)
+    }
 }

@@ -37,6 +37,11 @@ enum LifecycleChange: Sendable, Hashable {
     case oneTimeCharge
     /// Apple refunded such a purchase.
     case oneTimeRefund
+    /// The customer asked Apple for a refund of the current period; Apple asks the developer
+    /// for consumption information.
+    case consumptionRequest
+    /// Apple declined that refund.
+    case refundDeclined
 
     /// The v1 `notification_type`; `nil` where v1 is silent (a reversal or an extension only
     /// shows in later verifyReceipt answers; v1 has no notification for a one-time purchase:
@@ -54,7 +59,9 @@ enum LifecycleChange: Sendable, Hashable {
         case .offerRedeemed(let resubscribe): resubscribe ? .interactiveRenewal : .initialBuy
         case .familyRevoked: .revoke
         case .oneTimeRefund: .refund
-        case .lapse, .billingRetryEnded, .refundReversed, .renewalExtended, .gracePeriodExpired, .oneTimeCharge: nil
+        case .lapse, .billingRetryEnded, .refundReversed, .renewalExtended, .gracePeriodExpired, .oneTimeCharge, .consumptionRequest,
+            .refundDeclined:
+            nil
         }
     }
 
@@ -81,6 +88,8 @@ enum LifecycleChange: Sendable, Hashable {
         case .gracePeriodExpired: NotificationTypeV2("GRACE_PERIOD_EXPIRED")
         case .oneTimeCharge: NotificationTypeV2("ONE_TIME_CHARGE")
         case .oneTimeRefund: NotificationTypeV2("REFUND")
+        case .consumptionRequest: NotificationTypeV2("CONSUMPTION_REQUEST")
+        case .refundDeclined: NotificationTypeV2("REFUND_DECLINED")
         }
     }
 }

@@ -72,6 +72,8 @@ extension ScenarioKind {
         case .gracePeriodExpired:
             builder.failBilling(grace: true)
             builder.expireGracePeriod()
+        case .refundDeclined:
+            builder.requestRefundAndDecline()
         case .silentLapse:
             builder.setAutoRenew(false, at: moment)
             builder.endRun(Self.silentEndingLead, before: builder.current.latest.expiresDate)

@@ -80,6 +80,9 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     case grandfathered
     /// A customer of that app since version 2.0 or 10.1, with no purchase: not entitled.
     case notGrandfathered = "not-grandfathered"
+    /// Subscribed; asks Apple for a refund (CONSUMPTION_REQUEST, v2 only), which Apple
+    /// declines an hour later (REFUND_DECLINED): still active.
+    case refundDeclined = "refund-declined"
 
     /// The scenarios of auto-renewable subscriptions alone (every kind before purchases of
     /// other products and grandfathering existed), for runs that want only those.
@@ -113,6 +116,11 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether the scenario's subscription changes `silentEndingLead` after the run, unannounced.
     public var endsSilentlyAfterRun: Bool {
         self == .silentLapse || self == .silentGraceEnd
+    }
+
+    /// Whether what the scenario is about has no v1 notification (a refund request).
+    public var announcedInV2Only: Bool {
+        self == .refundDeclined
     }
 
     /// Whether the scenario needs an app with a grandfather rule.
@@ -157,7 +165,7 @@ public enum ScenarioKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// of other products and grandfathering 2.
     var weight: Int {
         switch self {
-        case .offerCode, .promotionalOffer, .refundReversed, .familyRevoke, .renewalExtended, .gracePeriodExpired: 2
+        case .offerCode, .promotionalOffer, .refundReversed, .familyRevoke, .renewalExtended, .gracePeriodExpired, .refundDeclined: 2
         case .silentLapse, .silentGraceEnd: 2
         case _ where !Self.subscriptionLifecycles.contains(self): 2
         default: 3

@@ -28,7 +28,7 @@ enum NotificationRendererV2 {
                 ("signedTransactionInfo", .string(transaction)),
                 ("signedRenewalInfo", .string(renewal)),
                 ("status", .int(statusCode(subscription.status(at: event.date)))),
-            ]
+            ] + (type.notificationType == "CONSUMPTION_REQUEST" ? [("consumptionRequestReason", .string("UNINTENDED_PURCHASE"))] : [])
         return try envelope(type: type, uuid: uuid, signedDate: context.signedDate, data: data, signer: signer)
     }
 

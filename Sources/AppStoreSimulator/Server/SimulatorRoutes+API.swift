@@ -35,6 +35,13 @@ extension SimulatorRoutes {
                     )
                 }
             }
+            router.put("\(base)/inApps/v2/transactions/consumption/:transactionId") { request, context in
+                try await api(request, context, environment, simulator, accepted: true) { bundleID, _, body in
+                    try simulator.apiConsumption(
+                        try parameter("transactionId", context), body: body, environment: environment, bundleID: bundleID)
+                    return .object([])
+                }
+            }
             // Apple offers no order lookup in the sandbox: only the production base path has it.
             if environment == .production {
                 router.get("\(base)/inApps/v1/lookup/:orderId") { request, context in
@@ -89,6 +96,7 @@ extension SimulatorRoutes {
         _ environment: SimEnvironment,
         _ simulator: AppStoreSimulator,
         customerLookup: Bool = false,
+        accepted: Bool = false,
         handler: (String, Date, [UInt8]) throws -> JSONValue
     ) async throws -> Response {
         let body = Array(buffer: try await request.body.collect(upTo: maxBodyBytes))
@@ -126,8 +134,9 @@ extension SimulatorRoutes {
         }
         do {
             let answer = try handler(bundleID, now, body)
-            simulator.recordAPI(.http(200))
-            return json(answer.bytes())
+            // Send Consumption Information answers 202 with no body.
+            simulator.recordAPI(.http(accepted ? 202 : 200))
+            return accepted ? Response(status: .accepted) : json(answer.bytes())
         } catch let error as APIError {
             return apiError(error, simulator)
         } catch {

@@ -29,6 +29,12 @@ enum PipelineMetrics {
         ).record(duration: duration)
     }
 
+    /// One settled CONSUMPTION_REQUEST answer attempt: `sent`, `failed`, `no_consent`,
+    /// `expired`, `waiting` (no consent yet) or `retrying`.
+    static func consumptionAnswer(outcome: String) {
+        Counter(label: "subscriptiond_consumption_answers_total", dimensions: [("outcome", outcome)]).increment()
+    }
+
     /// Notifications not yet processed, and the age of the oldest (0 when none).
     static let inboxPending = Gauge(label: "subscriptiond_inbox_pending")
     static let inboxOldestPendingSeconds = Gauge(label: "subscriptiond_inbox_oldest_pending_seconds")

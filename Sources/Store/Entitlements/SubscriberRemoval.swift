@@ -38,7 +38,9 @@ public struct SubscriberRemoval: Sendable {
             let versions = try session.execute(
                 PostgresQuery("DELETE FROM original_application_versions WHERE app_user_id = \(appUserID)").prepared())
             let tokens = try session.execute(PostgresQuery("DELETE FROM app_account_tokens WHERE app_user_id = \(appUserID)").prepared())
-            guard links + grants + versions + tokens > 0 else { return nil }
+            let consents = try session.execute(
+                PostgresQuery("DELETE FROM consumption_consents WHERE app_user_id = \(appUserID)").prepared())
+            guard links + grants + versions + tokens + consents > 0 else { return nil }
             // Last: the deletes above raised the answers' version through their triggers.
             try session.execute(PostgresQuery("DELETE FROM subscriber_answers WHERE app_user_id = \(appUserID)").prepared())
             try session.execute(PostgresQuery("UPDATE notifications SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())

@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import Foundation
 import Logging
 import Postgres
@@ -71,6 +72,14 @@ public struct OperatorContext: Sendable {
     /// `revalidate`.
     public func revalidator(evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) -> Revalidator {
         Revalidator(database: database, evidence: evidence, apps: apps, concurrency: concurrency, logger: logger)
+    }
+
+    /// `consumption list` and `show`.
+    public var consumptionRequests: ConsumptionStore { ConsumptionStore(client: database) }
+
+    /// `consumption send`.
+    public func consumptionAnswers(api: AppStoreAPIDirectory?, apps: AppRegistry) -> ConsumptionAnswers {
+        ConsumptionAnswers(database: database, api: api, apps: apps)
     }
 
     /// `lookup-order`.

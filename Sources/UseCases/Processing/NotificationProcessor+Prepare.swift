@@ -14,6 +14,24 @@ struct ApplyPlan {
     var batches: [FactBatch] = []
     /// Kept with the attempt when nothing could be verified (so nothing was applied).
     var note: String?
+    /// A CONSUMPTION_REQUEST to answer, or the refund decision that follows one.
+    var consumption: ConsumptionRecord?
+}
+
+/// What a v2 notification adds to the consumption requests, written with its facts.
+enum ConsumptionRecord {
+    case request(NewConsumptionRequest)
+    case outcome(String, environment: AppStoreEnvironment, transactionID: String, decidedAt: Date)
+
+    func record(in session: PostgresSession) throws {
+        switch self {
+        case .request(let request):
+            try ConsumptionStore.record(request, in: session)
+        case .outcome(let outcome, let environment, let transactionID, let decidedAt):
+            try ConsumptionStore.recordOutcome(
+                outcome, environment: environment, transactionID: transactionID, decidedAt: decidedAt, in: session)
+        }
+    }
 }
 
 /// The result of everything an attempt does before touching the database.

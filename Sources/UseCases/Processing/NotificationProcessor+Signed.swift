@@ -32,6 +32,7 @@ extension NotificationProcessor {
             return .apply(plan)
         }
         plan.batches.append(FactBatch(facts: facts, observedAt: verified.payload.signedDate ?? notification.receivedAt))
+        plan.consumption = consumptionRecord(verified, notification)
         guard handling.reconciles, evidence.canLookUp(bundleID: notification.bundleID), let id = facts.subscriptionIDs.first else {
             return .apply(plan)
         }
@@ -48,6 +49,31 @@ extension NotificationProcessor {
             plan.note = "the notification's own facts applied; reconciling with the App Store Server API failed: \(reason)"
         }
         return .apply(plan)
+    }
+
+    /// A CONSUMPTION_REQUEST of an app that answers them, or a refund decision (to join to
+    /// the request before it); nil for anything else.
+    private func consumptionRecord(_ verified: VerifiedNotificationV2, _ notification: ClaimedNotification) -> ConsumptionRecord? {
+        guard let transaction = verified.transaction, let transactionID = transaction.transactionID else { return nil }
+        let signedAt = verified.payload.signedDate ?? notification.receivedAt
+        switch verified.payload.notificationType {
+        case .consumptionRequest?:
+            guard apps.app(bundleID: notification.bundleID)?.consumptionPolicy != nil, let uuid = verified.payload.notificationUUID else {
+                return nil
+            }
+            return .request(
+                NewConsumptionRequest(
+                    notificationUUID: uuid, environment: notification.environment, bundleID: notification.bundleID,
+                    transactionID: transactionID, originalTransactionID: transaction.originalTransactionID ?? transactionID,
+                    productID: transaction.productID, autoRenewable: transaction.expiresDate != nil,
+                    reason: verified.payload.data?.consumptionRequestReason, requestedAt: signedAt))
+        case .refund?, .refundDeclined?:
+            return .outcome(
+                verified.payload.notificationTypeRaw ?? "", environment: notification.environment, transactionID: transactionID,
+                decidedAt: signedAt)
+        default:
+            return nil
+        }
     }
 
     /// A transaction id queued by `POST /v1/transactions`: looked up with the API, applied,

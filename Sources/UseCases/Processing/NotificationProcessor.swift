@@ -110,6 +110,7 @@ public struct NotificationProcessor: Sendable {
         try await database.withTransaction { session in
             try FactApplier.apply(
                 plan.batches, notificationID: notification.id, appUserID: appUserID, apps: apps, in: session)
+            try plan.consumption?.record(in: session)
             try NotificationInbox.markProcessed(notification, note: plan.note, in: session)
         }
     }

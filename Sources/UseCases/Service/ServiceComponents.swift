@@ -36,6 +36,9 @@ public struct ServiceComponents: Sendable {
     public let eligibility: EligibilityService
     /// Offer signatures StoreKit enforces (eligibility JWS, promotional offers).
     public let offers: OfferSignatures
+    /// Answers to CONSUMPTION_REQUEST, and the consents they need.
+    public let consumptionAnswers: ConsumptionAnswers
+    public let consumptionConsents: ConsumptionConsents
     /// `/v1/app-transactions`.
     public let appTransactions: AppTransactionRecorder
     /// Manual grants.
@@ -124,6 +127,8 @@ public struct ServiceComponents: Sendable {
             workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
             eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
             offers: OfferSignatures(database: database, apps: configuration.apps),
+            consumptionAnswers: ConsumptionAnswers(database: database, api: appStoreAPI, apps: configuration.apps),
+            consumptionConsents: ConsumptionConsents(database: database),
             appTransactions: AppTransactionRecorder(
                 database: database, answers: readAnswers, signatures: signatures, apps: configuration.apps),
             grants: ManualGrants(database: database), forgetting: SubscriberForgetting(database: database),

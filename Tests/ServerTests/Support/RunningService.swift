@@ -104,6 +104,7 @@ struct RunningService: Sendable {
                     workerPollInterval: .milliseconds(250),
                     runsWorker: runsWorker,
                     webhookRetryPolicy: WebhookRetryPolicy(baseDelay: .milliseconds(50), maximumDelay: .milliseconds(400)),
+                    consumptionInterval: .seconds(1),
                     intakeClock: intakeClock
                 )
             )
@@ -150,11 +151,18 @@ struct RunningService: Sendable {
         try await post(path, bytes: NotificationBodies.bytes(object), timeout: timeout)
     }
 
-    /// POSTs raw JSON bytes to a query API path with the admin token.
-    func post(_ path: String, bytes: [UInt8], timeout: Duration = .seconds(30)) async throws -> HTTPClient.HTTPResponse {
+    /// PUTs a JSON object to a query API path with the admin token.
+    func put(_ path: String, _ object: [String: Any]) async throws -> HTTPClient.HTTPResponse {
+        try await post(path, bytes: NotificationBodies.bytes(object), method: .put)
+    }
+
+    /// POSTs (or PUTs) raw JSON bytes to a query API path with the admin token.
+    func post(
+        _ path: String, bytes: [UInt8], method: HTTPClient.HTTPMethod = .post, timeout: Duration = .seconds(30)
+    ) async throws -> HTTPClient.HTTPResponse {
         try await execute(
             HTTPClient.HTTPRequest(
-                method: .post, url: baseURL + path,
+                method: method, url: baseURL + path,
                 headers: [
                     HTTPHeader(name: "Content-Type", value: "application/json"),
                     HTTPHeader(name: "Authorization", value: "Bearer \(RunningService.adminToken)"),

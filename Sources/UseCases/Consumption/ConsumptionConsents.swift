@@ -1,0 +1,20 @@
+import Foundation
+import Postgres
+import Store
+
+/// `PUT /v1/subscribers/{app_user_id}/consent`: whether an app user consents to sharing
+/// consumption data with Apple when they ask for a refund. Without a consenting user, a
+/// purchase's CONSUMPTION_REQUEST is never answered (Apple refuses such an answer anyway).
+public struct ConsumptionConsents: Sendable {
+    private let store: ConsumptionStore
+
+    /// Records consents in `database`.
+    public init(database: PostgresClient) {
+        store = ConsumptionStore(client: database)
+    }
+
+    /// Records `consented` for `appUserID` (withdrawing is `false`); returns when.
+    public func set(appUserID: String, consented: Bool) async throws -> Date {
+        try await store.setConsent(appUserID: appUserID, consented: consented)
+    }
+}

@@ -18,6 +18,11 @@ extension SubscriptionDocument: ContractJSONWritable {
             json.value(snapshot.autoRenewProductID)
             json.key("bundle_id")
             json.value(snapshot.bundleID)
+            // Apple's eligibleWinBackOfferIds from the newest renewal info ([] when it names none).
+            json.key("eligible_win_back_offer_ids")
+            json.array { json in
+                for offerID in view.renewal?.eligibleWinBackOfferIDs ?? [] { json.value(offerID) }
+            }
             json.key("entitled")
             json.value(snapshot.entitled)
             json.key("environment")

@@ -26,7 +26,7 @@ public struct ReadAnswers: Sendable {
     /// subscription, subscriber or entitlements documents or to `GroupUsage` (the test
     /// `storedFormatIsPinned` fails until you do): answers stored by a release with another
     /// format are then computed again rather than served.
-    public static let format: Int32 = 3
+    public static let format: Int32 = 4
 
     /// The number stored answers carry as their format: `format` and the apps' entitlement
     /// policies folded together, so that neither a release that changes the documents nor a

@@ -66,6 +66,7 @@ extension RenewalFact {
             isInBillingRetryPeriod: r.isInBillingRetryPeriod ?? false,
             gracePeriodExpiresDate: r.gracePeriodExpiresDate,
             priceConsentStatus: r.priceIncreaseStatus.map(String.init),
+            eligibleWinBackOfferIDs: r.eligibleWinBackOfferIDs,
             observedAt: signedDate
         )
     }

@@ -26,6 +26,9 @@ public struct RenewalFact: Sendable, Hashable, Codable {
     public var gracePeriodExpiresDate: Date?
     /// Apple's `price_consent_status`.
     public var priceConsentStatus: String?
+    /// The win-back offers Apple would show the customer now (v2 `eligibleWinBackOfferIds`;
+    /// nil when Apple did not say, as v1 never does).
+    public var eligibleWinBackOfferIDs: [String]?
     /// When Apple said it: the upstream response time of a verify, or when a notification was processed.
     public var observedAt: Date
 
@@ -41,6 +44,7 @@ public struct RenewalFact: Sendable, Hashable, Codable {
         isInBillingRetryPeriod: Bool = false,
         gracePeriodExpiresDate: Date? = nil,
         priceConsentStatus: String? = nil,
+        eligibleWinBackOfferIDs: [String]? = nil,
         observedAt: Date
     ) {
         self.originalTransactionID = originalTransactionID
@@ -53,6 +57,7 @@ public struct RenewalFact: Sendable, Hashable, Codable {
         self.isInBillingRetryPeriod = isInBillingRetryPeriod
         self.gracePeriodExpiresDate = gracePeriodExpiresDate
         self.priceConsentStatus = priceConsentStatus
+        self.eligibleWinBackOfferIDs = eligibleWinBackOfferIDs
         self.observedAt = observedAt
     }
 
@@ -107,6 +112,7 @@ public struct RenewalFact: Sendable, Hashable, Codable {
             isInBillingRetryPeriod ? "1" : "0",
             text(gracePeriodExpiresDate.map { String($0.timeIntervalSince1970) }),
             text(priceConsentStatus),
+            text(eligibleWinBackOfferIDs.map { $0.joined(separator: ",") }),
         ]
     }
 }

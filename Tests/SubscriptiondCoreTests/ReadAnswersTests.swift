@@ -126,6 +126,8 @@ struct ReadAnswersTests {
                 2: "ecb71b6f696fc5fab9b267cfe9e24447c10c8606ade7e3dcc54e0d12c6a82f06",
                 // apple_accounts in the subscriber document.
                 3: "7feb857a38622d933f4534de815cffc801c943e57e2225026e259aa4cc84a6df",
+                // eligible_win_back_offer_ids in the subscription document.
+                4: "44c5cee2fac74cad3fd9d6f4aca881a2bd6432403048ef08940fd57e63566c46",
             ]
             #expect(pinned[ReadAnswers.format] == digest, "stored answers changed: raise ReadAnswers.format and pin \(digest) for it")
         }

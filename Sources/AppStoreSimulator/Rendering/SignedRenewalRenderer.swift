@@ -22,6 +22,9 @@ enum SignedRenewalRenderer {
         if let graceEnd = r.gracePeriodExpiresDate, r.isInBillingRetryPeriod {
             members.append(("gracePeriodExpiresDate", SignedTransactionRenderer.millis(graceEnd)))
         }
+        if let offers = winBackOfferIDs(subscription, at: signedDate) {
+            members.append(("eligibleWinBackOfferIds", .array(offers.map { .string($0) })))
+        }
         members += [
             ("signedDate", SignedTransactionRenderer.millis(signedDate)),
             ("environment", .string(environment.rawValue)),
@@ -29,6 +32,18 @@ enum SignedRenewalRenderer {
             ("renewalDate", SignedTransactionRenderer.millis(subscription.latest.expiresDate)),
         ]
         return .object(members)
+    }
+
+    /// The win-back offers Apple would show now: one per product, for a customer who cancelled
+    /// and whose last period has ended (Apple leaves the field out when there are none).
+    static func winBackOfferIDs(_ subscription: SimSubscription, at date: Date) -> [String]? {
+        guard subscription.renewal.expirationIntent == .customerCancelled, subscription.latest.expiresDate <= date else { return nil }
+        return [winBackOfferID(productID: subscription.latest.productID)]
+    }
+
+    /// The simulator's win-back offer of `productID`.
+    static func winBackOfferID(productID: String) -> String {
+        productID + ".winback"
     }
 
     /// The start of the newest run of periods, ignoring lapses shorter than 60 days (Apple's rule).

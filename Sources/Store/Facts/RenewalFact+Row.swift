@@ -9,7 +9,8 @@ extension RenewalFact {
     /// live) fails until the connection is replaced.
     static let columns: StaticString = """
         environment, original_transaction_id, bundle_id, product_id, auto_renew_product_id, auto_renew_status,
-        expiration_intent, is_in_billing_retry_period, grace_period_expires_date, price_consent_status, observed_at
+        expiration_intent, is_in_billing_retry_period, grace_period_expires_date, price_consent_status,
+        eligible_win_back_offer_ids, observed_at
         """
 
     /// Reads one `renewal_info` row; `prefix` names the columns of a joined read
@@ -27,6 +28,7 @@ extension RenewalFact {
             isInBillingRetryPeriod: try row.decode(prefix + "is_in_billing_retry_period"),
             gracePeriodExpiresDate: try row.decode(prefix + "grace_period_expires_date"),
             priceConsentStatus: try row.decode(prefix + "price_consent_status"),
+            eligibleWinBackOfferIDs: try row.decode(prefix + "eligible_win_back_offer_ids"),
             observedAt: try row.decode(prefix + "observed_at")
         )
     }
@@ -38,17 +40,20 @@ extension RenewalFact {
                 """
                 INSERT INTO renewal_info (
                     environment, original_transaction_id, bundle_id, product_id, auto_renew_product_id, auto_renew_status,
-                    expiration_intent, is_in_billing_retry_period, grace_period_expires_date, price_consent_status, observed_at)
+                    expiration_intent, is_in_billing_retry_period, grace_period_expires_date, price_consent_status,
+                    eligible_win_back_offer_ids, observed_at)
                 VALUES (\(environment.rawValue), \(originalTransactionID), \(bundleID), \(productID), \(autoRenewProductID),
                     \(autoRenewStatus), \(expirationIntent?.rawValue), \(isInBillingRetryPeriod), \(gracePeriodExpiresDate),
-                    \(priceConsentStatus), \(observedAt))
+                    \(priceConsentStatus), \(eligibleWinBackOfferIDs)::text[], \(observedAt))
                 ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
                     bundle_id = EXCLUDED.bundle_id, product_id = EXCLUDED.product_id,
                     auto_renew_product_id = EXCLUDED.auto_renew_product_id, auto_renew_status = EXCLUDED.auto_renew_status,
                     expiration_intent = EXCLUDED.expiration_intent,
                     is_in_billing_retry_period = EXCLUDED.is_in_billing_retry_period,
                     grace_period_expires_date = EXCLUDED.grace_period_expires_date,
-                    price_consent_status = EXCLUDED.price_consent_status, observed_at = EXCLUDED.observed_at, updated_at = now()
+                    price_consent_status = EXCLUDED.price_consent_status,
+                    eligible_win_back_offer_ids = EXCLUDED.eligible_win_back_offer_ids, observed_at = EXCLUDED.observed_at,
+                    updated_at = now()
                 """
             ).prepared())
     }

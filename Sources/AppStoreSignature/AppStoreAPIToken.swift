@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The ES256 JWT that authenticates one App Store Server API request.
@@ -10,26 +9,19 @@ public struct AppStoreAPIToken: Sendable {
     /// How long a token lives.
     public static let lifetime: TimeInterval = 300
 
-    private let key: P256.Signing.PrivateKey
-    private let keyID: String
-    private let issuerID: String
-    private let bundleID: String
+    private let key: InAppPurchaseKey
 
     /// A signer for one app's credentials; `privateKeyPEM` is the `.p8` file's text.
     public init(privateKeyPEM: String, keyID: String, issuerID: String, bundleID: String) throws {
-        key = try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
-        self.keyID = keyID
-        self.issuerID = issuerID
-        self.bundleID = bundleID
+        key = try InAppPurchaseKey(privateKeyPEM: privateKeyPEM, keyID: keyID, issuerID: issuerID, bundleID: bundleID)
     }
 
     /// A token issued at `now` (whole seconds), for `Authorization: Bearer <token>`.
     public func token(now: Date = Date()) throws -> String {
         let issuedAt = now.claimSeconds
-        let claims: [String: Any] = [
-            "iss": issuerID, "iat": issuedAt, "exp": issuedAt + Int64(Self.lifetime),
-            "aud": "appstoreconnect-v1", "bid": bundleID,
-        ]
-        return try ES256.compactJWS(header: ["alg": "ES256", "kid": keyID, "typ": "JWT"], claims: claims, key: key)
+        return try key.jws(claims: [
+            "iss": key.issuerID, "iat": issuedAt, "exp": issuedAt + Int64(Self.lifetime),
+            "aud": "appstoreconnect-v1", "bid": key.bundleID,
+        ])
     }
 }

@@ -9,17 +9,12 @@ import Foundation
 /// Never log the key; a signature is only as secret as the offer it grants.
 public struct StoreKitOfferSigner: Sendable {
     /// The key's identifier in App Store Connect (the JWS `kid`, the v1 `keyIdentifier`).
-    public let keyID: String
-    private let key: P256.Signing.PrivateKey
-    private let issuerID: String
-    private let bundleID: String
+    public var keyID: String { key.keyID }
+    private let key: InAppPurchaseKey
 
     /// A signer for one app; `privateKeyPEM` is the `.p8` file's text.
     public init(privateKeyPEM: String, keyID: String, issuerID: String, bundleID: String) throws {
-        key = try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
-        self.keyID = keyID
-        self.issuerID = issuerID
-        self.bundleID = bundleID
+        key = try InAppPurchaseKey(privateKeyPEM: privateKeyPEM, keyID: keyID, issuerID: issuerID, bundleID: bundleID)
     }
 
     /// The JWS for StoreKit's `introductoryOfferEligibility(compactJWS:)` purchase option:
@@ -52,9 +47,9 @@ public struct StoreKitOfferSigner: Sendable {
     ) throws -> PromotionalOfferSignatureV1 {
         let timestamp = now.claimMilliseconds
         let message = Self.promotionalOfferV1Message(
-            bundleID: bundleID, keyID: keyID, productID: productID, offerID: offerID, appAccountToken: appAccountToken,
+            bundleID: key.bundleID, keyID: keyID, productID: productID, offerID: offerID, appAccountToken: appAccountToken,
             nonce: nonce, timestamp: timestamp)
-        let signature = try key.signature(for: Array(message.utf8))
+        let signature = try key.key.signature(for: Array(message.utf8))
         return PromotionalOfferSignatureV1(
             keyID: keyID, nonce: nonce.uuidString.lowercased(), timestamp: timestamp,
             signature: signature.derRepresentation.base64EncodedString())
@@ -72,10 +67,9 @@ public struct StoreKitOfferSigner: Sendable {
 
     private func jws(audience: String, nonce: UUID, now: Date, claims: [String: Any]) throws -> String {
         let base: [String: Any] = [
-            "iss": issuerID, "iat": now.claimSeconds, "aud": audience, "bid": bundleID, "nonce": nonce.uuidString.lowercased(),
+            "iss": key.issuerID, "iat": now.claimSeconds, "aud": audience, "bid": key.bundleID, "nonce": nonce.uuidString.lowercased(),
         ]
-        return try ES256.compactJWS(
-            header: ["alg": "ES256", "kid": keyID, "typ": "JWT"], claims: base.merging(claims) { first, _ in first }, key: key)
+        return try key.jws(claims: base.merging(claims) { first, _ in first })
     }
 }
 

@@ -119,28 +119,28 @@ struct ConfigurationFile: Decodable {
         }
     }
 
+    /// `text` as one of `Value`'s cases, or an error naming the app, the key and the choices.
+    private static func oneOf<Value: RawRepresentable & CaseIterable>(
+        _ text: String, key: String, app: App, setting: String
+    ) throws -> Value where Value.RawValue == String {
+        guard let value = Value(rawValue: text) else {
+            throw ConfigurationError(
+                setting,
+                "app \(app.bundleID): \(key) must be one of \(Value.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+        }
+        return value
+    }
+
     /// The app's `consumption` answers, checked (nil when absent: CONSUMPTION_REQUEST is only
     /// recorded; answering also needs the API key, checked once both sources are merged).
     private static func consumptionPolicy(_ app: App, setting: String) throws -> ConsumptionPolicy? {
         guard let consumption = app.consumption else { return nil }
         var policy = ConsumptionPolicy()
         if let text = consumption.refundPreference {
-            guard let preference = ConsumptionPolicy.RefundPreference(rawValue: text) else {
-                throw ConfigurationError(
-                    setting,
-                    "app \(app.bundleID): consumption.refund_preference must be one of \(ConsumptionPolicy.RefundPreference.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'"
-                )
-            }
-            policy.refundPreference = preference
+            policy.refundPreference = try oneOf(text, key: "consumption.refund_preference", app: app, setting: setting)
         }
         if let text = consumption.deliveryStatus {
-            guard let status = ConsumptionPolicy.DeliveryStatus(rawValue: text) else {
-                throw ConfigurationError(
-                    setting,
-                    "app \(app.bundleID): consumption.delivery_status must be one of \(ConsumptionPolicy.DeliveryStatus.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'"
-                )
-            }
-            policy.deliveryStatus = status
+            policy.deliveryStatus = try oneOf(text, key: "consumption.delivery_status", app: app, setting: setting)
         }
         policy.sampleContentProvided = consumption.sampleContentProvided ?? false
         return policy

@@ -35,7 +35,7 @@ struct ConsumptionRequestTests {
         return current
     }
 
-    @Test("a consenting customer's request is answered with the app's setting; another's waits, then ends without a word at the deadline")
+    @Test("a consenting customer's request is answered with the app's setting; another's waits until she consents")
     func answered() async throws {
         let world = try await AppStoreAPIEndToEndTests.World.make(
             customers: 2, seed: 20_261_203, sandboxShare: 0, scenarios: [.refundDeclined])
@@ -102,13 +102,14 @@ struct ConsumptionRequestTests {
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("was not sent: waiting"), "\(refused.stderr)")
 
-            // Twelve hours pass without consent: the request ends no_consent, and Apple never heard of it.
-            try await service.database.execute(
-                "UPDATE consumption_requests SET deadline = now() + interval '30 seconds', next_attempt_at = now() WHERE id = \(waiting.id)"
-            )
-            let ended = try await waitFor(service) { rows in rows.contains { $0.id == waiting.id && $0.state == "no_consent" } }
-            #expect(ended.contains { $0.id == waiting.id && $0.state == "no_consent" }, "\(ended)")
-            #expect(world.simulator.consumptionAnswers().count == 1)
+            // The other customer consents later: her waiting request is answered at once, not at
+            // the next minute's look.
+            let consented = ContinuousClock.now
+            #expect(try await service.put("/v1/subscribers/\(silent.appUserID)/consent", ["consumption_data": true]).status == 200)
+            let both = try await waitFor(service) { rows in rows.allSatisfy { $0.state == "sent" } }
+            #expect(both.allSatisfy { $0.state == "sent" }, "\(both)")
+            #expect(consented.duration(to: .now) < .seconds(30), "the consent should wake the request, not the minute's recheck")
+            #expect(world.simulator.consumptionAnswers().count == 2)
 
             // A redelivered CONSUMPTION_REQUEST is not recorded twice.
             for notification in world.simulator.notifications() {
@@ -124,7 +125,9 @@ struct ConsumptionRequestTests {
         }
     }
 
-    @Test("Apple's permanent refusal ends the request failed; a request for a purchase of an app without the setting is not recorded")
+    @Test(
+        "Apple's permanent refusal ends a request failed; without consent one ends no_consent at its deadline; an app without the setting records none"
+    )
     func refusedAndUnconfigured() async throws {
         let world = try await AppStoreAPIEndToEndTests.World.make(
             customers: 1, seed: 20_261_204, sandboxShare: 0, scenarios: [.refundDeclined])
@@ -160,6 +163,19 @@ struct ConsumptionRequestTests {
             #expect(failed.first?.state == "failed", "\(failed)")
             let error: String? = try await service.database.query("SELECT last_error FROM consumption_requests")[0].decode("last_error")
             #expect(error?.contains("App Store Server API") == true, "\(error ?? "")")
+
+            // A purchase nobody consented for, its deadline a moment away: it ends no_consent, and
+            // Apple never hears of it.
+            try await service.database.execute(
+                """
+                INSERT INTO consumption_requests (notification_uuid, environment, bundle_id, transaction_id, original_transaction_id,
+                    auto_renewable, requested_at, deadline)
+                VALUES ('silent-uuid', 'Production', \(RunningService.bundleID), '8888888888', '8888888888', true,
+                    now() - interval '12 hours', now() + interval '30 seconds')
+                """)
+            let ended = try await waitFor(service) { rows in rows.contains { $0.transactionID == "8888888888" && $0.state == "no_consent" }
+            }
+            #expect(ended.contains { $0.transactionID == "8888888888" && $0.state == "no_consent" }, "\(ended)")
             #expect(world.simulator.consumptionAnswers().isEmpty)
         }
     }

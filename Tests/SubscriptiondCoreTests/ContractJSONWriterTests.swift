@@ -54,7 +54,12 @@ struct ContractJSONWriterTests {
         )
         return SubscriptionView(
             snapshot: snapshot, updatedAt: Self.dates[(index + 5) % Self.dates.count],
-            transactions: (0..<(full ? 3 : 0)).map { transaction(index + $0, full: $0 % 2 == 0) }, renewal: nil
+            transactions: (0..<(full ? 3 : 0)).map { transaction(index + $0, full: $0 % 2 == 0) },
+            renewal: full
+                ? RenewalFact(
+                    originalTransactionID: "o", bundleID: "com.example.app", environment: .sandbox,
+                    eligibleWinBackOfferIDs: ["winback.\(index)", Self.awkward], observedAt: Self.dates[0])
+                : nil
         )
     }
 

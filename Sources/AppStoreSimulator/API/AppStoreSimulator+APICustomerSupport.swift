@@ -74,15 +74,7 @@ extension AppStoreSimulator {
                 }
             })
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
-        let page = try APIPage.slice(refunded, token: revision, invalid: .badRequest(4_000_005, "Invalid revision."))
-        var signed: [JSONValue] = []
-        do {
-            for (_, _, payload) in page.items {
-                signed.append(.string(try signer.sign(payload)))
-            }
-        } catch {
-            throw .internalError(status: 500)
-        }
+        let (page, signed) = try signedPage(refunded, revision: revision, signer: signer)
         return .object([("signedTransactions", .array(signed)), ("revision", .string(page.nextToken)), ("hasMore", .bool(page.hasMore))])
     }
 

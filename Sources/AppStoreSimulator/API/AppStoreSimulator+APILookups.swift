@@ -63,15 +63,7 @@ extension AppStoreSimulator {
             (state.transactions.map { ($0.purchaseDate, $0.transactionID, SignedTransactionRenderer.payload($0, context)) }
             + state.purchases.map { ($0.purchaseDate, $0.transactionID, SignedTransactionRenderer.payload($0, context)) })
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
-        let page = try APIPage.slice(all, token: revision, invalid: .badRequest(4_000_005, "Invalid revision."))
-        var signed: [JSONValue] = []
-        do {
-            for (_, _, payload) in page.items {
-                signed.append(.string(try signer.sign(payload)))
-            }
-        } catch {
-            throw .internalError(status: 500)
-        }
+        let (page, signed) = try signedPage(all, revision: revision, signer: signer)
         return .object([
             ("revision", .string(page.nextToken)),
             ("bundleId", .string(bundleID)),
@@ -80,6 +72,18 @@ extension AppStoreSimulator {
             ("hasMore", .bool(page.hasMore)),
             ("signedTransactions", .array(signed)),
         ])
+    }
+
+    /// The page of `items` (dated, ordered payloads) that `revision` names, each payload signed.
+    func signedPage(
+        _ items: [(Date, String, JSONValue)], revision: String?, signer: JWSSigner
+    ) throws(APIError) -> (page: APIPage<(Date, String, JSONValue)>, signed: [JSONValue]) {
+        let page = try APIPage.slice(items, token: revision, invalid: .badRequest(4_000_005, "Invalid revision."))
+        do {
+            return (page, try page.items.map { .string(try signer.sign($0.2)) })
+        } catch {
+            throw .internalError(status: 500)
+        }
     }
 
     /// Get Transaction Info: the transaction itself (a subscription period or a one-time

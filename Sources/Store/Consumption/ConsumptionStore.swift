@@ -169,17 +169,32 @@ public struct ConsumptionStore: Sendable {
 
     // MARK: Consent
 
-    /// Records whether `appUserID` consents to sharing consumption data; returns when.
+    /// Records whether `appUserID` consents to sharing consumption data; returns when. A
+    /// consent makes the pending requests of the user's purchases due at once.
     public func setConsent(appUserID: String, consented: Bool) async throws -> Date {
-        let rows = try await client.query(
-            PostgresQuery(
-                """
-                INSERT INTO consumption_consents (app_user_id, consented) VALUES (\(appUserID), \(consented))
-                ON CONFLICT (app_user_id) DO UPDATE SET consented = EXCLUDED.consented, updated_at = now()
-                RETURNING updated_at
-                """
-            ).prepared())
-        guard let row = rows.first else { throw StoreError("INSERT … RETURNING gave no row") }
-        return try row.decode("updated_at")
+        try await client.withTransaction { session in
+            guard
+                let row = try session.queryFirst(
+                    PostgresQuery(
+                        """
+                        INSERT INTO consumption_consents (app_user_id, consented) VALUES (\(appUserID), \(consented))
+                        ON CONFLICT (app_user_id) DO UPDATE SET consented = EXCLUDED.consented, updated_at = now()
+                        RETURNING updated_at
+                        """
+                    ).prepared())
+            else { throw StoreError("INSERT … RETURNING gave no row") }
+            if consented {
+                try session.execute(
+                    PostgresQuery(
+                        """
+                        UPDATE consumption_requests AS r SET next_attempt_at = now()
+                        FROM subscribers s
+                        WHERE s.app_user_id = \(appUserID) AND s.environment = r.environment
+                          AND s.original_transaction_id = r.original_transaction_id AND r.state = 'pending'
+                        """
+                    ).prepared())
+            }
+            return try row.decode("updated_at")
+        }
     }
 }

@@ -21,6 +21,7 @@ struct FormerSubscriptionDocument: Encodable {
         case gracePeriodExpiresAt = "grace_period_expires_at", revokedAt = "revoked_at"
         case revocationReason = "revocation_reason", updatedAt = "updated_at", transactions
         case source, ownership, offerType = "offer_type", appAccountToken = "app_account_token"
+        case eligibleWinBackOfferIDs = "eligible_win_back_offer_ids"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -48,6 +49,7 @@ struct FormerSubscriptionDocument: Encodable {
         try container.encode(snapshot.ownershipType?.lowercased(), forKey: .ownership)
         try container.encode(snapshot.offerKind?.rawValue, forKey: .offerType)
         try container.encode(snapshot.appAccountToken, forKey: .appAccountToken)
+        try container.encode(view.renewal?.eligibleWinBackOfferIDs ?? [], forKey: .eligibleWinBackOfferIDs)
         if includeTransactions {
             try container.encode(view.transactions.map(FormerTransactionDocument.init), forKey: .transactions)
         }

@@ -12,7 +12,7 @@ struct ConsumptionSenderService: Service {
     let interval: Duration
     let logger: Logger
 
-    private static let batch = 50
+    private static let batch = 10
 
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {

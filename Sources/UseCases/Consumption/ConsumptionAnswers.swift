@@ -44,20 +44,25 @@ public struct ConsumptionAnswers: Sendable {
         self.apps = apps
     }
 
-    /// Claims up to `limit` due requests and settles each; the outcomes, in claim order.
-    public func sendDue(limit: Int = 50, now: Date = Date(), logger: Logger) async throws -> [Outcome] {
+    /// How long a claim keeps other senders away: longer than a batch's sends can take (each
+    /// bounded by the API client's timeout and retries), so no request is sent twice at once.
+    public static let claimLease: Duration = .seconds(600)
+
+    /// Claims up to `limit` due requests and settles each, judging each deadline at its own
+    /// turn; the outcomes, in claim order.
+    public func sendDue(limit: Int = 10, logger: Logger) async throws -> [Outcome] {
         var outcomes: [Outcome] = []
-        for claimed in try await store.claimDue(limit: limit, lease: .seconds(120)) {
-            outcomes.append(try await settle(claimed, now: now, logger: logger))
+        for claimed in try await store.claimDue(limit: limit, lease: Self.claimLease) {
+            outcomes.append(try await settle(claimed, now: Date(), logger: logger))
         }
         return outcomes
     }
 
     /// Settles pending request `id` now, due or not (`subscriptionctl consumption send`); nil
     /// when there is no pending request with that id.
-    public func send(id: Int64, now: Date = Date(), logger: Logger) async throws -> Outcome? {
-        guard let claimed = try await store.claimDue(limit: 1, lease: .seconds(120), only: id).first else { return nil }
-        return try await settle(claimed, now: now, logger: logger)
+    public func send(id: Int64, logger: Logger) async throws -> Outcome? {
+        guard let claimed = try await store.claimDue(limit: 1, lease: Self.claimLease, only: id).first else { return nil }
+        return try await settle(claimed, now: Date(), logger: logger)
     }
 
     private func settle(_ claimed: ClaimedConsumptionRequest, now: Date, logger: Logger) async throws -> Outcome {

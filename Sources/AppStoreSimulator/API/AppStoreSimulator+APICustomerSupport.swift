@@ -62,18 +62,9 @@ extension AppStoreSimulator {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
         let state = customer.state(at: now)
-        let refunded =
-            (state.transactions.compactMap { transaction in
-                transaction.cancellationDate.flatMap { date in
-                    date <= now ? (date, transaction.transactionID, SignedTransactionRenderer.payload(transaction, context)) : nil
-                }
-            }
-            + state.purchases.compactMap { purchase in
-                purchase.cancellationDate.flatMap { date in
-                    date <= now ? (date, purchase.transactionID, SignedTransactionRenderer.payload(purchase, context)) : nil
-                }
-            })
-            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        let refunded = datedPayloads(
+            state, context, transactionDate: { $0.cancellationDate.flatMap { $0 <= now ? $0 : nil } },
+            purchaseDate: { $0.cancellationDate.flatMap { $0 <= now ? $0 : nil } })
         let (page, signed) = try signedPage(refunded, revision: revision, signer: signer)
         return .object([("signedTransactions", .array(signed)), ("revision", .string(page.nextToken)), ("hasMore", .bool(page.hasMore))])
     }

@@ -59,10 +59,7 @@ extension AppStoreSimulator {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
         let state = customer.state(at: now)
-        let all =
-            (state.transactions.map { ($0.purchaseDate, $0.transactionID, SignedTransactionRenderer.payload($0, context)) }
-            + state.purchases.map { ($0.purchaseDate, $0.transactionID, SignedTransactionRenderer.payload($0, context)) })
-            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        let all = datedPayloads(state, context, transactionDate: \.purchaseDate, purchaseDate: \.purchaseDate)
         let (page, signed) = try signedPage(all, revision: revision, signer: signer)
         return .object([
             ("revision", .string(page.nextToken)),
@@ -72,6 +69,21 @@ extension AppStoreSimulator {
             ("hasMore", .bool(page.hasMore)),
             ("signedTransactions", .array(signed)),
         ])
+    }
+
+    /// The payloads of the customer's subscription periods and one-time purchases that have a
+    /// date by `transactionDate` / `purchaseDate` (nil leaves one out), by date then id.
+    func datedPayloads(
+        _ state: CustomerState, _ context: SignedTransactionRenderer.Context, transactionDate: (SimTransaction) -> Date?,
+        purchaseDate: (SimPurchase) -> Date?
+    ) -> [(Date, String, JSONValue)] {
+        let periods = state.transactions.compactMap { transaction in
+            transactionDate(transaction).map { ($0, transaction.transactionID, SignedTransactionRenderer.payload(transaction, context)) }
+        }
+        let purchases = state.purchases.compactMap { purchase in
+            purchaseDate(purchase).map { ($0, purchase.transactionID, SignedTransactionRenderer.payload(purchase, context)) }
+        }
+        return (periods + purchases).sorted { ($0.0, $0.1) < ($1.0, $1.1) }
     }
 
     /// The page of `items` (dated, ordered payloads) that `revision` names, each payload signed.

@@ -67,10 +67,8 @@ extension NotificationProcessor {
                     transactionID: transactionID, originalTransactionID: transaction.originalTransactionID ?? transactionID,
                     productID: transaction.productID, autoRenewable: transaction.expiresDate != nil,
                     reason: verified.payload.data?.consumptionRequestReason, requestedAt: signedAt))
-        case .refund?, .refundDeclined?:
-            return .outcome(
-                verified.payload.notificationTypeRaw ?? "", environment: notification.environment, transactionID: transactionID,
-                decidedAt: signedAt)
+        case let decision? where decision == .refund || decision == .refundDeclined:
+            return .outcome(decision.rawValue, environment: notification.environment, transactionID: transactionID, decidedAt: signedAt)
         default:
             return nil
         }

@@ -110,9 +110,61 @@ public struct TestNotificationStatus: Sendable, Hashable {
 
 extension NotificationSendAttempt {
     init(_ wire: AppStoreAPIWire.SendAttemptItem) {
-        attemptDate = wire.attemptDate.flatMap { ms in
-            (0...253_402_300_799_999).contains(ms) ? Date(timeIntervalSince1970: Double(ms) / 1000) : nil
-        }
+        attemptDate = wire.attemptDate.flatMap(Date.init(appleMilliseconds:))
         resultRaw = wire.sendAttemptResult
+    }
+}
+
+/// What a renewal-date extension asks for: Apple's `extendByDays` (1–90), `extendReasonCode`
+/// (0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage) and the
+/// caller's `requestIdentifier`, which makes sending the same request again harmless.
+public struct RenewalExtensionTerms: Sendable, Hashable {
+    /// Days to add to the renewal date, 1 to 90.
+    public let days: Int
+    /// Apple's reason code, 0 to 3.
+    public let reasonCode: Int
+    /// The request's identifier; the same one is sent on every try.
+    public let requestIdentifier: UUID
+
+    /// The terms, or `.invalidRequest` when Apple would refuse them.
+    public init(days: Int, reasonCode: Int, requestIdentifier: UUID) throws(AppStoreAPIError) {
+        guard (1...90).contains(days) else { throw .invalidRequest(reason: "an extension is 1 to 90 days, not \(days)") }
+        guard (0...3).contains(reasonCode) else { throw .invalidRequest(reason: "the extension reason code is 0 to 3, not \(reasonCode)") }
+        self.days = days
+        self.reasonCode = reasonCode
+        self.requestIdentifier = requestIdentifier
+    }
+}
+
+/// Extend a Subscription Renewal Date's answer.
+public struct RenewalExtensionAnswer: Sendable, Hashable {
+    /// The environment that knew the subscription.
+    public let environment: AppStoreEnvironment
+    /// Whether Apple extended it.
+    public let succeeded: Bool
+    /// The subscription's new expiry, when Apple names it.
+    public let effectiveDate: Date?
+    /// `webOrderLineItemId` of the extended period.
+    public let webOrderLineItemID: String?
+}
+
+/// Get Status of Subscription Renewal Date Extensions: how far a mass extension is.
+public struct MassExtensionStatus: Sendable, Hashable {
+    /// Whether Apple has finished the request.
+    public let complete: Bool
+    /// When it finished.
+    public let completeDate: Date?
+    /// Subscriptions extended so far.
+    public let succeededCount: Int?
+    /// Subscriptions Apple could not extend.
+    public let failedCount: Int?
+}
+
+extension Date {
+    /// A date from Apple's milliseconds since 1970; nil outside years 1970…9999, so no
+    /// answer can trap the conversion.
+    init?(appleMilliseconds ms: Int64) {
+        guard (0...253_402_300_799_999).contains(ms) else { return nil }
+        self.init(timeIntervalSince1970: Double(ms) / 1000)
     }
 }

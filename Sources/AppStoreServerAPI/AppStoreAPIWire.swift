@@ -84,4 +84,42 @@ enum AppStoreAPIWire {
         var transactionId: String?
         var onlyFailures: Bool?
     }
+
+    /// Extend a Subscription Renewal Date: the request.
+    struct ExtendRequest: Encodable {
+        var extendByDays: Int
+        var extendReasonCode: Int
+        var requestIdentifier: String
+    }
+
+    /// Extend a Subscription Renewal Date: `effectiveDate` is the new expiry (ms).
+    struct ExtendResponse: Decodable {
+        var originalTransactionId: String?
+        var webOrderLineItemId: String?
+        var success: Bool?
+        var effectiveDate: Int64?
+    }
+
+    /// Extend Subscription Renewal Dates for All Active Subscribers: the request.
+    struct MassExtendRequest: Encodable {
+        var extendByDays: Int
+        var extendReasonCode: Int
+        var requestIdentifier: String
+        var productId: String
+        var storefrontCountryCodes: [String]?
+    }
+
+    /// Extend Subscription Renewal Dates for All Active Subscribers: the answer.
+    struct MassExtendResponse: Decodable {
+        var requestIdentifier: String?
+    }
+
+    /// Get Status of Subscription Renewal Date Extensions.
+    struct MassExtendStatusResponse: Decodable {
+        var requestIdentifier: String?
+        var complete: Bool?
+        var completeDate: Int64?
+        var succeededCount: Int?
+        var failedCount: Int?
+    }
 }

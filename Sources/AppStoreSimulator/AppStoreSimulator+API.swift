@@ -26,6 +26,11 @@ extension AppStoreSimulator {
         box.withLockedValue { $0.api.notificationTarget = url }
     }
 
+    /// Where API-caused notifications are sent (`nil`: nowhere).
+    var notificationTarget: URL? {
+        box.withLockedValue { $0.api.notificationTarget }
+    }
+
     /// The delivery attempts recorded for the notification `uuid`, oldest first.
     public func sendAttempts(notificationUUID uuid: String) -> [SendAttempt] {
         box.withLockedValue { $0.api.attempts[uuid] ?? [] }

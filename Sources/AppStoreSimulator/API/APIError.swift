@@ -21,6 +21,17 @@ struct APIError: Error, Sendable {
         status: 404, code: 4_040_008,
         message: "Either the test notification token is expired or the notification and status are not yet available.")
 
+    /// 404 `OriginalTransactionIdNotFoundError`.
+    static let originalTransactionNotFound = APIError(status: 404, code: 4_040_005, message: "Original transaction id not found.")
+
+    /// 403 `SubscriptionExtensionIneligibleError`.
+    static let extensionIneligible = APIError(
+        status: 403, code: 4_030_004, message: "Forbidden - subscription state ineligible for extension.")
+
+    /// 403 `SubscriptionMaxExtensionError`.
+    static let maximumExtensions = APIError(
+        status: 403, code: 4_030_005, message: "Forbidden - subscription has reached maximum extension count.")
+
     /// 400 with one of Apple's invalid-request codes.
     static func badRequest(_ code: Int, _ message: String) -> APIError {
         APIError(status: 400, code: code, message: message)

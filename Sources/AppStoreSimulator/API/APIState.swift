@@ -18,6 +18,12 @@ struct APIState: Sendable {
     var notificationTarget: URL?
     /// Send Consumption Information bodies accepted, by transaction id, in arrival order.
     var consumptionAnswers: [(transactionID: String, body: String)] = []
+    /// Renewal-date extensions granted, oldest first (one per subscription and request).
+    var extensions: [SimExtension] = []
+    /// Mass extension requests, by request identifier.
+    var massExtensions: [String: SimMassExtension] = [:]
+    /// How long a mass extension request takes to complete.
+    var massExtensionDuration: TimeInterval = 2
     /// Until when every request is answered 429, and the `Retry-After` delay each answer names.
     var held: (until: Date, retryAfter: TimeInterval)?
 }

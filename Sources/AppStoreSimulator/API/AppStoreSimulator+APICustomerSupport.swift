@@ -29,7 +29,7 @@ extension AppStoreSimulator {
         do {
             found = try box.withLockedValue { state in
                 for customer in state.customers where customer.environment == .production && customer.bundleID == bundleID {
-                    let customerState = customer.state(at: now)
+                    let customerState = Self.extendedState(customer, state.api.extensions, at: now)
                     let context = try apiContext(customer, now: now)
                     if let transaction = customerState.transactions.first(where: {
                         self.orderID(ofTransaction: $0.transactionID) == orderID
@@ -61,7 +61,7 @@ extension AppStoreSimulator {
     ) throws(APIError) -> JSONValue {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
-        let state = customer.state(at: now)
+        let state = apiState(customer, at: now)
         let refunded = datedPayloads(
             state, context, transactionDate: { $0.cancellationDate.flatMap { $0 <= now ? $0 : nil } },
             purchaseDate: { $0.cancellationDate.flatMap { $0 <= now ? $0 : nil } })

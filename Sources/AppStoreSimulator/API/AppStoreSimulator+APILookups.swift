@@ -32,7 +32,7 @@ extension AppStoreSimulator {
         let context = try apiContext(customer, now: now)
         var groups: [JSONValue] = []
         do {
-            for subscription in customer.state(at: now).subscriptions {
+            for subscription in apiState(customer, at: now).subscriptions {
                 let transaction = try signer.sign(SignedTransactionRenderer.payload(subscription.latest, context))
                 let renewal = try signer.sign(SignedRenewalRenderer.payload(subscription, environment: environment, signedDate: now))
                 let last = JSONValue.object([
@@ -58,7 +58,7 @@ extension AppStoreSimulator {
     ) throws(APIError) -> JSONValue {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
-        let state = customer.state(at: now)
+        let state = apiState(customer, at: now)
         let all = datedPayloads(state, context, transactionDate: \.purchaseDate, purchaseDate: \.purchaseDate)
         let (page, signed) = try signedPage(all, revision: revision, signer: signer)
         return .object([
@@ -104,7 +104,7 @@ extension AppStoreSimulator {
     {
         let (customer, signer) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
         let context = try apiContext(customer, now: now)
-        let state = customer.state(at: now)
+        let state = apiState(customer, at: now)
         let payload: JSONValue
         if let transaction = state.transactions.first(where: { $0.transactionID == transactionID }) {
             payload = SignedTransactionRenderer.payload(transaction, context)

@@ -55,6 +55,13 @@ enum NotificationRendererV2 {
         try envelope(type: .test, uuid: uuid, signedDate: context.signedDate, data: dataMembers(context), signer: signer)
     }
 
+    /// A notification that carries a `summary` instead of `data` (`RENEWAL_EXTENSION` / `SUMMARY`).
+    static func summary(
+        uuid: String, summary: [(String, JSONValue)], type: NotificationTypeV2, signedDate: Date, signer: JWSSigner
+    ) throws -> [UInt8] {
+        try envelope(type: type, uuid: uuid, signedDate: signedDate, data: summary, dataKey: "summary", signer: signer)
+    }
+
     /// v2's `status`: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
     static func statusCode(_ status: SimStatus) -> Int {
         switch status {
@@ -85,7 +92,8 @@ enum NotificationRendererV2 {
     }
 
     private static func envelope(
-        type: NotificationTypeV2, uuid: String, signedDate: Date, data: [(String, JSONValue)], signer: JWSSigner
+        type: NotificationTypeV2, uuid: String, signedDate: Date, data: [(String, JSONValue)], dataKey: String = "data",
+        signer: JWSSigner
     ) throws -> [UInt8] {
         var members: [(String, JSONValue)] = [("notificationType", .string(type.notificationType))]
         if let subtype = type.subtype {
@@ -93,7 +101,7 @@ enum NotificationRendererV2 {
         }
         members += [
             ("notificationUUID", .string(uuid)),
-            ("data", .object(data)),
+            (dataKey, .object(data)),
             ("version", .string("2.0")),
             ("signedDate", SignedTransactionRenderer.millis(signedDate)),
         ]

@@ -42,6 +42,31 @@ extension SimulatorRoutes {
                     return .object([])
                 }
             }
+            router.put("\(base)/inApps/v1/subscriptions/extend/:originalTransactionId") { request, context in
+                try await api(request, context, environment, simulator) { bundleID, now, body in
+                    let extended = try simulator.apiExtend(
+                        try parameter("originalTransactionId", context), body: body, environment: environment, bundleID: bundleID, now: now)
+                    send(extended.notifications, simulator)
+                    return extended.answer
+                }
+            }
+            router.post("\(base)/inApps/v1/subscriptions/extend/mass") { request, context in
+                try await api(request, context, environment, simulator) { bundleID, now, body in
+                    let requested = try simulator.apiMassExtend(body: body, environment: environment, bundleID: bundleID, now: now)
+                    send(requested.notifications, simulator)
+                    if let summary = requested.summary {
+                        send([summary], simulator, after: max(0, requested.completeAt.timeIntervalSince(now)))
+                    }
+                    return requested.answer
+                }
+            }
+            router.get("\(base)/inApps/v1/subscriptions/extend/mass/:productId/:requestIdentifier") { request, context in
+                try await api(request, context, environment, simulator) { bundleID, now, _ in
+                    try simulator.apiMassExtensionStatus(
+                        productID: try parameter("productId", context), requestIdentifier: try parameter("requestIdentifier", context),
+                        environment: environment, bundleID: bundleID, now: now)
+                }
+            }
             // Apple offers no order lookup in the sandbox: only the production base path has it.
             if environment == .production {
                 router.get("\(base)/inApps/v1/lookup/:orderId") { request, context in
@@ -74,8 +99,7 @@ extension SimulatorRoutes {
                 try await api(request, context, environment, simulator) { bundleID, now, _ in
                     let requested = try simulator.apiRequestTestNotification(environment: environment, bundleID: bundleID, now: now)
                     if let target = requested.target {
-                        let sender = NotificationSender(target: target, retry: .none, timeout: .seconds(10), simulator: simulator)
-                        Task { _ = await sender.deliver(requested.notification) }
+                        send([requested.notification], simulator, to: target)
                     }
                     return .object([("testNotificationToken", .string(requested.token))])
                 }
@@ -85,6 +109,19 @@ extension SimulatorRoutes {
                     try simulator.apiTestNotificationStatus(try parameter("token", context), environment: environment, bundleID: bundleID)
                 }
             }
+        }
+    }
+
+    /// Sends `notifications` in order, `after` seconds from now, to `target` (default: the
+    /// simulator's notification target; none set leaves them unsent), once each.
+    private static func send(
+        _ notifications: [SimNotification], _ simulator: AppStoreSimulator, to target: URL? = nil, after: TimeInterval = 0
+    ) {
+        guard !notifications.isEmpty, let target = target ?? simulator.notificationTarget else { return }
+        let sender = NotificationSender(target: target, retry: .none, timeout: .seconds(10), simulator: simulator)
+        Task {
+            if after > 0 { try? await Task.sleep(for: .milliseconds(Int64((after * 1_000).rounded(.up)))) }
+            for notification in notifications { _ = await sender.deliver(notification) }
         }
     }
 

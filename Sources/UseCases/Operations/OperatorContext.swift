@@ -92,6 +92,11 @@ public struct OperatorContext: Sendable {
         RefundHistory(database: database, evidence: evidence, apps: apps)
     }
 
+    /// `extend`.
+    public func renewalExtensions(api: AppStoreAPIDirectory?, evidence: AppleEvidence, apps: AppRegistry) -> RenewalExtensions {
+        RenewalExtensions(database: database, api: api, evidence: evidence, apps: apps)
+    }
+
     /// `sync`.
     public func sync(evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) -> SubscriptionSync {
         SubscriptionSync(database: database, evidence: evidence, apps: apps, concurrency: concurrency, logger: logger)

@@ -16,6 +16,8 @@ struct ApplyPlan {
     var note: String?
     /// A CONSUMPTION_REQUEST to answer, or the refund decision that follows one.
     var consumption: ConsumptionRecord?
+    /// A RENEWAL_EXTENSION summary: Apple finished a mass extension this service may have asked for.
+    var extensionSummary: NotificationV2Summary?
 }
 
 /// What a v2 notification adds to the consumption requests, written with its facts.

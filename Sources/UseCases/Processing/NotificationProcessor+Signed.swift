@@ -27,6 +27,7 @@ extension NotificationProcessor {
             bundleID: notification.bundleID, environment: notification.environment)
         let handling = SignedNotificationHandling.of(verified.payload.notificationType)
         var plan = ApplyPlan()
+        if verified.payload.notificationType == .renewalExtension { plan.extensionSummary = verified.payload.summary }
         guard !facts.transactions.isEmpty || !facts.renewals.isEmpty else {
             plan.note = handling.noteWithoutFacts(verified)
             return .apply(plan)

@@ -111,6 +111,11 @@ public struct NotificationProcessor: Sendable {
             try FactApplier.apply(
                 plan.batches, notificationID: notification.id, appUserID: appUserID, apps: apps, in: session)
             try plan.consumption?.record(in: session)
+            if let summary = plan.extensionSummary, let identifier = summary.requestIdentifier {
+                try RenewalExtensionStore.recordSummary(
+                    requestIdentifier: identifier, bundleID: notification.bundleID, succeededCount: summary.succeededCount,
+                    failedCount: summary.failedCount, in: session)
+            }
             try NotificationInbox.markProcessed(notification, note: plan.note, in: session)
         }
     }

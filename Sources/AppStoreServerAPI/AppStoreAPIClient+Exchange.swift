@@ -57,6 +57,9 @@ extension AppStoreAPIClient {
 
     /// One environment: rate limit, token, send, classify; 429 and 5xx are retried a few times.
     func exchange(_ call: AppStoreAPICall, in environment: AppStoreEnvironment, logger: Logger) async throws -> AppStoreAPIExchangeOutcome {
+        guard environment != .xcode else {
+            throw AppStoreAPIError.invalidRequest(reason: "StoreKit Testing in Xcode purchases are never looked up with Apple")
+        }
         let limiter = rateLimiter(for: environment, call.rateClass)
         var rateLimitedCount = 0
         var failureCount = 0

@@ -107,11 +107,12 @@ public final class AppStoreAPIClient: Sendable {
     public func rateLimiter(for environment: AppStoreEnvironment, _ rateClass: AppStoreAPIRateClass = .standard) -> AppStoreAPIRateLimiter {
         switch (rateClass, environment) {
         case (.standard, .production): productionLimiter
-        case (.standard, .sandbox): sandboxLimiter
         case (.testNotification, .production): testNotificationProductionLimiter
-        case (.testNotification, .sandbox): testNotificationSandboxLimiter
         case (.customerLookup, .production): customerLookupProductionLimiter
-        case (.customerLookup, .sandbox): customerLookupSandboxLimiter
+        // Xcode is never asked (`exchange` refuses it); the sandbox's buckets stand in.
+        case (.standard, .sandbox), (.standard, .xcode): sandboxLimiter
+        case (.testNotification, .sandbox), (.testNotification, .xcode): testNotificationSandboxLimiter
+        case (.customerLookup, .sandbox), (.customerLookup, .xcode): customerLookupSandboxLimiter
         }
     }
 

@@ -1,3 +1,4 @@
+import AppStoreSignature
 import Foundation
 import Subscriptions
 
@@ -23,12 +24,16 @@ public struct AppCredentials: Sendable {
     public let webhookEventTypes: Set<LifecycleEvent.Kind>?
     /// How it answers CONSUMPTION_REQUEST (`consumption`; nil: not answered).
     public let consumptionPolicy: ConsumptionPolicy?
+    /// The StoreKit configuration's certificate its Xcode test purchases are signed with
+    /// (`xcode_certificate_file`; nil: they are refused).
+    public let xcodeCertificate: XcodeTransactionCertificate?
 
     /// Creates credentials for one app.
     public init(
         bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil, apiKey: AppStoreAPIKey? = nil,
         entitlementPolicy: EntitlementPolicy = .standard, linkPolicy: LinkPolicy = .transfer,
-        webhookEventTypes: Set<LifecycleEvent.Kind>? = nil, consumptionPolicy: ConsumptionPolicy? = nil
+        webhookEventTypes: Set<LifecycleEvent.Kind>? = nil, consumptionPolicy: ConsumptionPolicy? = nil,
+        xcodeCertificate: XcodeTransactionCertificate? = nil
     ) {
         self.bundleID = bundleID
         self.sharedSecret = sharedSecret
@@ -39,6 +44,7 @@ public struct AppCredentials: Sendable {
         self.linkPolicy = linkPolicy
         self.webhookEventTypes = webhookEventTypes
         self.consumptionPolicy = consumptionPolicy
+        self.xcodeCertificate = xcodeCertificate
     }
 
     /// The same app with another webhook target.
@@ -46,7 +52,7 @@ public struct AppCredentials: Sendable {
         AppCredentials(
             bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook, apiKey: apiKey,
             entitlementPolicy: entitlementPolicy, linkPolicy: linkPolicy, webhookEventTypes: webhookEventTypes,
-            consumptionPolicy: consumptionPolicy)
+            consumptionPolicy: consumptionPolicy, xcodeCertificate: xcodeCertificate)
     }
 }
 

@@ -72,7 +72,8 @@ enum AppRegistryLoader {
                 entitlementPolicy: earlier.entitlementPolicy != .standard ? earlier.entitlementPolicy : app.entitlementPolicy,
                 linkPolicy: earlier.linkPolicy != .transfer ? earlier.linkPolicy : app.linkPolicy,
                 webhookEventTypes: earlier.webhookEventTypes ?? app.webhookEventTypes,
-                consumptionPolicy: earlier.consumptionPolicy ?? app.consumptionPolicy)
+                consumptionPolicy: earlier.consumptionPolicy ?? app.consumptionPolicy,
+                xcodeCertificate: earlier.xcodeCertificate ?? app.xcodeCertificate)
         }
         let apps = order.compactMap { byBundleID[$0] }
         // Answering CONSUMPTION_REQUEST needs the App Store Server API key, from either source.

@@ -1,3 +1,4 @@
+import AppStoreSignature
 import Foundation
 import Subscriptions
 
@@ -6,7 +7,7 @@ import Subscriptions
 /// "issuer_id", "key_id", "private_key_file", "grandfather": {"before_version", "entitlement"},
 /// "sandbox_entitlement": "grant" or "ignore", "link_policy": "transfer", "share" or "refuse",
 /// "webhook_event_types": ["expired", ...], "consumption": {"refund_preference", "delivery_status",
-/// "sample_content_provided"}}]}`.
+/// "sample_content_provided"}, "xcode_certificate_file"}]}`.
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
         let bundleID: String
@@ -23,6 +24,7 @@ struct ConfigurationFile: Decodable {
         let linkPolicy: String?
         let webhookEventTypes: [String]?
         let consumption: Consumption?
+        let xcodeCertificateFile: String?
 
         /// `{"refund_preference": "DECLINE", "delivery_status": "DELIVERED", "sample_content_provided": false}`.
         struct Consumption: Decodable {
@@ -51,7 +53,7 @@ struct ConfigurationFile: Decodable {
             case appAppleID = "app_apple_id", webhookURL = "webhook_url", webhookSecret = "webhook_secret"
             case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
             case grandfather, sandboxEntitlement = "sandbox_entitlement", linkPolicy = "link_policy"
-            case webhookEventTypes = "webhook_event_types", consumption
+            case webhookEventTypes = "webhook_event_types", consumption, xcodeCertificateFile = "xcode_certificate_file"
         }
 
         init(from decoder: any Decoder) throws {
@@ -69,6 +71,7 @@ struct ConfigurationFile: Decodable {
             linkPolicy = try container.decodeIfPresent(String.self, forKey: .linkPolicy)
             webhookEventTypes = try container.decodeIfPresent([String].self, forKey: .webhookEventTypes)
             consumption = try container.decodeIfPresent(Consumption.self, forKey: .consumption)
+            xcodeCertificateFile = try container.decodeIfPresent(String.self, forKey: .xcodeCertificateFile)
             // App Store Connect shows the Apple ID as a number; accept it as one or as text.
             if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
                 appAppleID = String(number)
@@ -115,7 +118,10 @@ struct ConfigurationFile: Decodable {
                 bundleID: base.bundleID, sharedSecret: base.sharedSecret, appAppleID: base.appAppleID, webhook: webhook, apiKey: apiKey,
                 entitlementPolicy: try entitlementPolicy(app, setting: setting), linkPolicy: try linkPolicy(app, setting: setting),
                 webhookEventTypes: try webhookEventTypes(app, setting: setting),
-                consumptionPolicy: try consumptionPolicy(app, setting: setting))
+                consumptionPolicy: try consumptionPolicy(app, setting: setting),
+                xcodeCertificate: try app.xcodeCertificateFile.map {
+                    try XcodeCertificateFile.load($0, setting: "\(setting) xcode_certificate_file of \(app.bundleID)")
+                })
         }
     }
 
@@ -194,7 +200,7 @@ struct ConfigurationFile: Decodable {
                 }
                 return value
             } ?? .grant
-        return EntitlementPolicy(grandfather: grandfather, sandboxEntitlement: sandbox)
+        return EntitlementPolicy(grandfather: grandfather, sandboxEntitlement: sandbox, xcodeEntitlement: app.xcodeCertificateFile != nil)
     }
 
     private static func credentials(_ app: App, appleID: String?, setting: String) throws -> AppCredentials {

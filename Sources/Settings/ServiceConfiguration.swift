@@ -139,12 +139,15 @@ public struct ServiceConfiguration: Sendable {
         ("WEBHOOK_LEASE_MS", nil),
         ("RETENTION_DAYS", "90"),
         ("RETENTION_DROP_SIGNED", "false"),
+        ("ALLOW_XCODE_TRANSACTIONS", "false"),
     ]
 
     /// Reads and validates the configuration; throws one `ConfigurationError` naming the first bad setting.
     public static func load(environment: [String: String]) throws -> ServiceConfiguration {
         let reader = SettingsReader(environment: environment, defaults: variables)
         let apps = try AppRegistryLoader.load(reader)
+        try checkXcodeTransactions(
+            apps, host: try reader.required("SUBSCRIPTIOND_HOST"), allowed: try reader.boolean("ALLOW_XCODE_TRANSACTIONS"))
         let token = try reader.token("ADMIN_TOKEN")
         let metricsToken = try reader.token("METRICS_TOKEN")
         return ServiceConfiguration(
@@ -195,6 +198,19 @@ public struct ServiceConfiguration: Sendable {
 }
 
 extension ServiceConfiguration {
+    /// StoreKit Testing purchases are for local development: an app that accepts them
+    /// (`xcode_certificate_file`) is refused on a listener other than loopback unless
+    /// `ALLOW_XCODE_TRANSACTIONS` says so.
+    static func checkXcodeTransactions(_ apps: AppRegistry, host: String, allowed: Bool) throws {
+        guard !allowed, !LoopbackHost.contains(host),
+            let app = apps.bundleIDs.first(where: { apps.app(bundleID: $0)?.xcodeCertificate != nil })
+        else { return }
+        throw ConfigurationError(
+            "SUBSCRIPTIOND_CONFIG",
+            "app \(app): xcode_certificate_file accepts StoreKit Testing in Xcode purchases, for local development only, but SUBSCRIPTIOND_HOST is \(host), not loopback; set ALLOW_XCODE_TRANSACTIONS=true to accept them anyway"
+        )
+    }
+
     /// Whether every Apple endpoint is on this machine (appstore-sim): a test or demo
     /// deployment, where trusting the simulator's own root is expected.
     public var appleEndpointsAreLoopback: Bool {

@@ -19,7 +19,7 @@ struct SubscriptionCtl: AsyncParsableCommand {
             MigrateCommand.self, ProductsCommand.self, SubscriberCommand.self, SubscriptionCommand.self,
             NotificationsCommand.self, EligibilityCommand.self, RevalidateCommand.self, StatsCommand.self, WebhooksCommand.self,
             SyncCommand.self, TestNotificationCommand.self, AnswersCommand.self, GrantsCommand.self, SuspiciousCommand.self,
-            LookupOrderCommand.self, RefundsCommand.self, ConsumptionCommand.self, ExtendCommand.self,
+            LookupOrderCommand.self, RefundsCommand.self, ConsumptionCommand.self, ExtendCommand.self, PurgeCommand.self,
         ]
     )
 

@@ -63,6 +63,10 @@ struct ServiceSettingsOptions: ParsableArguments {
     var retentionDays: String?
     @Option(help: "true also removes v2 signedPayloads at the retention cut-off (RETENTION_DROP_SIGNED, default false).")
     var retentionDropSigned: String?
+    @Option(
+        help:
+            "true accepts StoreKit Testing in Xcode purchases on a listener other than loopback (ALLOW_XCODE_TRANSACTIONS, default false).")
+    var allowXcodeTransactions: String?
     @Option(help: "Single-app shortcut: the app's numeric Apple ID, checked on Production v2 notifications (APPSTORE_APP_APPLE_ID).")
     var appstoreAppAppleID: String?
     @Option(
@@ -126,7 +130,8 @@ struct ServiceSettingsOptions: ParsableArguments {
             "VERIFY_RECEIPT_CA_BUNDLE": verifyReceiptCaBundle, "ELIGIBILITY_POLICY": eligibilityPolicy,
             "WEBHOOK_URL": webhookURL, "WEBHOOK_SECRET": webhookSecret, "WEBHOOK_CONCURRENCY": webhookConcurrency,
             "WEBHOOK_TIMEOUT_MS": webhookTimeoutMs, "WEBHOOK_LEASE_MS": webhookLeaseMs, "RETENTION_DAYS": retentionDays,
-            "RETENTION_DROP_SIGNED": retentionDropSigned, "APPSTORE_APP_APPLE_ID": appstoreAppAppleID,
+            "RETENTION_DROP_SIGNED": retentionDropSigned, "ALLOW_XCODE_TRANSACTIONS": allowXcodeTransactions,
+            "APPSTORE_APP_APPLE_ID": appstoreAppAppleID,
             "APPSTORE_ROOT_CERTIFICATES": appstoreRootCertificates, "APPSTORE_ONLINE_CHECKS": appstoreOnlineChecks,
             "APPSTORE_RECEIPT_ROOT_CERTIFICATES": appstoreReceiptRootCertificates,
             "APPSTORE_ISSUER_ID": appstoreIssuerID,

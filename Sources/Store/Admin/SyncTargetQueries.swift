@@ -30,14 +30,14 @@ public struct SyncTargetQueries: Sendable {
             rows = try await client.query(
                 """
                 SELECT original_transaction_id, bundle_id, environment FROM subscriptions
-                WHERE original_transaction_id = ANY(\(ids)::text[]) AND bundle_id = ANY(\(bundleIDs)::text[])
+                WHERE original_transaction_id = ANY(\(ids)::text[]) AND bundle_id = ANY(\(bundleIDs)::text[]) AND environment <> 'Xcode'
                 ORDER BY original_transaction_id, environment
                 """)
         } else {
             rows = try await client.query(
                 """
                 SELECT original_transaction_id, bundle_id, environment FROM subscriptions
-                WHERE bundle_id = ANY(\(bundleIDs)::text[]) ORDER BY original_transaction_id, environment
+                WHERE bundle_id = ANY(\(bundleIDs)::text[]) AND environment <> 'Xcode' ORDER BY original_transaction_id, environment
                 """)
         }
         return try rows.map(SyncTarget.init(row:))

@@ -29,11 +29,15 @@ public struct EntitlementPolicy: Sendable, Hashable {
     public let grandfather: Grandfather?
     /// Whether Sandbox purchases count.
     public let sandboxEntitlement: SandboxEntitlement
+    /// Whether StoreKit Testing in Xcode purchases count: only in an app that accepts them
+    /// (`xcode_certificate_file`), a local development deployment.
+    public let xcodeEntitlement: Bool
 
     /// Creates a policy.
-    public init(grandfather: Grandfather? = nil, sandboxEntitlement: SandboxEntitlement = .grant) {
+    public init(grandfather: Grandfather? = nil, sandboxEntitlement: SandboxEntitlement = .grant, xcodeEntitlement: Bool = false) {
         self.grandfather = grandfather
         self.sandboxEntitlement = sandboxEntitlement
+        self.xcodeEntitlement = xcodeEntitlement
     }
 
     /// No grandfathering, Sandbox purchases count.
@@ -41,11 +45,16 @@ public struct EntitlementPolicy: Sendable, Hashable {
 
     /// Whether a purchase or proof made in `environment` may grant anything.
     public func counts(_ environment: AppStoreEnvironment) -> Bool {
-        environment == .production || sandboxEntitlement == .grant
+        switch environment {
+        case .production: true
+        case .sandbox: sandboxEntitlement == .grant
+        case .xcode: xcodeEntitlement
+        }
     }
 
     /// A stable text naming the policy, for fingerprints of stored answers.
     public var fingerprint: String {
         "grandfather=\(grandfather.map { "\($0.beforeVersion)<\($0.entitlement)" } ?? "-");sandbox=\(sandboxEntitlement.rawValue)"
+            + (xcodeEntitlement ? ";xcode=grant" : "")
     }
 }

@@ -92,6 +92,9 @@ public struct OperatorContext: Sendable {
         RefundHistory(database: database, evidence: evidence, apps: apps)
     }
 
+    /// `purge --environment Xcode`.
+    public var xcodePurchases: XcodePurchasePurge { XcodePurchasePurge(client: database) }
+
     /// `extend`.
     public func renewalExtensions(api: AppStoreAPIDirectory?, evidence: AppleEvidence, apps: AppRegistry) -> RenewalExtensions {
         RenewalExtensions(database: database, api: api, evidence: evidence, apps: apps)

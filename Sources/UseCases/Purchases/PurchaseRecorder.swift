@@ -109,6 +109,9 @@ public struct PurchaseRecorder: Sendable {
     /// A StoreKit 2 signed transaction from the device, verified offline (chain to a
     /// configured root, signature, a configured app) and applied.
     public func record(signedTransaction jws: String, appUserID: String, logger: Logger) async throws -> Recorded {
+        if let claim = XcodeTransactionCertificate.claim(of: jws) {
+            return try await record(xcodeTransaction: jws, claimedBundleID: claim.bundleID, appUserID: appUserID, logger: logger)
+        }
         let transaction = try await DeviceSignedPayload.transaction.verified(
             jws, as: JWSTransactionPayload.self, by: signatures, logger: logger)
         guard let bundleID = transaction.bundleID, let app = apps.app(bundleID: bundleID),
@@ -118,6 +121,31 @@ public struct PurchaseRecorder: Sendable {
         }
         let facts = ReceiptFacts(
             signedTransaction: transaction, renewalInfo: nil, bundleID: app.bundleID, environment: transaction.environment ?? .production)
+        return try await applied([FactBatch(facts: facts, observedAt: transaction.signedDate ?? .now)], appUserID: appUserID)
+    }
+
+    /// A purchase made with StoreKit Testing in Xcode: signed by the app's StoreKit
+    /// configuration certificate (`xcode_certificate_file`) rather than Apple, stored with the
+    /// environment `Xcode`, which grants only in apps that accept such purchases.
+    private func record(
+        xcodeTransaction jws: String, claimedBundleID: String?, appUserID: String, logger: Logger
+    ) async throws -> Recorded {
+        guard let bundleID = claimedBundleID, let app = apps.app(bundleID: bundleID) else {
+            throw UseCaseError.signatureRejected("the signed transaction is not for a configured app")
+        }
+        guard let certificate = app.xcodeCertificate else {
+            throw UseCaseError.signatureRejected(
+                "the signed transaction was made with StoreKit Testing in Xcode, which \(bundleID) does not accept (xcode_certificate_file)"
+            )
+        }
+        let transaction: JWSTransactionPayload
+        do {
+            transaction = try certificate.verifyTransaction(jws)
+        } catch {
+            logger.info("Xcode transaction rejected", metadata: [LogKey.error: "\(error.reason)"])
+            throw UseCaseError.signatureRejected("the signed transaction does not verify with \(bundleID)'s Xcode certificate")
+        }
+        let facts = ReceiptFacts(signedTransaction: transaction, renewalInfo: nil, bundleID: bundleID, environment: .xcode)
         return try await applied([FactBatch(facts: facts, observedAt: transaction.signedDate ?? .now)], appUserID: appUserID)
     }
 

@@ -15,6 +15,8 @@ struct CatalogEntry: Sendable {
     /// `trial_of` and `trial_period` (JSON only).
     var trialOf: String?
     var trialPeriod: String?
+    /// `promotional_offers` (JSON only): each offer's id and audiences as written; nil when absent.
+    var promotionalOffers: [(id: String?, audiences: [String])]?
     /// Every intro offer stated; the rules allow at most one.
     var introOffers: [RawIntroOffer] = []
     /// Shape problems met while reading (a field of the wrong JSON type), without the prefix.

@@ -65,6 +65,7 @@ extension CatalogParser {
         entry.trialOf = reader.text("trial_of")
         entry.trialPeriod = reader.text("trial_period")
         entry.readProblems = reader.problems
+        promotionalOffers(fields["promotional_offers"], into: &entry)
 
         switch fields["intro_offer"] {
         case nil, .null?: break
@@ -80,6 +81,38 @@ extension CatalogParser {
         default: entry.readProblems.append("intro_offer must be an object")
         }
         return entry
+    }
+
+    /// `"promotional_offers": [{"id": "comeback50", "for": ["lapsed"]}, ...]`.
+    private static func promotionalOffers(_ value: JSONValue?, into entry: inout CatalogEntry) {
+        switch value {
+        case nil, .null?: return
+        case .array(let items)?:
+            entry.promotionalOffers = items.enumerated().map { index, item in
+                let field = "promotional_offers[\(index)]"
+                guard case .object(let fields) = item else {
+                    entry.readProblems.append("\(field) must be an object with \"id\" and \"for\"")
+                    return (nil, [])
+                }
+                var reader = FieldReader(fields: fields, prefix: field + ".")
+                let id = reader.text("id")
+                entry.readProblems += reader.problems
+                var audiences: [String] = []
+                switch fields["for"] {
+                case .array(let names)?:
+                    for (position, name) in names.enumerated() {
+                        if case .string(let text) = name {
+                            audiences.append(text)
+                        } else {
+                            entry.readProblems.append("\(field).for[\(position)] must be a string")
+                        }
+                    }
+                default: entry.readProblems.append("\(field).for must be an array of audiences")
+                }
+                return (id, audiences)
+            }
+        default: entry.readProblems.append("promotional_offers must be an array")
+        }
     }
 
     private static func introOffer(_ fields: [String: JSONValue], field: String, into entry: inout CatalogEntry) -> RawIntroOffer {

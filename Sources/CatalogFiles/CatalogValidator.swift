@@ -63,6 +63,8 @@ enum CatalogValidator {
             problems += checked.problems
         }
 
+        let promotionalOffers = checkPromotionalOffers(entry.promotionalOffers, type: type, problems: &problems)
+
         guard problems.isEmpty, let productID = entry.productID, let bundleID = entry.bundleID, let type else {
             return (nil, problems)
         }
@@ -74,8 +76,37 @@ enum CatalogValidator {
             period: period,
             introOffer: offer,
             trialOf: entry.trialOf,
-            trialPeriod: trialPeriod
+            trialPeriod: trialPeriod,
+            promotionalOffers: promotionalOffers
         )
         return (product, [])
+    }
+
+    /// `promotional_offers`: auto-renewable products only, each with a unique `id` and at
+    /// least one known audience.
+    private static func checkPromotionalOffers(
+        _ raw: [(id: String?, audiences: [String])]?, type: ProductType?, problems: inout [String]
+    ) -> [PromotionalOfferRule]? {
+        guard let raw else { return nil }
+        if let type, type != .autoRenewable {
+            problems.append("promotional_offers on a \(type.rawValue) product (only auto_renewable products have them)")
+        }
+        var rules: [PromotionalOfferRule] = []
+        let known = OfferAudience.allCases.map(\.rawValue).joined(separator: ", ")
+        for (index, offer) in raw.enumerated() {
+            let field = "promotional_offers[\(index)]"
+            guard let id = offer.id else {
+                problems.append("\(field) has no id")
+                continue
+            }
+            if rules.contains(where: { $0.offerID == id }) { problems.append("\(field): offer \(id) is listed twice") }
+            let audiences = offer.audiences.compactMap(OfferAudience.init(rawValue:))
+            for name in offer.audiences where OfferAudience(rawValue: name) == nil {
+                problems.append("\(field): unknown audience \"\(name)\" (expected \(known))")
+            }
+            if offer.audiences.isEmpty { problems.append("\(field).for names no audience (expected some of \(known))") }
+            rules.append(PromotionalOfferRule(offerID: id, audiences: audiences))
+        }
+        return rules
     }
 }

@@ -17,11 +17,14 @@ public enum UseCaseError: Error, Sendable, Equatable, CustomStringConvertible {
     case ownedByOtherUser(String)
     /// The request needs a setting this installation lacks (an app's In-App Purchase key).
     case notConfigured(String)
+    /// A catalog rule does not give the customer what was asked (a promotional offer's audiences).
+    case notEligible(String)
 
     public var description: String {
         switch self {
         case .malformed(let message), .receiptRejected(let message), .signatureRejected(let message), .unavailable(let message),
-            .unknownEntitlement(let message), .notFound(let message), .ownedByOtherUser(let message), .notConfigured(let message):
+            .unknownEntitlement(let message), .notFound(let message), .ownedByOtherUser(let message), .notConfigured(let message),
+            .notEligible(let message):
             message
         }
     }

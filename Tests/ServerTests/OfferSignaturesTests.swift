@@ -1,7 +1,10 @@
 import AppStoreSignature
+import CatalogFiles
 import Crypto
 import Foundation
 import HTTPClient
+import Store
+import Subscriptions
 import TestSupport
 import Testing
 
@@ -134,6 +137,49 @@ struct OfferSignaturesTests {
             #expect(format.status == 400)
             let missing = try await service.post("/v1/offers/sign", ["app_user_id": "frank", "product_id": "com.example.pro.yearly"])
             #expect(missing.status == 400)
+        }
+    }
+
+    @Test("a product's promotional_offers sign only the listed offers, each only for the customers of its audiences")
+    func promotionalOfferRules() async throws {
+        let verify = ScriptedVerifyServer()
+        try await verify.start()
+        defer { Task { await verify.stop() } }
+        var lapsed = Lifecycle(originalTransactionID: "8000000000000400")
+        lapsed.purchase(from: daysAgo(70), days: 30)
+        lapsed.renewal["auto_renew_status"] = "0"
+        try verify.answerAlways(lapsed.verifyAnswer)
+        let signing = SigningKey()
+        defer { try? FileManager.default.removeItem(at: signing.file) }
+        try await RunningService.with(verifyServer: verify, settings: try signing.settings()) { service in
+            let url = TestEnvironment.repositoryRoot().appendingPathComponent("Deploy/local/demo-catalog.json")
+            let catalog = try CatalogParser.parse(json: Array(try Data(contentsOf: url))).get()
+            var products = catalog.products
+            let yearly = try #require(products.firstIndex { $0.productID == "com.example.pro.yearly" })
+            products[yearly].promotionalOffers = [PromotionalOfferRule(offerID: "comeback50", audiences: [.lapsed])]
+            try await ProductStore(client: service.database).replace(with: products, entitlements: catalog.entitlements)
+
+            func sign(_ user: String, _ offer: String) async throws -> HTTPClient.HTTPResponse {
+                try await service.post("/v1/offers/sign", ["app_user_id": user, "product_id": "com.example.pro.yearly", "offer_id": offer])
+            }
+            // A customer who never subscribed in the group is not lapsed.
+            let newcomer = try await sign("hana", "comeback50")
+            #expect(newcomer.status == 403)
+            #expect(try jsonObject(newcomer)["error"] as? String == "not_eligible")
+            #expect(try jsonObject(newcomer)["message"] as? String == "hana is not among the customers offer comeback50 is for (lapsed)")
+            // An offer the product does not list is not signed for anyone.
+            let unlisted = try await sign("hana", "anything")
+            #expect(unlisted.status == 404)
+            #expect(
+                try jsonObject(unlisted)["message"] as? String
+                    == "the catalog lists no promotional offer anything for com.example.pro.yearly")
+
+            // Once the user's subscription in the group is known to have ended, the offer is theirs.
+            #expect(try await service.post("/v1/receipts", ["app_user_id": "hana", "receipt_data": lapsed.receiptToken]).status == 200)
+            let returning = try await sign("hana", "comeback50")
+            #expect(returning.status == 200)
+            let claims = try signing.verifiedClaims(try #require(try jsonObject(returning)["jws"] as? String))
+            #expect(claims["offerIdentifier"] as? String == "comeback50")
         }
     }
 

@@ -81,6 +81,7 @@ extension APIError {
         case .notFound(let message): self = .notFound(message)
         case .ownedByOtherUser(let message): self = .init(.conflict, code: "owned_by_other_user", message: message)
         case .notConfigured(let message): self = .init(.conflict, code: "not_configured", message: message)
+        case .notEligible(let message): self = .init(.forbidden, code: "not_eligible", message: message)
         }
     }
 }

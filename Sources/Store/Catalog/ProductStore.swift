@@ -29,20 +29,22 @@ public struct ProductStore: Sendable {
                 ).prepared())
             for product in products {
                 let offer = product.introOffer
+                let promotionalOffers = try product.promotionalOffers.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
                 try session.execute(
                     PostgresQuery(
                         """
                         INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period,
-                            intro_payment_mode, intro_period, intro_periods, intro_price, trial_of, trial_period)
+                            intro_payment_mode, intro_period, intro_periods, intro_price, trial_of, trial_period, promotional_offers)
                         VALUES (\(product.productID), \(product.bundleID), \(product.type.rawValue), \(product.subscriptionGroupID),
                             \(product.period?.description), \(offer?.paymentMode.rawValue), \(offer?.period.description),
-                            \(offer?.periods), \(offer.map { "\($0.price)" })::numeric, \(product.trialOf), \(product.trialPeriod?.description))
+                            \(offer?.periods), \(offer.map { "\($0.price)" })::numeric, \(product.trialOf), \(product.trialPeriod?.description),
+                            \(promotionalOffers)::jsonb)
                         ON CONFLICT (product_id) DO UPDATE SET
                             bundle_id = EXCLUDED.bundle_id, type = EXCLUDED.type, subscription_group_id = EXCLUDED.subscription_group_id,
                             period = EXCLUDED.period, intro_payment_mode = EXCLUDED.intro_payment_mode,
                             intro_period = EXCLUDED.intro_period, intro_periods = EXCLUDED.intro_periods,
                             intro_price = EXCLUDED.intro_price, trial_of = EXCLUDED.trial_of, trial_period = EXCLUDED.trial_period,
-                            updated_at = now()
+                            promotional_offers = EXCLUDED.promotional_offers, updated_at = now()
                         """
                     ).prepared())
             }
@@ -116,7 +118,8 @@ extension Product {
         p.subscription_group_id AS catalog_subscription_group_id, p.period AS catalog_period,
         p.intro_payment_mode AS catalog_intro_payment_mode, p.intro_period AS catalog_intro_period,
         p.intro_periods AS catalog_intro_periods, p.intro_price::text AS catalog_intro_price,
-        p.trial_of AS catalog_trial_of, p.trial_period AS catalog_trial_period
+        p.trial_of AS catalog_trial_of, p.trial_period AS catalog_trial_period,
+        p.promotional_offers::text AS catalog_promotional_offers
         """
 
     /// Reads one `products` row; `prefix` names the columns of a joined read
@@ -139,7 +142,14 @@ extension Product {
             period: (try row.decode(prefix + "period", as: String?.self)).flatMap(ISO8601Duration.init),
             introOffer: offer,
             trialOf: try row.decode(prefix + "trial_of"),
-            trialPeriod: (try row.decode(prefix + "trial_period", as: String?.self)).flatMap(ISO8601Duration.init)
+            trialPeriod: (try row.decode(prefix + "trial_period", as: String?.self)).flatMap(ISO8601Duration.init),
+            promotionalOffers: try (try row.decode(prefix + "promotional_offers", as: String?.self)).map { text in
+                do {
+                    return try JSONDecoder().decode([PromotionalOfferRule].self, from: Data(text.utf8))
+                } catch {
+                    throw StoreError("malformed promotional_offers in products row")
+                }
+            }
         )
     }
 }

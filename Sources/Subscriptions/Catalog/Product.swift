@@ -21,6 +21,9 @@ public struct Product: Sendable, Hashable, Codable {
     public var trialOf: String?
     /// How long the trial lasts from its purchase, by the server's clock.
     public var trialPeriod: ISO8601Duration?
+    /// The promotional offers the server signs, and for whom (auto-renewable products only;
+    /// nil: any offer id, for anyone).
+    public var promotionalOffers: [PromotionalOfferRule]?
 
     /// Builds a product field by field; `CatalogParser` is where the rules are checked.
     public init(
@@ -31,7 +34,8 @@ public struct Product: Sendable, Hashable, Codable {
         period: ISO8601Duration? = nil,
         introOffer: IntroOffer? = nil,
         trialOf: String? = nil,
-        trialPeriod: ISO8601Duration? = nil
+        trialPeriod: ISO8601Duration? = nil,
+        promotionalOffers: [PromotionalOfferRule]? = nil
     ) {
         self.productID = productID
         self.bundleID = bundleID
@@ -41,6 +45,7 @@ public struct Product: Sendable, Hashable, Codable {
         self.introOffer = introOffer
         self.trialOf = trialOf
         self.trialPeriod = trialPeriod
+        self.promotionalOffers = promotionalOffers
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -52,5 +57,6 @@ public struct Product: Sendable, Hashable, Codable {
         case introOffer = "intro_offer"
         case trialOf = "trial_of"
         case trialPeriod = "trial_period"
+        case promotionalOffers = "promotional_offers"
     }
 }

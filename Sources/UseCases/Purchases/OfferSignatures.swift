@@ -60,10 +60,11 @@ public struct OfferSignatures: Sendable {
         let bundleID = try signingBundleID(bundleID)
         let signer = try signer(bundleID: bundleID)
         let catalog = try await ProductStore(client: database).catalog()
-        guard catalog.product(productID)?.type == .autoRenewable else {
+        guard let product = catalog.product(productID), product.type == .autoRenewable else {
             throw UseCaseError.malformed(
                 "\(productID) is not an auto-renewable subscription in the catalog; promotional offers are for those only")
         }
+        try await checkOfferRules(of: product, offerID: offerID, appUserID: appUserID, bundleID: bundleID, now: now)
         switch format {
         case .v2:
             return .v2(jws: try signer.promotionalOffer(productID: productID, offerID: offerID, transactionID: transactionID, now: now))
@@ -72,6 +73,24 @@ public struct OfferSignatures: Sendable {
             return .v1(
                 try signer.promotionalOfferV1(productID: productID, offerID: offerID, appAccountToken: token, now: now),
                 appAccountToken: token)
+        }
+    }
+
+    /// Refuses an offer the catalog does not list for `product`, or whose audiences the
+    /// customer is in none of, judged from the user's subscriptions in the product's group now.
+    /// A product that lists no offers has no rules: any offer id, for anyone.
+    private func checkOfferRules(of product: Product, offerID: String, appUserID: String, bundleID: String, now: Date) async throws {
+        guard let rules = product.promotionalOffers else { return }
+        guard let rule = rules.first(where: { $0.offerID == offerID }) else {
+            throw UseCaseError.notFound("the catalog lists no promotional offer \(offerID) for \(product.productID)")
+        }
+        let subscriptions = try await SubscriptionReader(client: database).subscriber(appUserID: appUserID, now: now) ?? []
+        let group = subscriptions.map(\.snapshot).filter {
+            $0.bundleID == bundleID && $0.subscriptionGroupID != nil && $0.subscriptionGroupID == product.subscriptionGroupID
+        }
+        guard rule.admits(group) else {
+            let audiences = rule.audiences.map(\.rawValue).joined(separator: ", ")
+            throw UseCaseError.notEligible("\(appUserID) is not among the customers offer \(offerID) is for (\(audiences))")
         }
     }
 

@@ -17,7 +17,8 @@ enum ManualChange {
         } catch let error as UseCaseError {
             switch error {
             case .unknownEntitlement(let message), .notFound(let message): throw CommandFailure.notFound(message)
-            case .ownedByOtherUser(let message), .signatureRejected(let message), .unavailable(let message), .receiptRejected(let message):
+            case .ownedByOtherUser(let message), .signatureRejected(let message), .unavailable(let message), .receiptRejected(let message),
+                .notEligible(let message):
                 throw CommandFailure.refused(message)
             default: throw CommandFailure.usage(error.description)
             }

@@ -103,6 +103,23 @@ struct CatalogParserTests {
         #expect(CatalogParser.parse(csv, fileName: "catalog.json").problemLines == ["catalog: not valid JSON"])
     }
 
+    @Test func promotionalOffersAreReadAndWrittenBack() throws {
+        let file = CatalogText.file(
+            CatalogText.product(
+                extra:
+                    #""promotional_offers": [{"id": "comeback50", "for": ["lapsed"]}, {"id": "stay", "for": ["auto_renew_off", "billing_retry"]}]"#
+            ))
+        let product = try #require(try CatalogParser.parse(json: file).get().products.first)
+        #expect(
+            product.promotionalOffers == [
+                PromotionalOfferRule(offerID: "comeback50", audiences: [.lapsed]),
+                PromotionalOfferRule(offerID: "stay", audiences: [.autoRenewOff, .billingRetry]),
+            ])
+        let encoded = try JSONEncoder().encode(["products": [product]])
+        #expect(try CatalogParser.parse(json: Array(encoded)).get().products == [product])
+        #expect(try CatalogParser.parse(json: CatalogText.file(CatalogText.product())).get().products.first?.promotionalOffers == nil)
+    }
+
     @Test func productsEncodeInTheCatalogFormatAndReadBack() throws {
         let products = try CatalogParser.parse(json: Array(Self.validFile.utf8)).get().products
         let encoder = JSONEncoder()

@@ -181,5 +181,37 @@ extension CatalogProblemCase {
             lines: [
                 "\(id): intro_offer must be an object"
             ]),
+        .init(
+            "promotional offers on a one-time purchase",
+            T.product(type: "non_consumable", group: nil, period: nil, extra: #""promotional_offers": [{"id": "x", "for": ["lapsed"]}]"#),
+            lines: [
+                "\(id): promotional_offers on a non_consumable product (only auto_renewable products have them)"
+            ]),
+        .init(
+            "promotional offer without id, twice, or for unknown audiences",
+            T.product(
+                extra:
+                    #""promotional_offers": [{"for": ["lapsed"]}, {"id": "a", "for": ["lapsed"]}, {"id": "a", "for": ["everyone"]}, {"id": "b", "for": []}]"#
+            ),
+            lines: [
+                "\(id): promotional_offers[0] has no id",
+                "\(id): promotional_offers[2]: offer a is listed twice",
+                "\(id): promotional_offers[2]: unknown audience \"everyone\" (expected active, auto_renew_off, billing_retry, lapsed)",
+                "\(id): promotional_offers[3].for names no audience (expected some of active, auto_renew_off, billing_retry, lapsed)",
+            ]),
+        .init(
+            "promotional offers of the wrong shape",
+            T.product(extra: #""promotional_offers": ["a", {"id": "b", "for": "lapsed"}, {"id": "c", "for": [1]}]"#),
+            lines: [
+                "\(id): promotional_offers[0] must be an object with \"id\" and \"for\"",
+                "\(id): promotional_offers[1].for must be an array of audiences",
+                "\(id): promotional_offers[2].for[0] must be a string",
+                "\(id): promotional_offers[0] has no id",
+                "\(id): promotional_offers[1].for names no audience (expected some of active, auto_renew_off, billing_retry, lapsed)",
+                "\(id): promotional_offers[2].for names no audience (expected some of active, auto_renew_off, billing_retry, lapsed)",
+            ]),
+        .init(
+            "promotional offers that are not an array", T.product(extra: #""promotional_offers": {}"#),
+            lines: ["\(id): promotional_offers must be an array"]),
     ]
 }

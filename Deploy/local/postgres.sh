@@ -5,6 +5,9 @@
 #   Deploy/local/postgres.sh stop    # stop the cluster (data stays until `make clean`)
 #   Deploy/local/postgres.sh env     # print `export DATABASE_URL=...` for the running cluster
 #   Deploy/local/postgres.sh status
+#   LOCAL_POSTGRES_PRIMARY=postgres Deploy/local/postgres.sh replica
+#                                    # a streaming replica of that running cluster (pg_basebackup
+#                                    # on first use), started like `start` on a port of its own
 #
 # LOCAL_POSTGRES_NAME picks the cluster (default "postgres"): `make test` uses its own
 # ("postgres-test"), so running the tests never stops the cluster `make run` uses.
@@ -77,6 +80,22 @@ start() {
     echo "postgres.sh: running on 127.0.0.1:$port (DATABASE_URL in $envfile)" >&2
 }
 
+# A hot standby of the running cluster LOCAL_POSTGRES_PRIMARY names, streaming from it.
+replica() {
+    local primary_env="$root/.local/${LOCAL_POSTGRES_PRIMARY:?LOCAL_POSTGRES_PRIMARY names the cluster to follow}/env"
+    [ -f "$primary_env" ] || { echo "postgres.sh: no running cluster $LOCAL_POSTGRES_PRIMARY to follow" >&2; exit 1; }
+    local primary_port
+    primary_port="$(sed -n 's/^export LOCAL_POSTGRES_PORT=//p' "$primary_env")"
+    mkdir -p "$state"
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$state"
+    if [ ! -f "$data/PG_VERSION" ]; then
+        as_owner "$(pg_bin pg_basebackup)" -h 127.0.0.1 -p "$primary_port" -U "$superuser" -D "$data" \
+            --write-recovery-conf --wal-method=stream --checkpoint=fast >"$state/basebackup.log" 2>&1 \
+            || { echo "postgres.sh: pg_basebackup failed; see $state/basebackup.log" >&2; exit 1; }
+    fi
+    start
+}
+
 stop() {
     if is_running; then
         as_owner "$(pg_bin pg_ctl)" -D "$data" -m fast -w stop >/dev/null
@@ -86,8 +105,9 @@ stop() {
 
 case "${1:-}" in
     start) start ;;
+    replica) replica ;;
     stop) stop ;;
     env) is_running && cat "$envfile" || { echo "postgres.sh: not running" >&2; exit 1; } ;;
     status) if is_running; then echo "running: $(grep DATABASE_URL "$envfile" | cut -d'"' -f2)"; else echo "stopped"; exit 1; fi ;;
-    *) echo "usage: $0 start|stop|env|status" >&2; exit 2 ;;
+    *) echo "usage: $0 start|stop|env|status|replica" >&2; exit 2 ;;
 esac

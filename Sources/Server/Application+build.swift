@@ -26,7 +26,7 @@ public func buildApplication(
     let components = try await ServiceComponents.open(
         configuration: configuration, logger: logger, retryPolicy: environment.retryPolicy,
         onQueued: { await workerSignal.signal() }, onAnswerWrite: ReadAnswerMetrics.recordWrites,
-        onUpstreamRequest: PipelineMetrics.upstreamRequest)
+        onUpstreamRequest: PipelineMetrics.upstreamRequest, onRead: ReplicaMonitorService.recordRead)
     warnAboutTrust(configuration, roots: components.roots, logger: logger)
 
     let worker = NotificationWorker(
@@ -84,6 +84,9 @@ public func buildApplication(
         ShutdownService(name: "upstream-http") { try await components.shutdownUpstreams() },
         PipelineMetricsService(components: components, interval: environment.metricsSampleInterval, logger: logger),
     ]
+    if let replicaMonitor = components.replicaMonitor {
+        services.append(ReplicaMonitorService(monitor: replicaMonitor))
+    }
     if environment.runsWorker && configuration.workerConcurrency > 0 {
         services.append(worker)
         services.append(webhooks)

@@ -10,6 +10,10 @@ public struct ServiceConfiguration: Sendable {
 
     /// libpq connection string or URL.
     public var databaseURL: String
+    /// A streaming replica for `/v1` reads (nil: they go to the primary).
+    public var databaseReadURL: String? = nil
+    /// How far behind the primary the replica may be and still answer reads.
+    public var databaseReadMaxLag: Duration = .seconds(1)
     /// Listen address.
     public var host: String
     /// Listen port (0 picks a free one).
@@ -93,6 +97,8 @@ public struct ServiceConfiguration: Sendable {
     /// The variables read, with their defaults (nil: no default), in the order of DESIGN.md.
     public static let variables: [(name: String, defaultValue: String?)] = [
         ("DATABASE_URL", "postgresql://localhost/subscriptiond"),
+        ("DATABASE_READ_URL", nil),
+        ("DATABASE_READ_MAX_LAG_MS", "1000"),
         ("SUBSCRIPTIOND_HOST", "127.0.0.1"),
         ("SUBSCRIPTIOND_PORT", "8080"),
         ("TLS_CERT_FILE", nil),
@@ -150,7 +156,7 @@ public struct ServiceConfiguration: Sendable {
             apps, host: try reader.required("SUBSCRIPTIOND_HOST"), allowed: try reader.boolean("ALLOW_XCODE_TRANSACTIONS"))
         let token = try reader.token("ADMIN_TOKEN")
         let metricsToken = try reader.token("METRICS_TOKEN")
-        return ServiceConfiguration(
+        var configuration = ServiceConfiguration(
             databaseURL: try reader.required("DATABASE_URL"),
             host: try reader.required("SUBSCRIPTIOND_HOST"),
             port: try reader.integer("SUBSCRIPTIOND_PORT", in: 0...65_535),
@@ -194,6 +200,9 @@ public struct ServiceConfiguration: Sendable {
             retentionDays: try reader.integer("RETENTION_DAYS", in: 1...36_500),
             retentionDropSigned: try reader.boolean("RETENTION_DROP_SIGNED")
         )
+        configuration.databaseReadURL = reader.string("DATABASE_READ_URL").flatMap { $0.isEmpty ? nil : $0 }
+        configuration.databaseReadMaxLag = .milliseconds(try reader.integer("DATABASE_READ_MAX_LAG_MS", in: 0...3_600_000))
+        return configuration
     }
 }
 

@@ -40,11 +40,26 @@ public struct ReadAnswers: Sendable {
         return Int32(bitPattern: folded & 0x7FFF_FFFF) | 0x4000_0000
     }
 
+    /// Where reads go: the primary's, which is also where answers are stored.
     let reader: SubscriptionReader
     let store: AnswerStore
     let policies: EntitlementPolicies
     private let writer: AnswerWriter?
+    /// The read replica's, for the reads that may be a little behind (`DATABASE_READ_URL`).
+    private let replica: ReplicaSource?
     private let logger: Logger
+
+    /// A database the reads can come from: its stored-answer lookups and its facts.
+    private struct Source: Sendable {
+        let store: AnswerStore
+        let reader: SubscriptionReader
+    }
+
+    /// The replica's source and the route that says when to use it.
+    private struct ReplicaSource: Sendable {
+        let source: Source
+        let route: ReplicaRoute
+    }
 
     /// Creates the service, entitlements judged under the apps' `policies`. Each read stores
     /// the answer it computed before it returns (for `subscriptionctl` and tests);
@@ -53,15 +68,43 @@ public struct ReadAnswers: Sendable {
         self.init(
             store: AnswerStore(client: database, format: Self.storedFormat(policies: policies)),
             reader: SubscriptionReader(client: database),
-            policies: policies, writer: nil, logger: logger)
+            policies: policies, writer: nil, replica: nil, logger: logger)
     }
 
-    private init(store: AnswerStore, reader: SubscriptionReader, policies: EntitlementPolicies, writer: AnswerWriter?, logger: Logger) {
+    private init(
+        store: AnswerStore, reader: SubscriptionReader, policies: EntitlementPolicies, writer: AnswerWriter?, replica: ReplicaSource?,
+        logger: Logger
+    ) {
         self.reader = reader
         self.store = store
         self.policies = policies
         self.writer = writer
+        self.replica = replica
         self.logger = logger
+    }
+
+    /// The same service, with the reads of the `/v1` GET routes and eligibility sent to
+    /// `replica` while `route` says it is fresh enough. Answers computed there are stored on
+    /// the primary with the version the replica saw, so one computed from older facts is
+    /// stored unserved; what follows the caller's own write (`subscriberBodyEvenIfUnknown`)
+    /// is always read on the primary.
+    public func reading(from replica: PostgresClient, route: ReplicaRoute) -> ReadAnswers {
+        let source = Source(store: AnswerStore(client: replica, format: store.format), reader: SubscriptionReader(client: replica))
+        return ReadAnswers(
+            store: store, reader: reader, policies: policies, writer: writer, replica: ReplicaSource(source: source, route: route),
+            logger: logger)
+    }
+
+    /// The same service reading only the primary: for the answers that follow the caller's
+    /// own write (read-your-writes), which a replica may not have yet.
+    public var followingWrites: ReadAnswers {
+        ReadAnswers(store: store, reader: reader, policies: policies, writer: writer, replica: nil, logger: logger)
+    }
+
+    /// Where this read goes: the replica while its route says so, else the primary.
+    private func readSource() -> Source {
+        if let replica, replica.route.choose() == .replica { return replica.source }
+        return Source(store: store, reader: reader)
     }
 
     /// The same service, with computed answers stored off the request by the writer it
@@ -71,17 +114,18 @@ public struct ReadAnswers: Sendable {
         onOutcome: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void = { _, _ in }
     ) -> (answers: ReadAnswers, writer: AnswerWriter) {
         let writer = AnswerWriter(store: store, configuration: configuration, logger: logger, onOutcome: onOutcome)
-        return (ReadAnswers(store: store, reader: reader, policies: policies, writer: writer, logger: logger), writer)
+        return (ReadAnswers(store: store, reader: reader, policies: policies, writer: writer, replica: replica, logger: logger), writer)
     }
 
     /// The `GET /v1/subscriptions/{id}` body, or nil when there is no such subscription.
     public func subscriptionBody(originalTransactionID id: String, now: Date = Date()) async throws -> (body: String, origin: Origin)? {
+        let source = readSource()
         let stamp: AnswerStamp
-        switch try await store.subscriptionLookup(originalTransactionID: id, now: now) {
+        switch try await source.store.subscriptionLookup(originalTransactionID: id, now: now) {
         case .current(let body): return (body, .stored)
         case .stale(let found): stamp = found
         }
-        guard let read = try await reader.subscriptionRead(originalTransactionID: id, now: now) else { return nil }
+        guard let read = try await source.reader.subscriptionRead(originalTransactionID: id, now: now) else { return nil }
         let answer = Self.answer(originalTransactionID: id, read, stamp: stamp)
         await keep(answer)
         return (answer.body, .computed)
@@ -89,10 +133,11 @@ public struct ReadAnswers: Sendable {
 
     /// The `GET /v1/subscribers/{id}` body, or nil when the user is unknown.
     public func subscriberBody(appUserID: String, now: Date = Date()) async throws -> (body: String, origin: Origin)? {
-        switch try await store.subscriberLookup(appUserID: appUserID, now: now) {
+        let source = readSource()
+        switch try await source.store.subscriberLookup(appUserID: appUserID, now: now) {
         case .current(let body): return (body, .stored)
         case .stale(let stamp):
-            return try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now).map { ($0.body, .computed) }
+            return try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now, from: source).map { ($0.body, .computed) }
         }
     }
 
@@ -113,7 +158,8 @@ public struct ReadAnswers: Sendable {
         case .current(let body): return body
         case .stale(let found): stamp = found
         }
-        if let known = try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now) { return known.body }
+        let primary = Source(store: store, reader: reader)
+        if let known = try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now, from: primary) { return known.body }
         let catalog = try await store.catalog(generation: stamp.catalogGeneration)
         let document = SubscriberDocument(appUserID: appUserID, read: .unknown, catalog: catalog, policies: policies, now: now)
         return String(decoding: ContractJSONWriter.bytes(of: document), as: UTF8.self)
@@ -122,18 +168,22 @@ public struct ReadAnswers: Sendable {
     /// The `GET /v1/subscribers/{id}/entitlements` body, or nil when the user is unknown: kept
     /// beside the subscriber body, current under the same rule.
     public func entitlementsBody(appUserID: String, now: Date = Date()) async throws -> (body: String, origin: Origin)? {
-        switch try await store.entitlementsLookup(appUserID: appUserID, now: now) {
+        let source = readSource()
+        switch try await source.store.entitlementsLookup(appUserID: appUserID, now: now) {
         case .current(let body): return (body, .stored)
         case .stale(let stamp):
-            return try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now).map { ($0.entitlementsBody, .computed) }
+            return try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now, from: source).map {
+                ($0.entitlementsBody, .computed)
+            }
         }
     }
 
     /// The subscriber answer computed from the facts, kept for the next read when storable;
     /// nil when the user is unknown.
-    private func computedSubscriber(appUserID: String, stamp: AnswerStamp, now: Date) async throws -> SubscriberAnswer? {
-        guard let read = try await reader.subscriberRead(appUserID: appUserID, now: now) else { return nil }
-        let catalog = try await store.catalog(generation: stamp.catalogGeneration)
+    private func computedSubscriber(appUserID: String, stamp: AnswerStamp, now: Date, from source: Source) async throws -> SubscriberAnswer?
+    {
+        guard let read = try await source.reader.subscriberRead(appUserID: appUserID, now: now) else { return nil }
+        let catalog = try await source.store.catalog(generation: stamp.catalogGeneration)
         let answer = Self.answer(appUserID: appUserID, read, catalog: catalog, policies: policies, stamp: stamp, now: now)
         if read.isStorable { await keep(answer) }
         return answer
@@ -144,13 +194,14 @@ public struct ReadAnswers: Sendable {
     public func eligibilityFacts(
         appUserID: String, now: Date = Date()
     ) async throws -> (usage: GroupUsage, catalog: ProductCatalog, origin: Origin) {
-        switch try await store.eligibilityFacts(appUserID: appUserID, now: now) {
+        let source = readSource()
+        switch try await source.store.eligibilityFacts(appUserID: appUserID, now: now) {
         case .stored(let usage, let catalog):
             return (usage, catalog, .stored)
         case .newCustomer(let catalog):
             return (GroupUsage.none, catalog, .computed)
         case .notStored(let catalog, let stamp):
-            guard let read = try await reader.subscriberRead(appUserID: appUserID, now: now) else {
+            guard let read = try await source.reader.subscriberRead(appUserID: appUserID, now: now) else {
                 return (GroupUsage.none, catalog, .computed)
             }
             if read.isStorable {

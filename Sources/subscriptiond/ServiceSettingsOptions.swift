@@ -6,6 +6,10 @@ import SubscriptiondCore
 struct ServiceSettingsOptions: ParsableArguments {
     @Option(help: "libpq connection string or URL (DATABASE_URL).")
     var databaseURL: String?
+    @Option(help: "A streaming replica for /v1 reads (DATABASE_READ_URL; unset: reads go to DATABASE_URL).")
+    var databaseReadURL: String?
+    @Option(help: "How far behind the primary the replica may be and still answer reads, in ms (DATABASE_READ_MAX_LAG_MS, default 1000).")
+    var databaseReadMaxLagMs: String?
     @Option(help: "Listen address (SUBSCRIPTIOND_HOST, default 127.0.0.1).")
     var host: String?
     @Option(help: "Listen port (SUBSCRIPTIOND_PORT, default 8080).")
@@ -119,7 +123,8 @@ struct ServiceSettingsOptions: ParsableArguments {
     /// The process environment with every given flag written over its variable.
     func environment(merging base: [String: String]) -> [String: String] {
         let flags: [String: String?] = [
-            "DATABASE_URL": databaseURL, "SUBSCRIPTIOND_HOST": host, "SUBSCRIPTIOND_PORT": port,
+            "DATABASE_URL": databaseURL, "DATABASE_READ_URL": databaseReadURL, "DATABASE_READ_MAX_LAG_MS": databaseReadMaxLagMs,
+            "SUBSCRIPTIOND_HOST": host, "SUBSCRIPTIOND_PORT": port,
             "TLS_CERT_FILE": tlsCertFile, "TLS_KEY_FILE": tlsKeyFile,
             "SUBSCRIPTIOND_CONFIG": config, "APPSTORE_BUNDLE_ID": appstoreBundleID,
             "APPSTORE_SHARED_SECRET": appstoreSharedSecret, "VERIFY_RECEIPT_URL": verifyReceiptURL,

@@ -16,7 +16,8 @@ public struct AnswerStore: Sendable {
     }
 
     let client: PostgresClient
-    private let format: Int32
+    /// The format of the answers it serves and stores.
+    public let format: Int32
     private let catalogs = CatalogByGeneration()
 
     /// Creates the store for answers in `format` (the reader's: answers of another format
@@ -139,6 +140,8 @@ public struct AnswerStore: Sendable {
                 ON CONFLICT (original_transaction_id) DO UPDATE SET
                     answer_version = EXCLUDED.answer_version, catalog_generation = EXCLUDED.catalog_generation,
                     format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body
+                -- An answer computed from older facts (a read replica behind the primary) never replaces a newer one.
+                WHERE a.answer_version IS NULL OR EXCLUDED.answer_version >= a.answer_version
                 """
             ).prepared(), lockWait: lockWait)
     }
@@ -175,6 +178,7 @@ public struct AnswerStore: Sendable {
                     format = EXCLUDED.format, valid_until = EXCLUDED.valid_until, body = EXCLUDED.body,
                     entitlements_body = EXCLUDED.entitlements_body, offer_used_groups = EXCLUDED.offer_used_groups,
                     purchased_groups = EXCLUDED.purchased_groups, entitled_groups = EXCLUDED.entitled_groups
+                WHERE a.answer_version IS NULL OR EXCLUDED.answer_version >= a.answer_version
                 """
             ).prepared(), lockWait: lockWait)
     }

@@ -56,8 +56,11 @@ public struct ServiceComponents: Sendable {
     public let sweep: SubscriptionSweep
     /// Reviews users' entitlements after changes and when time ends them (`entitlement_changed`).
     public let entitlementReviews: EntitlementReviews
+    /// Tells the reads when the replica (`DATABASE_READ_URL`) is fresh enough; nil without one.
+    public let replicaMonitor: ReplicaMonitor?
 
     private let database: PostgresClient
+    private let readDatabase: PostgresClient?
     private let upstreams: [CurlHTTPClient]
 
     /// Opens the database (refusing a schema that is behind), the upstream clients and the
@@ -69,11 +72,13 @@ public struct ServiceComponents: Sendable {
     ///   - onAnswerWrite: told how each background write of read answers went (metrics).
     ///   - onUpstreamRequest: told of every upstream request: which upstream, how long, the
     ///     HTTP status (nil: no answer) (metrics).
+    ///   - onRead: told which database each read went to, with a read replica (metrics).
     public static func open(
         configuration: ServiceConfiguration, logger: Logger, retryPolicy: RetryPolicy,
         onQueued: @escaping @Sendable () async -> Void,
         onAnswerWrite: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void,
-        onUpstreamRequest: @escaping @Sendable (_ upstream: String, _ duration: Duration, _ status: Int?) -> Void = { _, _, _ in }
+        onUpstreamRequest: @escaping @Sendable (_ upstream: String, _ duration: Duration, _ status: Int?) -> Void = { _, _, _ in },
+        onRead: @escaping @Sendable (ReplicaRoute.Target) -> Void = { _ in }
     ) async throws -> ServiceComponents {
         let roots = try TrustAnchors.signedPayloads.load(configuration.appleRootCertificates)
         let receiptRoots = try TrustAnchors.appReceipts.load(configuration.appleReceiptRootCertificates)
@@ -116,10 +121,27 @@ public struct ServiceComponents: Sendable {
             database: database, evidence: workerEvidence, apps: configuration.apps, retryPolicy: retryPolicy,
             attemptDeadline: NotificationProcessor.attemptDeadline(lease: workerLease))
         // Reads store the answers they computed through this writer, off the request.
-        let (readAnswers, answerWriter) = ReadAnswers(database: database, policies: configuration.apps.entitlementPolicies, logger: logger)
+        var (readAnswers, answerWriter) = ReadAnswers(database: database, policies: configuration.apps.entitlementPolicies, logger: logger)
             .writingInBackground(onOutcome: onAnswerWrite)
+        // A read replica takes the /v1 reads while it is fresh enough; writes, and the answers
+        // that follow the caller's own write, stay on the primary.
+        let readDatabase = configuration.databaseReadURL.map { url in
+            PostgresClient(
+                configuration: .init(
+                    connectionString: url, maximumConnections: configuration.databasePoolSize, applicationName: "subscriptiond-reads",
+                    leaseTimeout: configuration.databaseLeaseTimeout, statementTimeout: configuration.databaseStatementTimeout),
+                logger: logger)
+        }
+        let replicaMonitor = readDatabase.map { replica in
+            ReplicaMonitor(
+                primary: database, replica: replica, route: ReplicaRoute(maxStaleness: configuration.databaseReadMaxLag, onRead: onRead),
+                logger: logger)
+        }
+        if let readDatabase, let replicaMonitor {
+            readAnswers = readAnswers.reading(from: readDatabase, route: replicaMonitor.route)
+        }
         let purchases = PurchaseRecorder(
-            evidence: apiEvidence, database: database, answers: readAnswers, signatures: signatures,
+            evidence: apiEvidence, database: database, answers: readAnswers.followingWrites, signatures: signatures,
             receiptProof: AppReceiptVerifier(roots: receiptRoots), apps: configuration.apps,
             wait: configuration.receiptWait, onQueued: onQueued)
         return ServiceComponents(
@@ -130,7 +152,7 @@ public struct ServiceComponents: Sendable {
             consumptionAnswers: ConsumptionAnswers(database: database, api: appStoreAPI, apps: configuration.apps),
             consumptionConsents: ConsumptionConsents(database: database),
             appTransactions: AppTransactionRecorder(
-                database: database, answers: readAnswers, signatures: signatures, apps: configuration.apps),
+                database: database, answers: readAnswers.followingWrites, signatures: signatures, apps: configuration.apps),
             grants: ManualGrants(database: database), forgetting: SubscriberForgetting(database: database),
             appAccountTokens: AppAccountTokens(database: database, apps: configuration.apps),
             webhookOutbox: WebhookOutbox(client: database),
@@ -140,7 +162,7 @@ public struct ServiceComponents: Sendable {
             entitlementReviews: EntitlementReviews(
                 client: database, policies: configuration.apps.entitlementPolicies, webhookEvents: configuration.apps.webhookEvents,
                 apps: configuration.apps.bundleIDs),
-            database: database, upstreams: upstreams.all)
+            replicaMonitor: replicaMonitor, database: database, readDatabase: readDatabase, upstreams: upstreams.all)
     }
 
     /// The database pool at this moment: connections leased, idle, and requests waiting for one.
@@ -151,6 +173,7 @@ public struct ServiceComponents: Sendable {
 
     /// Closes the database connections (last: everything before it may still write).
     public func shutdownDatabase() async throws {
+        try? await readDatabase?.shutdown()
         try await database.shutdown()
     }
 

@@ -32,7 +32,7 @@ struct RunCommand: AsyncParsableCommand {
     )
     var dropRate: Double = 0
 
-    @Option(help: "subscriptiond's notification URL.")
+    @Option(help: "subscriptiond's notification URL; several, comma-separated, are used in turn like instances behind a load balancer.")
     var target: String
 
     @Option(help: "Deliver every notification this many times.")
@@ -78,8 +78,9 @@ struct RunCommand: AsyncParsableCommand {
     var checkTimeout: Double = 120
 
     func run() async throws {
-        guard let url = URL(string: target), url.scheme == "http" else {
-            throw ValidationError("--target must be an http:// URL")
+        let urls = target.split(separator: ",").map { URL(string: String($0)) }
+        guard let url = urls.first ?? nil, urls.allSatisfy({ $0?.scheme == "http" }) else {
+            throw ValidationError("--target must be an http:// URL, or several separated by commas")
         }
         let simulator = try customers.makeSimulator()
         simulator.setFaults(try faults.settings())
@@ -89,7 +90,7 @@ struct RunCommand: AsyncParsableCommand {
         let running = try await server.start(simulator)
         let delays = retryDelaysMs.split(separator: ",").compactMap { Int($0) }.map { Duration.milliseconds($0) }
         let sender = NotificationSender(
-            target: url, retry: RetryPolicy(delays: delays, retrySandbox: retrySandbox),
+            targets: url, urls.dropFirst().compactMap { $0 }, retry: RetryPolicy(delays: delays, retrySandbox: retrySandbox),
             timeout: .milliseconds(timeoutMs), concurrency: concurrency,
             drops: DropPolicy(rate: dropRate, seed: deliverySeed ?? customers.seed), simulator: simulator
         )

@@ -95,16 +95,20 @@ final class ServiceProcess: Sendable {
         self.environment = environment
     }
 
-    /// The test app against `databaseURL` and a scripted verify server, on a free port with
-    /// the log level that prints the port; `extra` adds or overrides settings.
-    convenience init(databaseURL: String, verify: ScriptedVerifyServer, _ extra: [String: String] = [:]) {
-        self.init(
-            environment: [
-                "DATABASE_URL": databaseURL, "SUBSCRIPTIOND_PORT": "0",
-                "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
-                "VERIFY_RECEIPT_URL": verify.productionURL, "VERIFY_RECEIPT_SANDBOX_URL": verify.sandboxURL,
-                "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path, "LOG_LEVEL": "info",
-            ].merging(extra) { _, new in new })
+    /// The test app against `databaseURL` and a scripted verify server (or the verify URLs
+    /// of `extra`), on a free port with the log level that prints the port; `extra` adds or
+    /// overrides settings.
+    convenience init(databaseURL: String, verify: ScriptedVerifyServer?, _ extra: [String: String] = [:]) {
+        var environment = [
+            "DATABASE_URL": databaseURL, "SUBSCRIPTIOND_PORT": "0",
+            "APPSTORE_BUNDLE_ID": RunningService.bundleID, "APPSTORE_SHARED_SECRET": RunningService.sharedSecret,
+            "SUBSCRIPTIOND_SCHEMA_DIR": TestEnvironment.schemaDirectory().path, "LOG_LEVEL": "info",
+        ]
+        if let verify {
+            environment["VERIFY_RECEIPT_URL"] = verify.productionURL
+            environment["VERIFY_RECEIPT_SANDBOX_URL"] = verify.sandboxURL
+        }
+        self.init(environment: environment.merging(extra) { _, new in new })
     }
 
     /// Starts the binary and returns the port it listens on (read from its log).

@@ -3,8 +3,13 @@ import Foundation
 /// Posts v1 and v2 notifications to a subscriptiond URL like Apple does: `Content-Type:
 /// application/json`, success on any 2xx, retries on anything else per `RetryPolicy`.
 public struct NotificationSender: Sendable {
-    /// Where notifications go, e.g. `http://127.0.0.1:8080/notifications/appstore`.
-    public var target: URL
+    /// Where notifications go, e.g. `http://127.0.0.1:8080/notifications/appstore`; several
+    /// stand for instances behind a load balancer: the notifications are spread over them in
+    /// turn, and each retry goes to the next one, as a balancer moves off an instance that
+    /// failed (so one that is down only delays what was sent to it).
+    public var targets: [URL]
+    /// The first (or only) target.
+    public var target: URL { targets[0] }
     /// When to retry.
     public var retry: RetryPolicy
     /// How long one attempt may take.
@@ -21,7 +26,16 @@ public struct NotificationSender: Sendable {
         target: URL, retry: RetryPolicy = .quick, timeout: Duration = .seconds(10), concurrency: Int = 1,
         drops: DropPolicy = .none, simulator: AppStoreSimulator? = nil
     ) {
-        self.target = target
+        self.init(
+            targets: target, [], retry: retry, timeout: timeout, concurrency: concurrency, drops: drops, simulator: simulator)
+    }
+
+    /// A sender to `first` and `others`, spread over them in turn.
+    public init(
+        targets first: URL, _ others: [URL], retry: RetryPolicy = .quick, timeout: Duration = .seconds(10), concurrency: Int = 1,
+        drops: DropPolicy = .none, simulator: AppStoreSimulator? = nil
+    ) {
+        self.targets = [first] + others
         self.retry = retry
         self.timeout = timeout
         self.concurrency = max(1, concurrency)
@@ -33,23 +47,24 @@ public struct NotificationSender: Sendable {
     public func deliver(_ notifications: [SimNotification]) async -> DeliveryReport {
         await withTaskGroup(of: DeliveryReport.self) { group in
             var report = DeliveryReport()
-            var pending = notifications.makeIterator()
+            var pending = notifications.enumerated().makeIterator()
             for _ in 0..<concurrency {
-                guard let next = pending.next() else { break }
-                group.addTask { await deliver(next) }
+                guard let (position, next) = pending.next() else { break }
+                group.addTask { await deliver(next, firstTarget: position) }
             }
             while let done = await group.next() {
                 report.merge(done)
-                if let next = pending.next() {
-                    group.addTask { await deliver(next) }
+                if let (position, next) = pending.next() {
+                    group.addTask { await deliver(next, firstTarget: position) }
                 }
             }
             return report
         }
     }
 
-    /// Delivers one notification, retrying as the policy says.
-    public func deliver(_ notification: SimNotification) async -> DeliveryReport {
+    /// Delivers one notification, retrying as the policy says; the first attempt goes to
+    /// target number `firstTarget` (modulo their count), each retry to the next.
+    public func deliver(_ notification: SimNotification, firstTarget: Int = 0) async -> DeliveryReport {
         var report = DeliveryReport()
         report.sent = 1
         if drops.drops(notification) {
@@ -66,7 +81,7 @@ public struct NotificationSender: Sendable {
             report.attempts += 1
             do {
                 let answer = try await SimHTTPClient.send(
-                    to: target, headers: [("Content-Type", "application/json")],
+                    to: targets[(firstTarget + attempt) % targets.count], headers: [("Content-Type", "application/json")],
                     body: notification.body, timeout: timeout
                 )
                 report.statuses[answer.status, default: 0] += 1

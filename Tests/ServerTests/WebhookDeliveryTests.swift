@@ -44,12 +44,15 @@ struct WebhookDeliveryTests {
 
             let outbox = try await service.database.query(
                 """
-                SELECT id, event_id, type, original_transaction_id, state FROM webhook_events ORDER BY id
+                SELECT id, event_id, type, state,
+                       -- entitlement_changed is ordered per user; every other event per subscription.
+                       coalesce(original_transaction_id, 'user:' || app_user_id) AS order_key
+                FROM webhook_events ORDER BY id
                 """
             ).map { row in
                 (
                     id: try row.decode("id", as: Int64.self), eventID: try row.decode("event_id", as: String.self),
-                    type: try row.decode("type", as: String.self), subscription: try row.decode("original_transaction_id", as: String.self),
+                    type: try row.decode("type", as: String.self), subscription: try row.decode("order_key", as: String.self),
                     state: try row.decode("state", as: String.self)
                 )
             }
@@ -66,7 +69,7 @@ struct WebhookDeliveryTests {
             #expect(deliveries.allSatisfy { $0.headerEventID == $0.eventID })
             #expect(Set(outbox.map(\.eventID)).isSubset(of: receiver.acknowledged), "every event arrived")
             #expect(Set(deliveries.map(\.eventID)).isSubset(of: Set(outbox.map(\.eventID))), "nothing arrived that is not in the outbox")
-            // Per subscription, first arrivals are in outbox (commit) order.
+            // Per subscription (per user for entitlements), first arrivals are in outbox (commit) order.
             var firstArrival: [String: Int] = [:]
             for (index, delivery) in deliveries.enumerated() where firstArrival[delivery.eventID] == nil {
                 firstArrival[delivery.eventID] = index

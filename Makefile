@@ -29,7 +29,7 @@ help:
 	@echo "make image  the container image subscriptiond:VERSION (podman; Deploy/container/Containerfile) from that release"
 	@echo "make install PREFIX=/usr/local  install that release under PREFIX (INSTALL.md in the tarball: the service user and settings)"
 	@echo "make bench  every performance goal in one run, each as a ratio to a ceiling measured alongside (docs/performance.md)"
-	@echo "make bench-intake       intake (v1, signed v2, and with 1,000,000 stored) next to pgbench's single-row insert"
+	@echo "make bench-intake       intake (v1, signed v2, and with 1,000,000 stored) against C = 1/(1/H + 1/P) and C2 = 1/(1/H + 1/P + 3/E)"
 	@echo "make bench-reads        the three read endpoints at 1,000,000 subscribers next to the read ceiling (BENCH_USERS)"
 	@echo "make bench-drain        worker drain of 10,000 notifications, verifyReceipt answering after 200 ms, with peak RSS"
 	@echo "make bench-sweep        10,000 subscriptions ending at once: the sweep's drain, and intake's p99 meanwhile vs without"

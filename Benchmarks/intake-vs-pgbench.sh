@@ -10,8 +10,13 @@
 #    appstore-sim, whose root subscriptiond trusts; every one verified at intake);
 # 3. pgbench, 32 clients, a single-row INSERT of the same JSON into a table with a unique key;
 # 4. 1,000,000 processed notifications loaded into the inbox, and v1 intake again;
-# then the CPU each notification cost subscriptiond, PostgreSQL and the load generator, next
-# to what one pgbench insert cost PostgreSQL and pgbench.
+# 5. H, the same subscriptiond's bodyless GET /health/live (wrk, the same 32 connections), and
+#    E, P-256 verifications per second on one core (`openssl speed ecdsap256`, the fastest
+#    implementation on the machine);
+# then each intake against the ceilings of issue 27: v1 against C = 1/(1/H + 1/P) (an HTTP
+# request and a durable insert, P = pgbench), v2 against C2 = 1/(1/H + 1/P + 3/E) (three
+# signatures at least per signed notification); and the CPU each notification cost
+# subscriptiond, PostgreSQL and the load generator, next to what one pgbench insert cost.
 # Timings only mean something next to the baseline of the same run.
 #   BENCH_SECONDS (10), BENCH_PRELOAD_ROWS (1000000, 0 skips step 4), BENCH_V2_CUSTOMERS (12000)
 set -euo pipefail
@@ -67,7 +72,15 @@ stored() { psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM notifications WHER
 start_server
 run_wrk v1 Benchmarks/intake.lua
 run_wrk v2 Benchmarks/intake-bodies.lua
+echo "== H: wrk -t2 -c32 -d${seconds}s GET /health/live"
+READ_ENDPOINT=health wrk -t2 -c32 -d"${seconds}s" --latency -s Benchmarks/reads.lua "http://127.0.0.1:$port/health/live" > "$out/health.txt"
+grep '^BENCH' "$out/health.txt"
 stop_server
+echo "== E: openssl speed -seconds $seconds ecdsap256 (one core)"
+openssl speed -seconds "$seconds" -mr ecdsap256 2>/dev/null > "$out/openssl-ecdsa.txt"
+# -mr prints "+F4:<n>:256:<signs per second>:<verifications per second>".
+verify_per_second=$(awk -F: '/^\+F4:/ { printf "%.0f", $5 }' "$out/openssl-ecdsa.txt")
+echo "openssl P-256 verify: ${verify_per_second}/s"
 v1_stored=$(stored v1)
 v2_stored=$(stored v2)
 
@@ -89,10 +102,17 @@ fi
 
 durability=$(psql -qtA "$DATABASE_URL" -c "SELECT current_setting('fsync') || '/' || current_setting('synchronous_commit') || ', shared_buffers ' || current_setting('shared_buffers')")
 echo "== result (fsync/synchronous_commit: $durability)"
+health=$(sed -n 's/.* rps=\([0-9.]*\).*/\1/p' "$out/health.txt")
+ceiling_v1=$(awk "BEGIN { printf \"%.0f\", 1 / (1 / $health + 1 / $baseline) }")
+ceiling_v2=$(awk "BEGIN { printf \"%.0f\", 1 / (1 / $health + 1 / $baseline + 3 / $verify_per_second) }")
+echo "ceilings: H ${health}/s, P ${baseline}/s, E ${verify_per_second}/s; C = 1/(1/H + 1/P) = ${ceiling_v1}/s, C2 = 1/(1/H + 1/P + 3/E) = ${ceiling_v2}/s"
 for version in v1 v2; do
     intake=$(field $version intake_rps)
     stored_rows=$([ $version = v1 ] && echo "$v1_stored" || echo "$v2_stored")
-    echo "intake $version ${intake} notifications/s (p99 $(field $version p99_ms) ms, non-2xx $(field $version non2xx), socket errors $(field $version socket_errors), ${stored_rows} rows stored) vs pgbench ${baseline} inserts/s: ratio $(ratio "$intake" "$baseline")"
+    ceiling=$([ $version = v1 ] && echo "$ceiling_v1" || echo "$ceiling_v2")
+    name=$([ $version = v1 ] && echo C || echo C2)
+    goal=$([ $version = v1 ] && echo 0.9 || echo 0.8)
+    echo "intake $version ${intake} notifications/s (p99 $(field $version p99_ms) ms, non-2xx $(field $version non2xx), socket errors $(field $version socket_errors), ${stored_rows} rows stored): vs $name ${ceiling}/s ratio $(ratio "$intake" "$ceiling") (goal >= $goal, p99 <= 10 ms); vs pgbench ${baseline} inserts/s ratio $(ratio "$intake" "$baseline")"
 done
 if [ "$preload_rows" -gt 0 ]; then
     empty=$(field v1 intake_rps)

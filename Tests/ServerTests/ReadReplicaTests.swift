@@ -127,7 +127,9 @@ private struct ReplicaPair {
             Thread.detachNewThread {
                 continuation.resume(
                     with: Result {
-                        FileManager.default.createFile(atPath: log.path, contents: nil)
+                        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+                            throw ReplicaSetupFailure(message: "cannot create \(log.path)")
+                        }
                         let output = try FileHandle(forWritingTo: log)
                         defer { try? output.close() }
                         let process = Process()

@@ -101,10 +101,13 @@ public struct ReadAnswers: Sendable {
         ReadAnswers(store: store, reader: reader, policies: policies, writer: writer, replica: nil, logger: logger)
     }
 
+    /// The primary's lookups and facts.
+    private var primary: Source { Source(store: store, reader: reader) }
+
     /// Where this read goes: the replica while its route says so, else the primary.
     private func readSource() -> Source {
         if let replica, replica.route.choose() == .replica { return replica.source }
-        return Source(store: store, reader: reader)
+        return primary
     }
 
     /// The same service, with computed answers stored off the request by the writer it
@@ -158,7 +161,6 @@ public struct ReadAnswers: Sendable {
         case .current(let body): return body
         case .stale(let found): stamp = found
         }
-        let primary = Source(store: store, reader: reader)
         if let known = try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now, from: primary) { return known.body }
         let catalog = try await store.catalog(generation: stamp.catalogGeneration)
         let document = SubscriberDocument(appUserID: appUserID, read: .unknown, catalog: catalog, policies: policies, now: now)

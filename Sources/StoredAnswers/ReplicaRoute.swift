@@ -21,10 +21,6 @@ public final class ReplicaRoute: Sendable {
         self.onRead = onRead
     }
 
-    /// The replica's staleness as last checked; nil when unknown (not yet checked, not
-    /// reachable, or not a standby).
-    public var lastStaleness: Duration? { staleness.withLock { $0 } }
-
     /// Where reads go now.
     public var current: Target {
         staleness.withLock { $0.map { $0 <= maxStaleness } ?? false } ? .replica : .primary

@@ -9,7 +9,7 @@ public struct ReplicaStaleness: Sendable {
     /// The primary's positions, oldest first.
     private var samples: [(at: ContinuousClock.Instant, position: UInt64)] = []
     /// How many samples are kept: beyond the oldest, staleness is only known to be at least its age.
-    public let capacity: Int
+    private let capacity: Int
 
     /// A tracker keeping the last `capacity` samples of the primary.
     public init(capacity: Int = 64) {

@@ -14,7 +14,9 @@
 #
 # Listens on 127.0.0.1 only, trusts local connections (it is a throwaway), and when run as
 # root runs the server as the `postgres` user, because initdb refuses to run as root.
-set -euo pipefail
+set -eEuo pipefail
+# A step that fails without a word of its own still says which it was.
+trap 'echo "postgres.sh: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 state="$root/.local/${LOCAL_POSTGRES_NAME:-postgres}"
@@ -68,11 +70,22 @@ start() {
         echo "postgres.sh: already running ($(grep DATABASE_URL "$envfile" | cut -d'"' -f2))" >&2
         return 0
     fi
-    local port
-    port="$("$root/Deploy/local/free-port.sh" 54320 54420)"
-    as_owner "$(pg_bin pg_ctl)" -D "$data" -l "$log" -w -t 60 \
-        -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=400 -c fsync=${LOCAL_POSTGRES_FSYNC:-on} -c shared_buffers=${LOCAL_POSTGRES_SHARED_BUFFERS:-128MB}" \
-        start >/dev/null || { echo "postgres.sh: server did not start; see $log" >&2; tail -n 20 "$log" >&2; exit 1; }
+    # A port free when probed can be taken before the server binds it (a client's local port,
+    # another cluster starting): a bind that fails is tried again on the next free port.
+    local port attempt
+    for attempt in 1 2 3; do
+        port="$("$root/Deploy/local/free-port.sh" 54320 54420)"
+        if as_owner "$(pg_bin pg_ctl)" -D "$data" -l "$log" -w -t 60 \
+            -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=400 -c fsync=${LOCAL_POSTGRES_FSYNC:-on} -c shared_buffers=${LOCAL_POSTGRES_SHARED_BUFFERS:-128MB}" \
+            start >/dev/null; then
+            break
+        fi
+        if [ "$attempt" -eq 3 ] || ! tail -n 20 "$log" | grep -q "could not bind"; then
+            echo "postgres.sh: server did not start; see $log" >&2
+            tail -n 20 "$log" >&2
+            exit 1
+        fi
+    done
     write_env "$port"
     if ! psql -qtA "postgresql://$superuser@127.0.0.1:$port/postgres" -c "SELECT 1 FROM pg_database WHERE datname = '$database'" | grep -q 1; then
         psql -q "postgresql://$superuser@127.0.0.1:$port/postgres" -c "CREATE DATABASE \"$database\"" >/dev/null

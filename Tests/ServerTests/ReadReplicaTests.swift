@@ -118,44 +118,29 @@ private struct ReplicaPair {
         TestEnvironment.repositoryRoot().appendingPathComponent(".local/\(name)")
     }
 
-    /// Runs postgres.sh `command` for the cluster `name`, on a thread of its own (waiting for
-    /// a child must not hold a cooperative thread), its output to a file.
+    /// Runs postgres.sh `command` for the cluster `name`, its output to a file; a failure
+    /// says how the script ended, what it printed and the end of the cluster's own logs.
     private static func script(_ command: String, name: String, extra: [String] = []) async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("postgres-sh-\(name)-\(command).log")
         defer { try? FileManager.default.removeItem(at: log) }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    with: Result {
-                        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-                            throw ReplicaSetupFailure(message: "cannot create \(log.path)")
-                        }
-                        let output = try FileHandle(forWritingTo: log)
-                        defer { try? output.close() }
-                        let process = Process()
-                        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                        // Every descriptor above 2 is closed before the script runs: Foundation
-                        // learns of a child's end through one it hands down, and a server the
-                        // script leaves running would otherwise hold it open for good.
-                        process.arguments =
-                            ["LOCAL_POSTGRES_NAME=\(name)"] + extra
-                            + [
-                                "bash", "-c",
-                                #"for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null; exec bash "$0" "$1""#,
-                                TestEnvironment.repositoryRoot().appendingPathComponent("Deploy/local/postgres.sh").path, command,
-                            ]
-                        process.standardOutput = output
-                        process.standardError = output
-                        process.standardInput = FileHandle.nullDevice
-                        try ChildProcesses.launch(process)
-                        process.waitUntilExit()
-                        return process.terminationStatus
-                    })
+        // Every descriptor above 2 is closed before the script runs, so that the server it
+        // leaves running holds none of this test process's pipes or sockets open.
+        let ending = try await ChildProcesses.runScript(
+            ["env", "LOCAL_POSTGRES_NAME=\(name)"] + extra
+                + [
+                    "bash", "-c",
+                    #"for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null; exec bash "$0" "$1""#,
+                    TestEnvironment.repositoryRoot().appendingPathComponent("Deploy/local/postgres.sh").path, command,
+                ],
+            log: log)
+        guard ending == .exited(0) else {
+            var said = ["postgres.sh \(command) \(name): \(ending)", (try? String(contentsOf: log, encoding: .utf8)) ?? ""]
+            for file in ["basebackup.log", "server.log"] {
+                let text = (try? String(contentsOf: state(name).appendingPathComponent(file), encoding: .utf8)) ?? ""
+                if !text.isEmpty { said.append("\(file): " + text.split(separator: "\n").suffix(10).joined(separator: "\n")) }
             }
-        }
-        guard status == 0 else {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw ReplicaSetupFailure(message: "postgres.sh \(command) \(name): \(text)")
+            // One line: a test report shows the first line of an error.
+            throw ReplicaSetupFailure(message: said.joined(separator: "\n").replacingOccurrences(of: "\n", with: " ⏎ "))
         }
     }
 

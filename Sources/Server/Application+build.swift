@@ -46,6 +46,7 @@ public func buildApplication(
     )
     let retention = RetentionService(
         retention: components.receiptRetention, days: configuration.retentionDays, dropSigned: configuration.retentionDropSigned,
+        partitions: components.partitions, partitionDays: configuration.partitionRetentionDays,
         interval: environment.retentionInterval, logger: logger
     )
     let sweep = StatusSweepService(

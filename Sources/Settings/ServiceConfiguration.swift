@@ -93,6 +93,9 @@ public struct ServiceConfiguration: Sendable {
     public var retentionDays: Int
     /// Retention also removes v2 `signedPayload`s (Apple's evidence) when true.
     public var retentionDropSigned: Bool
+    /// Months of notifications (with their attempts) and webhook events that ended longer ago
+    /// than this, with nothing waiting, are dropped whole (nil: every month is kept).
+    public var partitionRetentionDays: Int? = nil
 
     /// The variables read, with their defaults (nil: no default), in the order of DESIGN.md.
     public static let variables: [(name: String, defaultValue: String?)] = [
@@ -145,6 +148,7 @@ public struct ServiceConfiguration: Sendable {
         ("WEBHOOK_LEASE_MS", nil),
         ("RETENTION_DAYS", "90"),
         ("RETENTION_DROP_SIGNED", "false"),
+        ("PARTITION_RETENTION_DAYS", nil),
         ("ALLOW_XCODE_TRANSACTIONS", "false"),
     ]
 
@@ -202,6 +206,9 @@ public struct ServiceConfiguration: Sendable {
         )
         configuration.databaseReadURL = reader.string("DATABASE_READ_URL").flatMap { $0.isEmpty ? nil : $0 }
         configuration.databaseReadMaxLag = .milliseconds(try reader.integer("DATABASE_READ_MAX_LAG_MS", in: 0...3_600_000))
+        if reader.string("PARTITION_RETENTION_DAYS").map({ !$0.isEmpty }) == true {
+            configuration.partitionRetentionDays = try reader.integer("PARTITION_RETENTION_DAYS", in: 1...36_500)
+        }
         return configuration
     }
 }

@@ -69,6 +69,11 @@ struct ServiceSettingsOptions: ParsableArguments {
     var retentionDropSigned: String?
     @Option(
         help:
+            "Months of notifications and webhook events that ended longer ago than this many days, with nothing waiting, are dropped (PARTITION_RETENTION_DAYS, default: kept)."
+    )
+    var partitionRetentionDays: String?
+    @Option(
+        help:
             "true accepts StoreKit Testing in Xcode purchases on a listener other than loopback (ALLOW_XCODE_TRANSACTIONS, default false).")
     var allowXcodeTransactions: String?
     @Option(help: "Single-app shortcut: the app's numeric Apple ID, checked on Production v2 notifications (APPSTORE_APP_APPLE_ID).")
@@ -135,7 +140,8 @@ struct ServiceSettingsOptions: ParsableArguments {
             "VERIFY_RECEIPT_CA_BUNDLE": verifyReceiptCaBundle, "ELIGIBILITY_POLICY": eligibilityPolicy,
             "WEBHOOK_URL": webhookURL, "WEBHOOK_SECRET": webhookSecret, "WEBHOOK_CONCURRENCY": webhookConcurrency,
             "WEBHOOK_TIMEOUT_MS": webhookTimeoutMs, "WEBHOOK_LEASE_MS": webhookLeaseMs, "RETENTION_DAYS": retentionDays,
-            "RETENTION_DROP_SIGNED": retentionDropSigned, "ALLOW_XCODE_TRANSACTIONS": allowXcodeTransactions,
+            "RETENTION_DROP_SIGNED": retentionDropSigned, "PARTITION_RETENTION_DAYS": partitionRetentionDays,
+            "ALLOW_XCODE_TRANSACTIONS": allowXcodeTransactions,
             "APPSTORE_APP_APPLE_ID": appstoreAppAppleID,
             "APPSTORE_ROOT_CERTIFICATES": appstoreRootCertificates, "APPSTORE_ONLINE_CHECKS": appstoreOnlineChecks,
             "APPSTORE_RECEIPT_ROOT_CERTIFICATES": appstoreReceiptRootCertificates,

@@ -172,10 +172,17 @@ struct CLIOperatorTests {
                     ])
                 #expect(subscriptions["by_environment"] as? [String: Int] == ["Production": 8, "Sandbox": 1])
                 #expect(subscriptions["total"] as? Int == 9)
+                let partitions = try #require(stats["partitions"] as? [[String: Any]])
+                #expect(partitions.map { $0["table"] as? String } == ["notifications", "notification_attempts", "webhook_events"])
+                for table in partitions {
+                    // This month and the two after it, made by the migration; nothing in the default.
+                    #expect((table["months"] as? [String])?.count == 3, "\(table)")
+                    #expect(table["default_rows"] as? Int == 0)
+                }
 
                 let text = try await fixture.ctl(["stats"])
                 #expect(text.status == 0)
-                for fragment in ["oldest pending: none", "top reasons, dead (2):", "grace_period", "Sandbox"] {
+                for fragment in ["oldest pending: none", "top reasons, dead (2):", "grace_period", "Sandbox", "notification_attempts  3"] {
                     #expect(text.stdout.contains(fragment), "missing \(fragment)")
                 }
 

@@ -69,7 +69,7 @@ struct WebhookConfigurationTests {
         #expect(error.setting.contains("webhook_url"))
     }
 
-    @Test("retention defaults to 90 days keeping signed payloads; RETENTION_DROP_SIGNED must be a boolean")
+    @Test("retention defaults to 90 days keeping signed payloads and every month; RETENTION_DROP_SIGNED must be a boolean")
     func retentionSettings() throws {
         let defaults = try Self.load([:])
         #expect(defaults.retentionDays == 90)
@@ -79,6 +79,11 @@ struct WebhookConfigurationTests {
         #expect(try Self.load(["RETENTION_DROP_SIGNED": "true", "RETENTION_DAYS": "30"]).retentionDropSigned)
         #expect(throws: ConfigurationError.self) { try Self.load(["RETENTION_DROP_SIGNED": "maybe"]) }
         #expect(throws: ConfigurationError.self) { try Self.load(["RETENTION_DAYS": "0"]) }
+        #expect(defaults.partitionRetentionDays == nil, "months are kept unless the operator asks")
+        #expect(try Self.load(["PARTITION_RETENTION_DAYS": "120"]).partitionRetentionDays == 120)
+        #expect(try Self.load(["PARTITION_RETENTION_DAYS": ""]).partitionRetentionDays == nil)
+        #expect(throws: ConfigurationError.self) { try Self.load(["PARTITION_RETENTION_DAYS": "0"]) }
+        #expect(throws: ConfigurationError.self) { try Self.load(["PARTITION_RETENTION_DAYS": "ninety"]) }
     }
 
     @Test("signatures: v1= hex HMAC-SHA256 over timestamp.body; another secret, body or timestamp does not verify")

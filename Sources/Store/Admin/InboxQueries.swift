@@ -30,7 +30,9 @@ public struct InboxQueries: Sendable {
         try await client.query(
             """
             SELECT \(unescaped: NotificationSummary.columns) FROM notifications
-            WHERE dedupe_key = \(DedupeKey.v2(notificationUUID: notificationUUID))
+            WHERE (id, received_at) = (
+                SELECT notification_id, received_at FROM notification_keys
+                WHERE dedupe_key = \(DedupeKey.v2(notificationUUID: notificationUUID)))
             """
         ).first.map(NotificationSummary.init(row:))
     }
@@ -129,10 +131,10 @@ public struct InboxQueries: Sendable {
                     UPDATE notifications
                     SET state = 'dead', attempts = attempts + 1, unfinished_claims = 0, isolated_claims = 0, last_error = \(message), updated_at = now()
                     WHERE id = ANY(\(texts)::bigint[])
-                    RETURNING id, attempts
+                    RETURNING id, received_at, attempts
                 )
-                INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error, actor)
-                SELECT id, attempts, now(), 'discarded', \(message), \(actor) FROM discarded
+                INSERT INTO notification_attempts (notification_id, notification_received_at, attempt, started_at, outcome, error, actor)
+                SELECT id, received_at, attempts, now(), 'discarded', \(message), \(actor) FROM discarded
                 """)
             return .discarded(wanted)
         }

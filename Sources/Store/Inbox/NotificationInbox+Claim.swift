@@ -15,7 +15,7 @@ extension NotificationInbox {
             PostgresQuery(
                 """
                 WITH due AS (
-                    SELECT id FROM notifications
+                    SELECT id, received_at FROM notifications
                     WHERE state IN ('pending', 'retrying') AND next_attempt_at <= now() AND unfinished_claims = 0
                     ORDER BY next_attempt_at, id
                     LIMIT \(limit)
@@ -24,7 +24,7 @@ extension NotificationInbox {
                 UPDATE notifications AS n
                 SET attempts = n.attempts + 1, unfinished_claims = 1, claimed_at = now(),
                     next_attempt_at = now() + make_interval(secs => \(lease.intervalSeconds)), updated_at = now()
-                FROM due WHERE n.id = due.id
+                FROM due WHERE n.id = due.id AND n.received_at = due.received_at
                 RETURNING \(unescaped: Self.claimedColumns)
                 """
             ).prepared()
@@ -58,7 +58,7 @@ extension NotificationInbox {
                 PostgresQuery(
                     """
                     WITH due AS (
-                        SELECT id, isolated_claims >= \(maxIsolatedDeaths) AS poisoned FROM notifications
+                        SELECT id, received_at, isolated_claims >= \(maxIsolatedDeaths) AS poisoned FROM notifications
                         WHERE state IN ('pending', 'retrying') AND unfinished_claims > 0 AND next_attempt_at <= now()
                         ORDER BY next_attempt_at, id
                         LIMIT 1
@@ -69,19 +69,19 @@ extension NotificationInbox {
                             last_error = 'stopped the worker ' || n.isolated_claims || ' times while it ran alone: every attempt ended '
                                 || 'without an outcome (the process died); fix the cause, then `subscriptionctl notifications replay`, '
                                 || 'or discard it'
-                        FROM due WHERE n.id = due.id AND due.poisoned
-                        RETURNING n.id, n.attempts, n.claimed_at, n.last_error
+                        FROM due WHERE n.id = due.id AND n.received_at = due.received_at AND due.poisoned
+                        RETURNING n.id, n.received_at, n.attempts, n.claimed_at, n.last_error
                     ), abandoned AS (
-                        INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
-                        SELECT id, attempts, coalesce(claimed_at, now()), 'abandoned', last_error FROM buried
-                        ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
+                        INSERT INTO notification_attempts (notification_id, notification_received_at, attempt, started_at, outcome, error)
+                        SELECT id, received_at, attempts, coalesce(claimed_at, now()), 'abandoned', last_error FROM buried
+                        ON CONFLICT (notification_id, attempt, notification_received_at) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
                             finished_at = now()
                     ), claimed AS (
                         UPDATE notifications AS n
                         SET attempts = n.attempts + 1, unfinished_claims = n.unfinished_claims + 1,
                             isolated_claims = n.isolated_claims + 1, claimed_at = now(),
                             next_attempt_at = now() + make_interval(secs => \(lease.intervalSeconds)), updated_at = now()
-                        FROM due WHERE n.id = due.id AND NOT due.poisoned
+                        FROM due WHERE n.id = due.id AND n.received_at = due.received_at AND NOT due.poisoned
                         RETURNING \(unescaped: Self.claimedColumns)
                     )
                     SELECT claimed.*, false AS buried FROM claimed

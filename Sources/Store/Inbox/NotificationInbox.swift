@@ -13,29 +13,8 @@ public struct NotificationInbox: Sendable {
 
     /// Stores an entry unless one with the same dedupe key exists; returns once committed.
     public func insert(_ entry: InboxEntry) async throws -> InboxInsertResult {
-        try await client.withConnection { session in
-            let inserted = try session.queryFirst(
-                PostgresQuery(
-                    """
-                    INSERT INTO notifications
-                        (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id, original_transaction_id,
-                         app_user_id, body)
-                    VALUES (\(entry.source.rawValue), \(entry.dedupeKey), \(entry.notificationType), \(entry.notificationSubtype),
-                            \(entry.environment.rawValue),
-                            \(entry.bundleID), \(entry.originalTransactionID), \(entry.appUserID), \(entry.body)::jsonb)
-                    ON CONFLICT (dedupe_key) DO NOTHING
-                    RETURNING id
-                    """
-                ).prepared())
-            if let inserted { return .accepted(id: try inserted.decode("id")) }
-            let existing = try session.queryFirst(
-                PostgresQuery("SELECT id FROM notifications WHERE dedupe_key = \(entry.dedupeKey)").prepared())
-            guard let existing else {
-                // Deleted between our insert and select: vanishingly rare; the caller may retry.
-                throw StoreError("notification vanished while being stored")
-            }
-            return .duplicate(id: try existing.decode("id"))
-        }
+        guard let result = try await insertBatch([entry]).first else { throw StoreError("a stored entry got no answer") }
+        return result
     }
 
     /// Stores several entries with one statement, which commits them all or none, and
@@ -71,7 +50,9 @@ public struct NotificationInbox: Sendable {
         if !conflicting.isEmpty {
             let rows = try session.query(
                 PostgresQuery(
-                    "SELECT id, dedupe_key FROM notifications WHERE dedupe_key = ANY(\(conflicting)::text[])"
+                    """
+                    SELECT notification_id AS id, dedupe_key FROM notification_keys WHERE dedupe_key = ANY(\(conflicting)::text[])
+                    """
                 ).prepared())
             for row in rows { existing[try row.decode("dedupe_key")] = try row.decode("id") }
         }
@@ -86,25 +67,35 @@ public struct NotificationInbox: Sendable {
         }
     }
 
-    /// One `INSERT … SELECT FROM unnest(…)` over column arrays: the same statement text for
-    /// every batch size, so it is prepared once per connection.
+    /// One statement over column arrays (the same text for every batch size, so it is prepared
+    /// once per connection): each key new to `notification_keys` takes the next id there, and
+    /// only those entries are stored, under it. The key's unique index is what makes a retry a
+    /// duplicate: `notifications` is partitioned by month and cannot hold one across months.
     private static func batchInsert(_ entries: [InboxEntry]) -> PostgresQuery {
         func column(_ value: (InboxEntry) -> String?) -> PostgresTextArray { PostgresTextArray(entries.map(value)) }
         return PostgresQuery(
             """
+            WITH batch AS (
+                SELECT * FROM unnest(\(column { $0.source.rawValue })::text[], \(column { $0.dedupeKey })::text[],
+                                     \(column { $0.notificationType })::text[], \(column { $0.notificationSubtype })::text[],
+                                     \(column { $0.environment.rawValue })::text[], \(column { $0.bundleID })::text[],
+                                     \(column { $0.originalTransactionID })::text[], \(column { $0.appUserID })::text[],
+                                     \(column { $0.body })::text[])
+                    AS entry (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id,
+                              original_transaction_id, app_user_id, body)
+            ), keys AS (
+                INSERT INTO notification_keys (dedupe_key, notification_id, received_at)
+                SELECT dedupe_key, nextval('notifications_id_seq'), now() FROM batch ORDER BY dedupe_key
+                ON CONFLICT (dedupe_key) DO NOTHING
+                RETURNING dedupe_key, notification_id, received_at
+            )
             INSERT INTO notifications
-                (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id, original_transaction_id,
-                 app_user_id, body)
-            SELECT source, dedupe_key, notification_type, notification_subtype, environment, bundle_id, original_transaction_id,
-                   app_user_id, body::jsonb
-            FROM unnest(\(column { $0.source.rawValue })::text[], \(column { $0.dedupeKey })::text[],
-                        \(column { $0.notificationType })::text[], \(column { $0.notificationSubtype })::text[],
-                        \(column { $0.environment.rawValue })::text[], \(column { $0.bundleID })::text[],
-                        \(column { $0.originalTransactionID })::text[], \(column { $0.appUserID })::text[],
-                        \(column { $0.body })::text[])
-                AS batch (source, dedupe_key, notification_type, notification_subtype, environment, bundle_id,
-                          original_transaction_id, app_user_id, body)
-            ON CONFLICT (dedupe_key) DO NOTHING
+                (id, received_at, source, dedupe_key, notification_type, notification_subtype, environment, bundle_id,
+                 original_transaction_id, app_user_id, body)
+            SELECT keys.notification_id, keys.received_at, batch.source, batch.dedupe_key, batch.notification_type,
+                   batch.notification_subtype, batch.environment, batch.bundle_id, batch.original_transaction_id,
+                   batch.app_user_id, batch.body::jsonb
+            FROM batch JOIN keys USING (dedupe_key)
             RETURNING id, dedupe_key
             """
         ).prepared()
@@ -123,11 +114,12 @@ public struct NotificationInbox: Sendable {
                     UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
                         isolated_claims = 0, updated_at = now()
                     WHERE \(unescaped: fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
-                    RETURNING id
+                    RETURNING id, received_at
                 )
-                INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
-                SELECT id, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, 'processed', \(note)::text FROM finished
-                ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
+                INSERT INTO notification_attempts (notification_id, notification_received_at, attempt, started_at, outcome, error)
+                SELECT id, received_at, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, 'processed', \(note)::text
+                FROM finished
+                ON CONFLICT (notification_id, attempt, notification_received_at) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
                     finished_at = now()
                 """
             ).prepared())
@@ -173,11 +165,13 @@ public struct NotificationInbox: Sendable {
                     UPDATE notifications SET state = \(state), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
                         last_error = \(reason), unfinished_claims = 0, isolated_claims = 0, updated_at = now()
                     WHERE \(unescaped: Self.fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
-                    RETURNING id
+                    RETURNING id, received_at
                 )
-                INSERT INTO notification_attempts (notification_id, attempt, started_at, outcome, error)
-                SELECT id, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, \(outcome)::text, \(reason)::text FROM finished
-                ON CONFLICT (notification_id, attempt) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
+                INSERT INTO notification_attempts (notification_id, notification_received_at, attempt, started_at, outcome, error)
+                SELECT id, received_at, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, \(outcome)::text,
+                       \(reason)::text
+                FROM finished
+                ON CONFLICT (notification_id, attempt, notification_received_at) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
                     finished_at = now()
                 """
             ).prepared())

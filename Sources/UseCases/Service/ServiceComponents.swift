@@ -52,6 +52,8 @@ public struct ServiceComponents: Sendable {
     public let webhookSender: WebhookSender
     /// Removes receipts past their retention.
     public let receiptRetention: ReceiptRetention
+    /// Makes the months of the partitioned tables ahead and drops finished old ones.
+    public let partitions: PartitionMaintenance
     /// Moves stored statuses when time alone changes them.
     public let sweep: SubscriptionSweep
     /// Reviews users' entitlements after changes and when time ends them (`entitlement_changed`).
@@ -158,6 +160,7 @@ public struct ServiceComponents: Sendable {
             webhookOutbox: WebhookOutbox(client: database),
             webhookSender: WebhookSender(http: upstreams.webhooks, timeout: configuration.webhookTimeout),
             receiptRetention: ReceiptRetention(client: database),
+            partitions: PartitionMaintenance(client: database),
             sweep: SubscriptionSweep(client: database, webhookEvents: configuration.apps.webhookEvents),
             entitlementReviews: EntitlementReviews(
                 client: database, policies: configuration.apps.entitlementPolicies, webhookEvents: configuration.apps.webhookEvents,

@@ -14,7 +14,8 @@ struct StatsCommand: AsyncParsableCommand {
             Inbox: notifications per state, the age of the oldest pending one, and the five most \
             common reasons among retrying and among dead notifications. Webhooks: outbound events \
             per state, the lag (age of the oldest undelivered one) and the top failure reasons; \
-            and what the receipt retention job did last. Subscriptions: per \
+            and what the receipt retention job did last. Partitions: the months each partitioned \
+            table holds and the rows in its default partition. Subscriptions: per \
             stored status and per environment, plus how many stored statuses have run out since \
             they were written (reads recompute those; `subscriptionctl revalidate --all` rewrites them).
 
@@ -33,15 +34,18 @@ struct StatsCommand: AsyncParsableCommand {
             let subscriptions = try await queries.subscriptions()
             let webhooks = try await queries.webhooks(reasons: 5)
             let retention = try await queries.lastRetention()
+            let partitions = try await queries.partitions()
             let now = Date()
             if options.json {
                 try Output.json(
                     StatsDocument(
                         inbox: inbox, subscriptions: subscriptions, now: now,
-                        webhooks: WebhookStatsDocument(stats: webhooks, retention: retention, now: now)))
+                        webhooks: WebhookStatsDocument(stats: webhooks, retention: retention, now: now),
+                        partitions: partitions.map(PartitionStatsDocument.init)))
             } else {
                 StatsText(inbox: inbox, subscriptions: subscriptions, now: now).print()
                 WebhookStatsText(stats: webhooks, retention: retention, now: now).print()
+                PartitionStatsText(tables: partitions).print()
             }
         }
     }
@@ -114,6 +118,7 @@ struct StatsDocument: Encodable {
     let subscriptions: SubscriptionStats
     let now: Date
     let webhooks: WebhookStatsDocument
+    let partitions: [PartitionStatsDocument]
 
     enum Keys: String, CodingKey {
         case notifications, subscriptions
@@ -123,7 +128,7 @@ struct StatsDocument: Encodable {
         case total, byStatus = "by_status", byEnvironment = "by_environment", stale
         case sweepDue = "sweep_due", sweepLagSeconds = "sweep_lag_seconds"
         case reviewsDue = "entitlement_reviews_due", reviewLagSeconds = "entitlement_review_lag_seconds"
-        case webhooks, retention
+        case webhooks, retention, partitions
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -155,5 +160,6 @@ struct StatsDocument: Encodable {
             subscriptions.oldestReviewDueAt.map { Int(now.timeIntervalSince($0).rounded()) }, forKey: .reviewLagSeconds)
         try root.encode(webhooks, forKey: .webhooks)
         try root.encode(webhooks.retentionDocument, forKey: .retention)
+        try root.encode(partitions, forKey: .partitions)
     }
 }

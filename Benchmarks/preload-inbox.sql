@@ -1,6 +1,8 @@
 -- An inbox that has been in use: 1,000,000 notifications already received and processed by
 -- the worker (state 'processed', receipts already stripped like retention does after
--- RETENTION_DAYS), with distinct dedupe keys and subscriptions. psql -v rows=N.
+-- RETENTION_DAYS), with distinct dedupe keys (in notification_keys, as intake writes them)
+-- and subscriptions, in the months they arrived. psql -v rows=N.
+SELECT ensure_monthly_partitions('notifications', now() - interval '40 days', now());
 INSERT INTO notifications (source, dedupe_key, notification_type, environment, bundle_id, original_transaction_id, body,
                            state, attempts, next_attempt_at, received_at, processed_at, updated_at)
 SELECT 'v1', 'v1:' || encode(sha256(('preload-' || i)::bytea), 'hex'), 'DID_RENEW', 'Production', 'com.example.app',
@@ -15,5 +17,8 @@ SELECT 'v1', 'v1:' || encode(sha256(('preload-' || i)::bytea), 'hex'), 'DID_RENE
        now() - interval '40 days' + i * interval '2 seconds', now() - interval '40 days' + i * interval '2 seconds',
        now() - interval '40 days' + i * interval '2 seconds'
 FROM generate_series(1, :rows) AS i;
+INSERT INTO notification_keys (dedupe_key, notification_id, received_at)
+SELECT dedupe_key, id, received_at FROM notifications;
 VACUUM ANALYZE notifications;
+VACUUM ANALYZE notification_keys;
 CHECKPOINT;

@@ -140,7 +140,9 @@ CREATE TABLE notification_keys (
     notification_id bigint NOT NULL,
     received_at     timestamptz NOT NULL
 );
-CREATE INDEX notification_keys_received_idx ON notification_keys (received_at);
+-- Keys arrive in time order, so a block range index finds the old ones for retention at
+-- almost no cost to each insert (a btree here would be one more index write per notification).
+CREATE INDEX notification_keys_received_idx ON notification_keys USING brin (received_at);
 
 SELECT ensure_monthly_partitions('notifications', coalesce(min(received_at), now()), now() + interval '2 months')
 FROM notifications_unpartitioned;

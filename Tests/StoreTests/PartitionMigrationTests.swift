@@ -31,7 +31,7 @@ struct PartitionMigrationTests {
     static let history = """
         INSERT INTO notifications (source, dedupe_key, notification_type, environment, bundle_id, original_transaction_id,
                                    body, state, attempts, received_at, processed_at)
-        SELECT 'v1', 'key-' || m || '-' || i, 'DID_RENEW', 'Production', 'com.example.app', 'otx-' || i,
+        SELECT 'v1', 'v1:key-' || m || '-' || i, 'DID_RENEW', 'Production', 'com.example.app', 'otx-' || i,
                jsonb_build_object('month', m, 'i', i, 'latest_receipt', 'AAAA'), 'processed', 1 + i % 2,
                date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(months => m) + interval '9 days'
                    + make_interval(mins => i),
@@ -40,7 +40,7 @@ struct PartitionMigrationTests {
         FROM generate_series(0, 13) AS m, generate_series(1, 40) AS i;
         INSERT INTO notifications (source, dedupe_key, notification_type, environment, bundle_id, body, state, attempts,
                                    last_error, received_at)
-        VALUES ('v2', 'waiting', 'DID_RENEW', 'Production', 'com.example.app', '{"signedPayload": "x"}', 'retrying', 1,
+        VALUES ('v2', 'v2:waiting', 'DID_RENEW', 'Production', 'com.example.app', '{"signedPayload": "x"}', 'retrying', 1,
                 'upstream down', date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '5 months' + interval '3 days');
         INSERT INTO notification_attempts (notification_id, attempt, started_at, finished_at, outcome, error, actor)
         SELECT n.id, a, n.received_at, n.received_at + interval '1 second', CASE WHEN a = n.attempts AND n.state = 'processed'
@@ -108,8 +108,8 @@ struct PartitionMigrationTests {
             #expect(try await count(client, "SELECT count(*)::integer AS n FROM notification_keys") == 561)
 
             let inbox = NotificationInbox(client: client)
-            let oldID = try await count(client, "SELECT id::integer AS n FROM notifications WHERE dedupe_key = 'key-13-7'")
-            let again = try await inbox.insert(Self.entry("key-13-7"))
+            let oldID = try await count(client, "SELECT id::integer AS n FROM notifications WHERE dedupe_key = 'v1:key-13-7'")
+            let again = try await inbox.insert(Self.entry("v1:key-13-7"))
             #expect(again == .duplicate(id: Int64(oldID)))
             guard case .accepted(let newID) = try await inbox.insert(Self.entry("new")) else {
                 Issue.record("a new key was not stored")
@@ -119,7 +119,7 @@ struct PartitionMigrationTests {
             #expect(try await inbox.insert(Self.entry("new")) == .duplicate(id: newID))
 
             // The waiting notification from five months back is claimed and retried in its month.
-            try await client.execute("UPDATE notifications SET next_attempt_at = now() WHERE dedupe_key = 'waiting'")
+            try await client.execute("UPDATE notifications SET next_attempt_at = now() WHERE dedupe_key = 'v2:waiting'")
             let claimed = try await inbox.claimDue(limit: 10, lease: .seconds(60))
             #expect(claimed.count == 2)
             for notification in claimed {
@@ -130,7 +130,7 @@ struct PartitionMigrationTests {
                     client,
                     """
                     SELECT count(*)::integer AS n FROM notification_attempts
-                    WHERE error = 'later' AND notification_received_at = (SELECT received_at FROM notifications WHERE dedupe_key = 'waiting')
+                    WHERE error = 'later' AND notification_received_at = (SELECT received_at FROM notifications WHERE dedupe_key = 'v2:waiting')
                     """) == 1)
         }
     }
@@ -139,6 +139,21 @@ struct PartitionMigrationTests {
     func retentionDropsFinishedMonths() async throws {
         try await withFilledDatabase { client, migrations in
             _ = try await MigrationRunner(client: client, migrations: migrations).migrate()
+            // A receipt queued four months back, processed: its key goes with its month.
+            let fourMonthsBack = try await count(
+                client,
+                """
+                WITH stored AS (
+                    INSERT INTO notifications (source, dedupe_key, environment, bundle_id, body, state, received_at)
+                    SELECT 'receipt', 'receipt:abc', 'Production', 'com.example.app', '{}', 'processed', received_at
+                    FROM notifications WHERE dedupe_key = 'v1:key-4-1'
+                    RETURNING id, received_at
+                ), key AS (
+                    INSERT INTO notification_keys SELECT 'receipt:abc', id, received_at FROM stored RETURNING 1
+                )
+                SELECT count(*)::integer AS n FROM key
+                """)
+            #expect(fourMonthsBack == 1)
             let now = Date()
             let cutoff = now.addingTimeInterval(-90 * 86_400)
             let maintenance = PartitionMaintenance(client: client)
@@ -155,7 +170,7 @@ struct PartitionMigrationTests {
                 client,
                 """
                 SELECT count(*)::integer AS n FROM notifications
-                WHERE date_trunc('month', received_at) = (SELECT date_trunc('month', received_at) FROM notifications WHERE dedupe_key = 'waiting')
+                WHERE date_trunc('month', received_at) = (SELECT date_trunc('month', received_at) FROM notifications WHERE dedupe_key = 'v2:waiting')
                 """)
             #expect(waitingMonth == 41)
             let notificationsDropped = drop.partitions.filter { $0.hasPrefix("notifications_p") }
@@ -173,7 +188,8 @@ struct PartitionMigrationTests {
                     WHERE NOT EXISTS (SELECT 1 FROM notifications AS n WHERE n.id = a.notification_id)
                     """) == 0)
             let remaining = try await count(client, "SELECT count(*)::integer AS n FROM notifications")
-            #expect(remaining == 561 - 40 * notificationsDropped.count)
+            // 561 rows of history and the receipt; 40 a dropped month, and the receipt's month was one.
+            #expect(remaining == 561 + 1 - 40 * notificationsDropped.count - 1)
 
             // Events: the month with a pending event stays, the other ended months go.
             let eventsDropped = drop.partitions.filter { $0.hasPrefix("webhook_events_p") }
@@ -191,6 +207,8 @@ struct PartitionMigrationTests {
                 WHERE NOT EXISTS (SELECT 1 FROM notifications AS n WHERE n.id = k.notification_id)
                 """)
             #expect(orphanKeys > 0, "keys younger than 181 days outlive a dropped month")
+            #expect(try await count(client, "SELECT count(*)::integer AS n FROM notification_keys WHERE dedupe_key = 'receipt:abc'") == 0)
+            #expect(try await count(client, "SELECT count(*)::integer AS n FROM notification_keys WHERE dedupe_key = 'v1:key-4-1'") == 1)
 
             // A second pass finds nothing more.
             let again = try await maintenance.dropFinishedMonths(before: cutoff, now: now)

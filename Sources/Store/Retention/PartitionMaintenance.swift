@@ -6,8 +6,9 @@ import Postgres
 ///
 /// `notifications` and `notification_attempts` are partitioned by the notification's arrival,
 /// `webhook_events` by its creation. A month is dropped only when it ended before the cut-off
-/// and none of its rows is still pending or retrying; its dedupe keys outlive it for at least
-/// ``keyDays`` so that Apple's late retries and backfills stay duplicates.
+/// and none of its rows is still pending or retrying; the dedupe keys of Apple's notifications
+/// outlive it for at least ``keyDays`` so that Apple's late retries and backfills stay
+/// duplicates.
 public struct PartitionMaintenance: Sendable {
     /// The partitioned tables whose months are made ahead.
     public static let partitionedTables = ["notifications", "notification_attempts", "webhook_events"]
@@ -43,7 +44,8 @@ public struct PartitionMaintenance: Sendable {
     }
 
     /// Drops every month that ended before `cutoff` and holds nothing waiting, then the dedupe
-    /// keys older than both `cutoff` and ``keyDays`` (in batches of `batchSize`). What it dropped.
+    /// keys of queued work in the months dropped, and every key older than both `cutoff` and
+    /// ``keyDays`` (in batches of `batchSize`). What it dropped.
     public func dropFinishedMonths(before cutoff: Date, now: Date, batchSize: Int = 10_000) async throws -> PartitionDrop {
         let dropped = try await client.withTransaction { session in
             try session.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
@@ -55,8 +57,22 @@ public struct PartitionMaintenance: Sendable {
             }
             return dropped
         }
-        let keyCutoff = min(cutoff, now.addingTimeInterval(-Double(Self.keyDays) * 86_400))
+        // Our own queued work (receipts, transaction lookups) is deduplicated only while it is
+        // stored: its keys go with their month, so that the same request queued again later is
+        // stored anew instead of answered as a duplicate of a row that is gone.
+        let droppedInbox = dropped.filter { $0.hasPrefix("notifications_p") }
         var keysRemoved = 0
+        if !droppedInbox.isEmpty {
+            keysRemoved += try await client.execute(
+                """
+                DELETE FROM notification_keys AS k USING unnest(\(droppedInbox)::text[]) AS dropped (name)
+                WHERE k.received_at >= to_date(right(dropped.name, 7), 'YYYY_MM')::timestamp AT TIME ZONE 'UTC'
+                  AND k.received_at < (to_date(right(dropped.name, 7), 'YYYY_MM') + interval '1 month')::timestamp AT TIME ZONE 'UTC'
+                  AND k.dedupe_key !~ '^v[12]:'
+                """)
+        }
+        // Apple's deliveries keep theirs for at least keyDays.
+        let keyCutoff = min(cutoff, now.addingTimeInterval(-Double(Self.keyDays) * 86_400))
         while true {
             let removed = try await client.execute(
                 """

@@ -70,11 +70,14 @@ start() {
         echo "postgres.sh: already running ($(grep DATABASE_URL "$envfile" | cut -d'"' -f2))" >&2
         return 0
     fi
-    # A port free when probed can be taken before the server binds it (a client's local port,
-    # another cluster starting): a bind that fails is tried again on the next free port.
-    local port attempt
+    # Ports below the kernel's ephemeral range (32768-60999 on Linux), which clients' own
+    # connections take their local ports from: such a port refuses a bind although nothing
+    # listens on it. A port free when probed can still be taken before the server binds it
+    # (another cluster starting): a bind that fails is tried again on the next free port after it.
+    local port attempt first=25432
     for attempt in 1 2 3; do
-        port="$("$root/Deploy/local/free-port.sh" 54320 54420)"
+        port="$("$root/Deploy/local/free-port.sh" "$first" 25632)"
+        first=$((port + 1))
         if as_owner "$(pg_bin pg_ctl)" -D "$data" -l "$log" -w -t 60 \
             -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=400 -c fsync=${LOCAL_POSTGRES_FSYNC:-on} -c shared_buffers=${LOCAL_POSTGRES_SHARED_BUFFERS:-128MB}" \
             start >/dev/null; then

@@ -47,7 +47,7 @@ public struct PartitionMaintenance: Sendable {
     /// keys of queued work in the months dropped, and every key older than both `cutoff` and
     /// ``keyDays`` (in batches of `batchSize`). What it dropped.
     public func dropFinishedMonths(before cutoff: Date, now: Date, batchSize: Int = 10_000) async throws -> PartitionDrop {
-        let dropped = try await client.withTransaction { session in
+        let (dropped, queuedKeysRemoved) = try await client.withTransaction { session in
             try session.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
             var dropped: [String] = []
             for table in Self.droppedTables {
@@ -55,23 +55,23 @@ public struct PartitionMaintenance: Sendable {
                     dropped.append(try row.decode("partition"))
                 }
             }
-            return dropped
-        }
-        // Our own queued work (receipts, transaction lookups) is deduplicated only while it is
-        // stored: its keys go with their month, so that the same request queued again later is
-        // stored anew instead of answered as a duplicate of a row that is gone.
-        let droppedInbox = dropped.filter { $0.hasPrefix("notifications_p") }
-        var keysRemoved = 0
-        if !droppedInbox.isEmpty {
-            keysRemoved += try await client.execute(
+            // Our own queued work (receipts, transaction lookups) is deduplicated only while it
+            // is stored: its keys go with their month, in the same transaction, so that the same
+            // request queued again is stored anew, never answered as a duplicate of a row that is gone.
+            let droppedInbox = dropped.filter { $0.hasPrefix("notifications_p") }
+            guard !droppedInbox.isEmpty else { return (dropped, 0) }
+            let queuedKeys = try session.execute(
                 """
                 DELETE FROM notification_keys AS k USING unnest(\(droppedInbox)::text[]) AS dropped (name)
                 WHERE k.received_at >= to_date(right(dropped.name, 7), 'YYYY_MM')::timestamp AT TIME ZONE 'UTC'
                   AND k.received_at < (to_date(right(dropped.name, 7), 'YYYY_MM') + interval '1 month')::timestamp AT TIME ZONE 'UTC'
-                  AND k.dedupe_key !~ '^v[12]:'
+                  AND NOT starts_with(k.dedupe_key, \(DedupeKey.v1(bodyDigest: "")))
+                  AND NOT starts_with(k.dedupe_key, \(DedupeKey.v2(notificationUUID: "")))
                 """)
+            return (dropped, queuedKeys)
         }
         // Apple's deliveries keep theirs for at least keyDays.
+        var keysRemoved = queuedKeysRemoved
         let keyCutoff = min(cutoff, now.addingTimeInterval(-Double(Self.keyDays) * 86_400))
         while true {
             let removed = try await client.execute(

@@ -4,24 +4,27 @@
 /// them, and one canonical spelling keeps a tampered token from passing as the same bytes.
 enum Base64URL {
     /// The decoded bytes, or `nil` when `text` is not canonical unpadded base64url.
-    static func decode(_ text: Substring) -> [UInt8]? {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in text.utf8 {
-            guard let value = sextet(byte) else { return nil }
-            buffer = (buffer << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-                buffer &= (1 << UInt32(bits)) - 1
+    static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        text.withUnsafeBufferPointer { input -> [UInt8]? in
+            var output: [UInt8] = []
+            output.reserveCapacity(input.count * 3 / 4)
+            var buffer: UInt32 = 0
+            var bits = 0
+            for byte in input {
+                let value = sextets[Int(byte)]
+                guard value != invalid else { return nil }
+                buffer = (buffer << 6) | UInt32(value)
+                bits += 6
+                if bits >= 8 {
+                    bits -= 8
+                    output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+                    buffer &= (1 << UInt32(bits)) - 1
+                }
             }
+            // A lone trailing sextet cannot hold a byte; leftover bits must be zero (canonical).
+            guard bits < 6, buffer == 0 else { return nil }
+            return output
         }
-        // A lone trailing sextet cannot hold a byte; leftover bits must be zero (canonical).
-        guard bits < 6, buffer == 0 else { return nil }
-        return output
     }
 
     /// Unpadded base64url of `bytes`.
@@ -45,14 +48,18 @@ enum Base64URL {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static func sextet(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+    private static let invalid: UInt8 = 0xFF
+
+    /// Each byte's value in the base64url alphabet, `invalid` for every other byte: a table,
+    /// because a JWS is decoded byte by byte (an 18 kB notification is three of them).
+    private static let sextets: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt8(byte) - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt8(byte) - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0") + 52
         case UInt8(ascii: "-"): 62
         case UInt8(ascii: "_"): 63
-        default: nil
+        default: invalid
         }
     }
 }

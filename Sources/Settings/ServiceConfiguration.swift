@@ -204,10 +204,10 @@ public struct ServiceConfiguration: Sendable {
             retentionDays: try reader.integer("RETENTION_DAYS", in: 1...36_500),
             retentionDropSigned: try reader.boolean("RETENTION_DROP_SIGNED")
         )
-        configuration.databaseReadURL = reader.string("DATABASE_READ_URL").flatMap { $0.isEmpty ? nil : $0 }
+        configuration.databaseReadURL = reader.string("DATABASE_READ_URL")
         configuration.databaseReadMaxLag = .milliseconds(try reader.integer("DATABASE_READ_MAX_LAG_MS", in: 0...3_600_000))
-        if reader.string("PARTITION_RETENTION_DAYS").map({ !$0.isEmpty }) == true {
-            configuration.partitionRetentionDays = try reader.integer("PARTITION_RETENTION_DAYS", in: 1...36_500)
+        configuration.partitionRetentionDays = try reader.string("PARTITION_RETENTION_DAYS").map { _ in
+            try reader.integer("PARTITION_RETENTION_DAYS", in: 1...36_500)
         }
         return configuration
     }

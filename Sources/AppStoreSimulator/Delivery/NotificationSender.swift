@@ -7,7 +7,7 @@ public struct NotificationSender: Sendable {
     /// stand for instances behind a load balancer: the notifications are spread over them in
     /// turn, and each retry goes to the next one, as a balancer moves off an instance that
     /// failed (so one that is down only delays what was sent to it).
-    public var targets: [URL]
+    public let targets: [URL]
     /// The first (or only) target.
     public var target: URL { targets[0] }
     /// When to retry.

@@ -24,7 +24,7 @@ struct ReplicaMonitorService: Service {
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let staleness = await monitor.check()
-            Self.lag.record(staleness.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? -1)
+            Self.lag.record(staleness.map { $0 / .seconds(1) } ?? -1)
             Self.inUse.record(monitor.route.current == .replica ? 1 : 0)
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: ReplicaMonitor.interval) }
         }

@@ -27,10 +27,15 @@ public struct PartitionMaintenance: Sendable {
 
     /// Makes every table's partitions from this month through `monthsAhead` months on;
     /// how many it made. Rows the default partition took for such a month move into it.
+    ///
+    /// Attaching a month locks the default partition, which every claim of the worker reads:
+    /// a lock not had within 2 seconds (a long transaction holds it) fails the call rather
+    /// than queue the claims behind it; the next pass makes the month.
     @discardableResult
     public func makeMonths(from now: Date, monthsAhead: Int = 2) async throws -> Int {
         try await client.withTransaction { session in
             try session.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
+            try session.execute("SET LOCAL lock_timeout = '2s'")
             var made = 0
             for table in Self.partitionedTables {
                 let row = try session.queryFirst(

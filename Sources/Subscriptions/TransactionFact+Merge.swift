@@ -61,6 +61,15 @@ extension TransactionFact {
         return result
     }
 
+    /// Whether this is `earlier` stated again, later: equal in everything but `statedAt`,
+    /// which is newer. A store can then move the statement time alone.
+    public func isRestatement(of earlier: TransactionFact) -> Bool {
+        guard let statedAt, statedAt > (earlier.statedAt ?? .distantPast) else { return false }
+        var restated = self
+        restated.statedAt = earlier.statedAt
+        return restated == earlier
+    }
+
     private static func pick(_ a: String, _ b: String) -> String {
         if a.isEmpty { return b }
         if b.isEmpty { return a }

@@ -34,6 +34,24 @@ struct TransactionFactMergeTests {
         }
     }
 
+    @Test("a restatement is the same facts stated later, and nothing else")
+    func restatement() {
+        var stored = period("1002", from: 60, to: 90)
+        stored.statedAt = day(65)
+        var later = stored
+        later.statedAt = day(70)
+        #expect(stored.merged(with: later).isRestatement(of: stored))
+        #expect(!stored.isRestatement(of: stored))
+        #expect(!stored.isRestatement(of: later))
+        var unstated = stored
+        unstated.statedAt = nil
+        #expect(stored.isRestatement(of: unstated))
+        #expect(!unstated.isRestatement(of: stored))
+        var refunded = later
+        refunded.cancellationDate = day(66)
+        #expect(!refunded.isRestatement(of: stored))
+    }
+
     @Test func flagsAreOredAndGapsFilled() {
         var sparse = period("1001", from: 30, to: nil, group: nil)
         sparse.webOrderLineItemID = "w1"

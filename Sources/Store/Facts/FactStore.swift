@@ -25,13 +25,19 @@ public enum FactStore {
     /// yet (its purchase and its refund) would otherwise both find no row, and the second
     /// upsert would overwrite the first instead of merging with it.
     ///
-    /// A transaction that applies several batches calls this first with all of them: each
-    /// `apply` locks its own batch's subscriptions (again, at no cost, since PostgreSQL's
-    /// advisory locks are re-entrant), but batch by batch two transactions could take A then B
-    /// and B then A, and deadlock.
+    /// A transaction that applies several batches calls this first with all of them and then
+    /// ``applyLocked(_:receiptObservedAt:notificationID:appUserID:linkPolicy:webhookEvents:now:in:)``
+    /// for each: batch by batch two transactions could take A then B and B then A, and deadlock.
+    ///
+    /// One statement takes them all, in the array's order (a function scan of `unnest` yields
+    /// its elements in order, and each row's lock is taken as the row is produced).
     public static func lockSubscriptions(of batches: [ReceiptFacts], in session: PostgresSession) throws {
-        for key in lockKeys(of: batches) {
+        let keys = lockKeys(of: batches)
+        if keys.count == 1, let key = keys.first {
             try session.execute(PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))").prepared())
+        } else if !keys.isEmpty {
+            try session.execute(
+                PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest(\(keys)::text[]) AS key").prepared())
         }
     }
 
@@ -69,6 +75,26 @@ public enum FactStore {
         now: Date = Date(),
         in session: PostgresSession
     ) throws -> [StatusChange] {
+        try lockSubscriptions(of: [facts], in: session)
+        return try applyLocked(
+            facts, receiptObservedAt: receiptObservedAt, notificationID: notificationID, appUserID: appUserID, linkPolicy: linkPolicy,
+            webhookEvents: webhookEvents, now: now, in: session)
+    }
+
+    /// ``apply(_:receiptObservedAt:notificationID:appUserID:linkPolicy:webhookEvents:now:in:)``
+    /// for a caller whose transaction already holds the locks of `facts`' subscriptions
+    /// (``lockSubscriptions(of:in:)`` with these facts among its batches).
+    @discardableResult
+    public static func applyLocked(
+        _ facts: ReceiptFacts,
+        receiptObservedAt: Date,
+        notificationID: Int64?,
+        appUserID: String?,
+        linkPolicy: LinkPolicy,
+        webhookEvents: Set<LifecycleEvent.Kind>,
+        now: Date = Date(),
+        in session: PostgresSession
+    ) throws -> [StatusChange] {
         let environment = facts.environment.rawValue
         let subscriptionIDs = facts.subscriptionIDs.sorted()
         // Statements keyed by a whole primary key are prepared once per connection. Lookups by
@@ -78,7 +104,6 @@ public enum FactStore {
         // until autovacuum analyzes the table, while a backlog grows it by thousands of rows a
         // minute. Sent unprepared, they are planned for their keys on every call
         // (`FactStorePlanningTests`); everything else keeps its cached plan.
-        try lockSubscriptions(of: [facts], in: session)
         let merged = try mergeTransactions(facts.transactions, environment: environment, in: session)
         for id in subscriptionIDs {
             if let renewal = facts.renewal(of: id) { try replaceRenewalIfNewer(renewal, in: session) }
@@ -149,12 +174,29 @@ public enum FactStore {
             stored[fact.transactionID] = fact
         }
         var changed: [(before: TransactionFact?, after: TransactionFact)] = []
+        // A verifyReceipt answer restates every transaction of the receipt with its own
+        // request date, so most stored rows differ from the merge in `stated_at` alone: those
+        // are written with one statement per statement time instead of an upsert each.
+        var restated: [Date: [String]] = [:]
         for fact in coalesced {
-            let merged = stored[fact.transactionID].map { $0.merged(with: fact) } ?? fact
-            if merged != stored[fact.transactionID] {
+            let before = stored[fact.transactionID]
+            let merged = before.map { $0.merged(with: fact) } ?? fact
+            guard merged != before else { continue }
+            changed.append((before, merged))
+            if let before, let statedAt = merged.statedAt, merged.isRestatement(of: before) {
+                restated[statedAt, default: []].append(merged.transactionID)
+            } else {
                 try merged.upsert(in: session)
-                changed.append((stored[fact.transactionID], merged))
             }
+        }
+        for (statedAt, ids) in restated.sorted(by: { $0.key < $1.key }) {
+            let update = PostgresQuery(
+                """
+                UPDATE transactions SET stated_at = \(statedAt), updated_at = now()
+                WHERE environment = \(environment) AND transaction_id \(equalsOneOf: ids.sorted())
+                """)
+            // Several keys: not prepared, planned for them (see `apply`).
+            try session.execute(ids.count == 1 ? update.prepared() : update)
         }
         return changed
     }

@@ -113,7 +113,8 @@ public struct NotificationInbox: Sendable {
                 WITH finished AS (
                     UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
                         isolated_claims = 0, updated_at = now()
-                    WHERE \(unescaped: fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
+                    WHERE \(unescaped: fence) AND id = \(notification.id) AND received_at = \(notification.receivedAt)
+                        AND attempts = \(notification.attempt)
                     RETURNING id, received_at
                 )
                 INSERT INTO notification_attempts (notification_id, notification_received_at, attempt, started_at, outcome, error)
@@ -164,7 +165,8 @@ public struct NotificationInbox: Sendable {
                 WITH finished AS (
                     UPDATE notifications SET state = \(state), next_attempt_at = coalesce(\(nextAttemptAt), next_attempt_at),
                         last_error = \(reason), unfinished_claims = 0, isolated_claims = 0, updated_at = now()
-                    WHERE \(unescaped: Self.fence) AND id = \(notification.id) AND attempts = \(notification.attempt)
+                    WHERE \(unescaped: Self.fence) AND id = \(notification.id) AND received_at = \(notification.receivedAt)
+                        AND attempts = \(notification.attempt)
                     RETURNING id, received_at
                 )
                 INSERT INTO notification_attempts (notification_id, notification_received_at, attempt, started_at, outcome, error)

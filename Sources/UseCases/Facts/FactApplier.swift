@@ -44,7 +44,7 @@ public struct FactApplier: Sendable {
         try FactStore.lockSubscriptions(of: batches.map(\.facts), in: session)
         var changes: [StatusChange] = []
         for batch in batches {
-            changes += try FactStore.apply(
+            changes += try FactStore.applyLocked(
                 batch.facts, receiptObservedAt: batch.observedAt, notificationID: notificationID, appUserID: appUserID,
                 linkPolicy: apps.linkPolicies.policy(bundleID: batch.facts.bundleID),
                 webhookEvents: apps.webhookEvents.kinds(bundleID: batch.facts.bundleID), in: session)

@@ -114,6 +114,7 @@ let package = Package(
             name: "AppStoreSignature",
             dependencies: [
                 "AppStore",
+                "JSON",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),

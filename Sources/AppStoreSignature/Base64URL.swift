@@ -4,27 +4,51 @@
 /// them, and one canonical spelling keeps a tampered token from passing as the same bytes.
 enum Base64URL {
     /// The decoded bytes, or `nil` when `text` is not canonical unpadded base64url.
+    ///
+    /// Four characters at a time into storage sized up front, one table look-up each: a
+    /// notification is three JWS and 18 kB of this, decoded on every delivery.
     static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
-        text.withUnsafeBufferPointer { input -> [UInt8]? in
-            var output: [UInt8] = []
-            output.reserveCapacity(input.count * 3 / 4)
-            var buffer: UInt32 = 0
-            var bits = 0
-            for byte in input {
-                let value = sextets[Int(byte)]
-                guard value != invalid else { return nil }
-                buffer = (buffer << 6) | UInt32(value)
-                bits += 6
-                if bits >= 8 {
-                    bits -= 8
-                    output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-                    buffer &= (1 << UInt32(bits)) - 1
+        let count = text.count
+        let tail = count % 4
+        // One character alone cannot hold a byte.
+        guard tail != 1 else { return nil }
+        let outputCount = count / 4 * 3 + (tail == 0 ? 0 : tail - 1)
+        // Any invalid character's table entry has one of the two high bits set; valid ones are below 64.
+        var seen: UInt8 = 0
+        let output = sextets.withUnsafeBufferPointer { table in
+            text.withUnsafeBufferPointer { input in
+                [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+                    func value(_ index: Int) -> UInt32 {
+                        let sextet = table[Int(input[index])]
+                        seen |= sextet
+                        return UInt32(sextet)
+                    }
+                    var i = 0
+                    var o = 0
+                    while i + 4 <= count {
+                        let group = value(i) << 18 | value(i + 1) << 12 | value(i + 2) << 6 | value(i + 3)
+                        out[o] = UInt8(truncatingIfNeeded: group >> 16)
+                        out[o + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                        out[o + 2] = UInt8(truncatingIfNeeded: group)
+                        i += 4
+                        o += 3
+                    }
+                    // The bits left over after the last whole byte must be zero (canonical).
+                    if tail == 2 {
+                        let group = value(i) << 6 | value(i + 1)
+                        if group & 0x0F != 0 { seen |= invalid }
+                        out[o] = UInt8(truncatingIfNeeded: group >> 4)
+                    } else if tail == 3 {
+                        let group = value(i) << 12 | value(i + 1) << 6 | value(i + 2)
+                        if group & 0x03 != 0 { seen |= invalid }
+                        out[o] = UInt8(truncatingIfNeeded: group >> 10)
+                        out[o + 1] = UInt8(truncatingIfNeeded: group >> 2)
+                    }
+                    initialized = outputCount
                 }
             }
-            // A lone trailing sextet cannot hold a byte; leftover bits must be zero (canonical).
-            guard bits < 6, buffer == 0 else { return nil }
-            return output
         }
+        return seen & 0xC0 == 0 ? output : nil
     }
 
     /// Unpadded base64url of `bytes`.

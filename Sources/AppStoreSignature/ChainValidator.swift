@@ -24,13 +24,13 @@ struct ChainValidator: Sendable {
     /// revocation checking, not revoked at `now`).
     func leafKey(x5c: [String]?, at time: Date, now: Date) async throws(SignedPayloadError) -> P256.Signing.PublicKey {
         guard let x5c, x5c.count == 3 else { throw .chainLength }
-        guard let leafDER = Data(base64Encoded: x5c[0]).map(Array.init),
-            let intermediateDER = Data(base64Encoded: x5c[1]).map(Array.init)
-        else { throw .certificateEncoding }
-        let key = VerifiedChainCache.Key(leafDER: leafDER, intermediateDER: intermediateDER)
+        let key = VerifiedChainCache.Key(leaf: x5c[0], intermediate: x5c[1])
         let checkedSince = revocation.map { now.addingTimeInterval(-$0.recheckInterval) }
         if let cached = cache.leafKey(for: key, at: time, revocationCheckedSince: checkedSince) { return cached }
 
+        guard let leafDER = Data(base64Encoded: x5c[0]).map(Array.init),
+            let intermediateDER = Data(base64Encoded: x5c[1]).map(Array.init)
+        else { throw .certificateEncoding }
         let leaf: Certificate
         let intermediate: Certificate
         do {

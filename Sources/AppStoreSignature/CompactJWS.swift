@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A compact JWS split into its parts, not yet verified.
 ///
@@ -27,11 +28,9 @@ public struct CompactJWS: Sendable, Hashable {
             let payload = Base64URL.decode(parts[1]),
             let signature = Base64URL.decode(parts[2])
         else { throw .base64URL }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(header)),
-            let fields = object as? [String: Any]
-        else { throw .headerJSON }
-        algorithm = fields["alg"] as? String
-        certificateChain = fields["x5c"] as? [String]
+        guard case .object(let fields)? = try? StrictJSONParser.parse(header) else { throw .headerJSON }
+        if case .string(let algorithm)? = fields["alg"] { self.algorithm = algorithm } else { algorithm = nil }
+        certificateChain = Self.strings(fields["x5c"])
         self.payload = payload
         self.signature = signature
         signingInput = Array(bytes[parts[0].startIndex..<parts[1].endIndex])
@@ -39,6 +38,18 @@ public struct CompactJWS: Sendable, Hashable {
 }
 
 extension CompactJWS {
+    /// An array of strings, or nil for anything else (an array holding a non-string too).
+    private static func strings(_ value: JSONValue?) -> [String]? {
+        guard case .array(let items)? = value else { return nil }
+        var strings: [String] = []
+        strings.reserveCapacity(items.count)
+        for item in items {
+            guard case .string(let text) = item else { return nil }
+            strings.append(text)
+        }
+        return strings
+    }
+
     /// The payload of `text` decoded as `type`, nothing verified: for the verifier once the
     /// input parsed, and for payloads verified before they were stored.
     static func decodedPayload<Payload: Decodable>(of text: String, as type: Payload.Type) throws(SignedPayloadError) -> Payload {

@@ -4,21 +4,19 @@ import Synchronization
 
 /// Chains already validated, so the steady state is one signature check per JWS.
 ///
-/// Keyed by the SHA-256 of the leaf and intermediate DER. An entry answers only for a
+/// Keyed by the leaf's and intermediate's base64 text. An entry answers only for a
 /// signing time inside its validity window (latest notBefore to earliest notAfter of the
 /// chain); outside it the caller validates the whole chain again. With online checks an
 /// entry also answers only while its last revocation check is recent enough. Bounded: the least
 /// recently used entry goes first. Safe to share between tasks.
 final class VerifiedChainCache: Sendable {
-    /// The identity of a (leaf, intermediate) pair.
+    /// The identity of a (leaf, intermediate) pair: their `x5c` text as received. The same
+    /// text is the same DER, so a hit needs no base64 decoding (each notification carries
+    /// three JWS, all signed by the same chain); the same certificates in another encoding
+    /// are only validated again.
     struct Key: Hashable, Sendable {
-        let leaf: SHA256Digest
-        let intermediate: SHA256Digest
-
-        init(leafDER: [UInt8], intermediateDER: [UInt8]) {
-            leaf = SHA256.hash(data: leafDER)
-            intermediate = SHA256.hash(data: intermediateDER)
-        }
+        let leaf: String
+        let intermediate: String
     }
 
     /// What a validated chain grants.

@@ -26,6 +26,8 @@ import Testing
         "\(header).\(TestJWS.base64URL(Array("[1,2]".utf8))).c2ln",
         "\(TestJWS.base64URL(Array("[]".utf8))).\(payload).c2ln",
         "\(TestJWS.base64URL(Array("not json".utf8))).\(payload).c2ln",
+        // A header naming its algorithm twice: readers would disagree on which one counts.
+        "\(TestJWS.base64URL(Array(#"{"alg":"ES256","alg":"none","x5c":[]}"#.utf8))).\(payload).c2ln",
         "\(header).\(TestJWS.base64URL(Array(#"{"signedDate":1.5}"#.utf8))).c2ln",
         "\(header).\(TestJWS.base64URL(Array(#"{"signedDate":1e300}"#.utf8))).c2ln",
     ]

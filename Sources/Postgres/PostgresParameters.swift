@@ -5,7 +5,7 @@ struct PostgresParameters {
     /// The most parameters one statement can carry (the protocol counts them in 16 bits).
     static let maximumCount = 65_535
 
-    private var storage: [CChar] = []
+    private var storage: [UInt8] = []
     private var offsets: [Int?] = []
     private(set) var lengths: [Int32] = []
     private(set) var formats: [Int32] = []
@@ -29,18 +29,20 @@ struct PostgresParameters {
             case .null:
                 offsets.append(nil)
             case .text(let text):
-                guard !text.utf8.contains(0) else {
+                let start = storage.count
+                // Copied as a block (an intake batch binds whole bodies), then checked in place.
+                storage.append(contentsOf: text.utf8)
+                guard !storage[start...].contains(0) else {
                     throw PostgresError(.invalidParameter, message: "parameter $\(index + 1) contains a NUL character")
                 }
-                offsets.append(storage.count)
-                storage.append(contentsOf: text.utf8.map { CChar(bitPattern: $0) })
+                offsets.append(start)
                 storage.append(0)
             case .binary(let bytes):
                 guard let length = Int32(exactly: bytes.count) else {
                     throw PostgresError(.invalidParameter, message: "parameter $\(index + 1) is too large")
                 }
                 offsets.append(storage.count)
-                storage.append(contentsOf: bytes.map { CChar(bitPattern: $0) })
+                storage.append(contentsOf: bytes)
                 lengths[index] = length
                 formats[index] = 1
             }
@@ -51,9 +53,10 @@ struct PostgresParameters {
 
     /// Calls `body` with one pointer per parameter (nil for SQL NULL), valid only inside it.
     func withValuePointers<R>(_ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-        storage.withUnsafeBufferPointer { buffer in
+        storage.withUnsafeBytes { buffer in
+            let characters = buffer.bindMemory(to: CChar.self)
             let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
-                offset.flatMap { buffer.baseAddress?.advanced(by: $0) }
+                offset.flatMap { characters.baseAddress?.advanced(by: $0) }
             }
             return body(pointers)
         }

@@ -13,12 +13,17 @@
 # 5. H, the same subscriptiond's bodyless GET /health/live (wrk, the same 32 connections), and
 #    E, P-256 verifications per second on one core (`openssl speed ecdsap256`, the fastest
 #    implementation on the machine);
+# 6. unless BENCH_WORKER_RUN=0: v1 intake again on an emptied inbox with the worker on and
+#    draining (WORKER_CONCURRENCY=BENCH_WORKER_CONCURRENCY, 64): v1 bodies appstore-sim made
+#    for BENCH_V1_CUSTOMERS (30,000) customers, whose receipts it answers at verifyReceipt at
+#    once, so each one is claimed, verified and applied while intake takes the next;
 # then each intake against the ceilings of issue 27: v1 against C = 1/(1/H + 1/P) (an HTTP
 # request and a durable insert, P = pgbench), v2 against C2 = 1/(1/H + 1/P + 3/E) (three
 # signatures at least per signed notification); and the CPU each notification cost
 # subscriptiond, PostgreSQL and the load generator, next to what one pgbench insert cost.
 # Timings only mean something next to the baseline of the same run.
-#   BENCH_SECONDS (10), BENCH_PRELOAD_ROWS (1000000, 0 skips step 4), BENCH_V2_CUSTOMERS (12000)
+#   BENCH_SECONDS (10), BENCH_PRELOAD_ROWS (1000000, 0 skips step 4), BENCH_V2_CUSTOMERS (12000),
+#   BENCH_WORKER_RUN (1), BENCH_WORKER_CONCURRENCY (64), BENCH_V1_CUSTOMERS (30000)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -41,9 +46,12 @@ echo "== $(wc -l <"$out/v2-bodies.jsonl") distinct signed v2 bodies"
 
 port="$(Deploy/local/free-port.sh 18080 18999)"
 server=""
+sim=""
+# The worker is off unless worker_concurrency says otherwise (step 6).
+worker_concurrency=0
 start_server() {
     APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret APPSTORE_APP_APPLE_ID=1234567890 \
-        APPSTORE_ROOT_CERTIFICATES="$out/sim-root.pem" WORKER_CONCURRENCY=0 NOTIFICATION_MAX_AGE_DAYS=3650 \
+        APPSTORE_ROOT_CERTIFICATES="$out/sim-root.pem" WORKER_CONCURRENCY=$worker_concurrency NOTIFICATION_MAX_AGE_DAYS=3650 \
         SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=32 "$bin/subscriptiond" &
     server=$!
     bench_wait_ready "$port"
@@ -52,7 +60,11 @@ stop_server() {
     [ -n "$server" ] && { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
     server=""
 }
-trap 'stop_server; Deploy/local/postgres.sh stop; bench_restore_scheduler' EXIT
+stop_sim() {
+    [ -n "$sim" ] && { kill "$sim" 2>/dev/null || true; wait "$sim" 2>/dev/null || true; }
+    sim=""
+}
+trap 'stop_server; stop_sim; Deploy/local/postgres.sh stop; bench_restore_scheduler' EXIT
 
 # run_wrk NAME SCRIPT: a 3 s warm-up, then 32 connections for $seconds; the result line
 # goes to $out/NAME.txt. The warm-up's bodies are distinct from the measured ones.
@@ -60,9 +72,9 @@ wrk_runs=0
 run_wrk() {
     wrk_runs=$((wrk_runs + 2))
     echo "== intake $1: wrk -t2 -c32 -d${seconds}s ($config build, after a 3 s warm-up)"
-    BENCH_THREADS=2 BENCH_BODIES="$out/v2-bodies.jsonl" BENCH_FIRST=0 BENCH_RUN=$((wrk_runs - 1)) \
+    BENCH_THREADS=2 BENCH_BODIES="${bodies:-$out/v2-bodies.jsonl}" BENCH_FIRST=0 BENCH_RUN=$((wrk_runs - 1)) \
         wrk -t2 -c32 -d3s -s "$2" "http://127.0.0.1:$port/notifications/appstore" >/dev/null
-    BENCH_THREADS=2 BENCH_BODIES="$out/v2-bodies.jsonl" BENCH_FIRST=1 BENCH_RUN=$wrk_runs bench_cpu_run "$out/cpu-$1.txt" "$server" \
+    BENCH_THREADS=2 BENCH_BODIES="${bodies:-$out/v2-bodies.jsonl}" BENCH_FIRST=1 BENCH_RUN=$wrk_runs bench_cpu_run "$out/cpu-$1.txt" "$server" \
         wrk -t2 -c32 -d"${seconds}s" --latency -s "$2" "http://127.0.0.1:$port/notifications/appstore" > "$out/$1.txt"
     cat "$out/$1.txt"
 }
@@ -100,6 +112,32 @@ if [ "$preload_rows" -gt 0 ]; then
     stop_server
 fi
 
+if [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
+    echo "== v1 intake with the worker on (WORKER_CONCURRENCY=${BENCH_WORKER_CONCURRENCY:-64}), verifyReceipt answered by appstore-sim"
+    sim_v1=(--secret "com.example.app=bench-shared-secret" --seed 13 --customers "${BENCH_V1_CUSTOMERS:-30000}" --sandbox-share 0
+        --notifications-version 1 --end-ms "$(( $(date +%s) * 1000 ))" --state-dir "$out/appstore-sim-v1")
+    # Only the bench app's notifications: the population includes the demo's paid-up-front app.
+    "$bin/appstore-sim" notifications "${sim_v1[@]}" | awk 'index($0, "\"bid\":\"com.example.app\"")' > "$out/v1-bodies.jsonl"
+    echo "$(wc -l < "$out/v1-bodies.jsonl") distinct v1 bodies"
+    "$bin/appstore-sim" catalog > "$out/catalog.json"
+    "$bin/subscriptionctl" products import "$out/catalog.json" >/dev/null
+    simport="$(Deploy/local/free-port.sh 19400 19499)"
+    "$bin/appstore-sim" serve "${sim_v1[@]}" --port "$simport" --latency-ms 0 2> "$out/appstore-sim.log" &
+    sim=$!
+    for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$simport/control/stats" >/dev/null && break; sleep 0.1; done
+    # An empty inbox, as for the first v1 run; the made-up bodies' receipts exist nowhere.
+    psql -q "$DATABASE_URL" -c "TRUNCATE notifications, notification_keys"
+    export VERIFY_RECEIPT_URL="http://127.0.0.1:$simport/verifyReceipt" VERIFY_RECEIPT_SANDBOX_URL="http://127.0.0.1:$simport/sandbox/verifyReceipt"
+    worker_concurrency="${BENCH_WORKER_CONCURRENCY:-64}"
+    start_server
+    bodies="$out/v1-bodies.jsonl" run_wrk v1-worker Benchmarks/intake-bodies.lua
+    worker_done=$(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FILTER (WHERE state IN ('processed', 'dead')) || ' processed or dead, '
+        || count(*) FILTER (WHERE state IN ('pending', 'retrying')) || ' waiting' FROM notifications")
+    stop_server
+    stop_sim
+    worker_concurrency=0
+fi
+
 durability=$(psql -qtA "$DATABASE_URL" -c "SELECT current_setting('fsync') || '/' || current_setting('synchronous_commit') || ', shared_buffers ' || current_setting('shared_buffers')")
 echo "== result (fsync/synchronous_commit: $durability)"
 health=$(sed -n 's/.* rps=\([0-9.]*\).*/\1/p' "$out/health.txt")
@@ -114,6 +152,9 @@ for version in v1 v2; do
     goal=$([ $version = v1 ] && echo 0.9 || echo 0.8)
     echo "intake $version ${intake} notifications/s (p99 $(field $version p99_ms) ms, non-2xx $(field $version non2xx), socket errors $(field $version socket_errors), ${stored_rows} rows stored): vs $name ${ceiling}/s ratio $(ratio "$intake" "$ceiling") (goal >= $goal, p99 <= 10 ms); vs pgbench ${baseline} inserts/s ratio $(ratio "$intake" "$baseline")"
 done
+if [ -f "$out/v1-worker.txt" ] && [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
+    echo "intake v1 with the worker on $(field v1-worker intake_rps) notifications/s (p99 $(field v1-worker p99_ms) ms, non-2xx $(field v1-worker non2xx); the inbox after: $worker_done): vs C ${ceiling_v1}/s ratio $(ratio "$(field v1-worker intake_rps)" "$ceiling_v1") (p99 goal <= 10 ms)"
+fi
 if [ "$preload_rows" -gt 0 ]; then
     empty=$(field v1 intake_rps)
     full=$(field v1-preloaded intake_rps)
@@ -125,4 +166,7 @@ echo "pgbench insert: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(sed -n '
 for version in v1 v2; do
     echo "intake $version: $(bench_cpu_per_request "$out/cpu-$version.txt" "$(field $version intake_requests)" subscriptiond wrk)"
 done
+if [ -f "$out/cpu-v1-worker.txt" ] && [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
+    echo "intake v1 with the worker on (its draining included): $(bench_cpu_per_request "$out/cpu-v1-worker.txt" "$(field v1-worker intake_requests)" subscriptiond wrk)"
+fi
 

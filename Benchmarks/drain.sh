@@ -61,10 +61,7 @@ drain_run() {
     "$bin/subscriptionctl" products import "$work/catalog.json" >/dev/null
     if [ ! -s "$work/notifications.jsonl" ]; then
         "$bin/appstore-sim" notifications "${sim_args[@]}" > "$work/all.jsonl"
-        # The simulated population includes the demo's paid-up-front app, whose shared secret
-        # this benchmark does not configure: only com.example.app's notifications are posted.
-        awk -v n="$notifications" 'index($0, "\"bid\":\"com.example.app\"") && taken++ < n' "$work/all.jsonl" \
-            > "$work/notifications.jsonl"
+        bench_app_notifications "$notifications" < "$work/all.jsonl" > "$work/notifications.jsonl"
         local have; have=$(wc -l < "$work/notifications.jsonl")
         if [ "$have" -lt "$notifications" ]; then
             echo "drain: $customers customers have only $have notifications; raise BENCH_CUSTOMERS" >&2
@@ -77,7 +74,7 @@ drain_run() {
     "$bin/appstore-sim" serve "${sim_args[@]}" --port "$simport" --latency-ms "$latency_ms" 2> "$work/appstore-sim.log" &
     local sim=$!
     pids+=("$sim")
-    for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$simport/control/stats" >/dev/null && break; sleep 0.1; done
+    bench_wait_sim "$simport"
 
     sdport="$(Deploy/local/free-port.sh 19500 19599)"
     export APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET="$secret" LOG_LEVEL=warning SUBSCRIPTIOND_PORT="$sdport" \
@@ -150,11 +147,9 @@ drain_run() {
 # of the drain's CPU goal; sets insert_us.
 insert_cpu() {
     local record="$work/cpu-pgbench.txt" seconds="${BENCH_PGBENCH_SECONDS:-10}"
-    psql -q "$DATABASE_URL" -c "CREATE TABLE IF NOT EXISTS bench_inbox (id bigserial PRIMARY KEY, dedupe_key text NOT NULL UNIQUE,
-        body jsonb NOT NULL, received_at timestamptz NOT NULL DEFAULT now())"
-    bench_cpu_run "$record" "" pgbench -n -c 32 -j 2 -T "$seconds" -f Benchmarks/pgbench-insert.sql "$DATABASE_URL" > "$work/pgbench.txt"
+    bench_insert_baseline "$record" "$work/pgbench.txt" "$seconds"
     local inserts
-    inserts=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$work/pgbench.txt")
+    inserts=$(bench_pgbench_transactions "$work/pgbench.txt")
     insert_us=$(awk -v n="$inserts" '{
         for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
         printf "%.0f", (v["postgres_s"] + v["client_s"]) * 1e6 / n }' "$record")

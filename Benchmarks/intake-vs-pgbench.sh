@@ -97,8 +97,7 @@ v1_stored=$(stored v1)
 v2_stored=$(stored v2)
 
 echo "== baseline: pgbench -c32 -j2 -T${seconds} single-row insert"
-psql -q "$DATABASE_URL" -c "CREATE TABLE bench_inbox (id bigserial PRIMARY KEY, dedupe_key text NOT NULL UNIQUE, body jsonb NOT NULL, received_at timestamptz NOT NULL DEFAULT now())"
-bench_cpu_run "$out/cpu-pgbench.txt" "" pgbench -n -c 32 -j 2 -T "$seconds" -f Benchmarks/pgbench-insert.sql "$DATABASE_URL" > "$out/pgbench.txt"
+bench_insert_baseline "$out/cpu-pgbench.txt" "$out/pgbench.txt" "$seconds"
 cat "$out/pgbench.txt"
 baseline=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out/pgbench.txt" | head -n 1)
 ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
@@ -116,15 +115,14 @@ if [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
     echo "== v1 intake with the worker on (WORKER_CONCURRENCY=${BENCH_WORKER_CONCURRENCY:-64}), verifyReceipt answered by appstore-sim"
     sim_v1=(--secret "com.example.app=bench-shared-secret" --seed 13 --customers "${BENCH_V1_CUSTOMERS:-30000}" --sandbox-share 0
         --notifications-version 1 --end-ms "$(( $(date +%s) * 1000 ))" --state-dir "$out/appstore-sim-v1")
-    # Only the bench app's notifications: the population includes the demo's paid-up-front app.
-    "$bin/appstore-sim" notifications "${sim_v1[@]}" | awk 'index($0, "\"bid\":\"com.example.app\"")' > "$out/v1-bodies.jsonl"
+    "$bin/appstore-sim" notifications "${sim_v1[@]}" | bench_app_notifications > "$out/v1-bodies.jsonl"
     echo "$(wc -l < "$out/v1-bodies.jsonl") distinct v1 bodies"
     "$bin/appstore-sim" catalog > "$out/catalog.json"
     "$bin/subscriptionctl" products import "$out/catalog.json" >/dev/null
     simport="$(Deploy/local/free-port.sh 19400 19499)"
     "$bin/appstore-sim" serve "${sim_v1[@]}" --port "$simport" --latency-ms 0 2> "$out/appstore-sim.log" &
     sim=$!
-    for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$simport/control/stats" >/dev/null && break; sleep 0.1; done
+    bench_wait_sim "$simport"
     # An empty inbox, as for the first v1 run; the made-up bodies' receipts exist nowhere.
     psql -q "$DATABASE_URL" -c "TRUNCATE notifications, notification_keys"
     export VERIFY_RECEIPT_URL="http://127.0.0.1:$simport/verifyReceipt" VERIFY_RECEIPT_SANDBOX_URL="http://127.0.0.1:$simport/sandbox/verifyReceipt"
@@ -162,7 +160,7 @@ if [ "$preload_rows" -gt 0 ]; then
     echo "intake at 1M stored / empty: ratio $(ratio "$full" "$empty")"
 fi
 echo "== result, CPU per notification (all processes on the $(nproc) cores: subscriptiond, the bench cluster, the load generator)"
-echo "pgbench insert: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out/pgbench.txt")" "" pgbench)"
+echo "pgbench insert: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(bench_pgbench_transactions "$out/pgbench.txt")" "" pgbench)"
 for version in v1 v2; do
     echo "intake $version: $(bench_cpu_per_request "$out/cpu-$version.txt" "$(field $version intake_requests)" subscriptiond wrk)"
 done

@@ -70,6 +70,34 @@ bench_wait_ready() {
     return 1
 }
 
+# Waits until appstore-sim answers on $1 (port).
+bench_wait_sim() {
+    for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$1/control/stats" >/dev/null && return 0; sleep 0.1; done
+    echo "benchmark: appstore-sim did not answer on port $1" >&2
+    return 1
+}
+
+# The lines of `appstore-sim notifications` (stdin) for com.example.app, the first $1 of them
+# when given: the simulated population includes the demo's paid-up-front app, whose shared
+# secret the benchmarks do not configure.
+bench_app_notifications() {
+    awk -v n="${1:-0}" 'index($0, "\"bid\":\"com.example.app\"") && (n == 0 || taken++ < n)'
+}
+
+# pgbench's durable single-row insert of a notification-sized body (Benchmarks/pgbench-insert.sql),
+# 32 clients for $3 seconds, its output to $2 and its CPU to the record $1 (bench_cpu_run):
+# the unit the intake and drain goals are measured in.
+bench_insert_baseline() {
+    psql -q "$DATABASE_URL" -c "CREATE TABLE IF NOT EXISTS bench_inbox (id bigserial PRIMARY KEY, dedupe_key text NOT NULL UNIQUE,
+        body jsonb NOT NULL, received_at timestamptz NOT NULL DEFAULT now())"
+    bench_cpu_run "$1" "" pgbench -n -c 32 -j 2 -T "$3" -f Benchmarks/pgbench-insert.sql "$DATABASE_URL" > "$2"
+}
+
+# The transactions a pgbench run ($1: its output) processed.
+bench_pgbench_transactions() {
+    sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$1"
+}
+
 # CPU accounting. On two shared cores a rate moves with everything else running; the CPU
 # each process spends per request is what says which one bounds it.
 #   bench_cpu_run RECORD SERVER_PID COMMAND...   # runs COMMAND (the load generator), its

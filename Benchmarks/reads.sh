@@ -138,7 +138,7 @@ for endpoint in subscriptions subscribers entitlements eligibility; do
 done
 echo "== result, CPU per request (all processes on the $(nproc) cores: subscriptiond, the bench cluster, the load generator)"
 echo "H, GET /health/live: $(bench_cpu_per_request "$out/cpu-health.txt" "$(field health requests)" subscriptiond wrk)"
-echo "S, pgbench -S: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out/pgbench.txt")" "" pgbench)"
+echo "S, pgbench -S: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(bench_pgbench_transactions "$out/pgbench.txt")" "" pgbench)"
 for endpoint in subscriptions subscribers entitlements eligibility subscriptions-computed subscribers-computed entitlements-computed eligibility-computed; do
     echo "$endpoint: $(bench_cpu_per_request "$out/cpu-$endpoint.txt" "$(field "$endpoint" requests)" subscriptiond wrk)"
 done

@@ -59,7 +59,7 @@ public struct PostgresTextArray: PostgresEncodable, Equatable {
                 put(UInt8(ascii: "\""))
                 element.withUTF8 { utf8 in
                     for byte in utf8 {
-                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { put(UInt8(ascii: "\\")) }
+                        if Self.isEscaped(byte) { put(UInt8(ascii: "\\")) }
                         put(byte)
                     }
                 }
@@ -71,13 +71,14 @@ public struct PostgresTextArray: PostgresEncodable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// How many `"` and `\` bytes `element` holds: each is written with a backslash before it.
+    /// Whether `byte` is written with a backslash before it inside a quoted element: `"` and `\`.
+    private static func isEscaped(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// How many bytes of `element` are escaped.
     private static func escapesNeeded(in element: String) -> Int {
         var element = element
-        return element.withUTF8 { utf8 in
-            var count = 0
-            for byte in utf8 where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { count += 1 }
-            return count
-        }
+        return element.withUTF8 { utf8 in utf8.reduce(0) { $0 + (isEscaped($1) ? 1 : 0) } }
     }
 }

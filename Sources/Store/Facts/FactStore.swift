@@ -33,12 +33,9 @@ public enum FactStore {
     /// its elements in order, and each row's lock is taken as the row is produced).
     public static func lockSubscriptions(of batches: [ReceiptFacts], in session: PostgresSession) throws {
         let keys = lockKeys(of: batches)
-        if keys.count == 1, let key = keys.first {
-            try session.execute(PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))").prepared())
-        } else if !keys.isEmpty {
-            try session.execute(
-                PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest(\(keys)::text[]) AS key").prepared())
-        }
+        guard !keys.isEmpty else { return }
+        try session.execute(
+            PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest(\(keys)::text[]) AS key").prepared())
     }
 
     /// The lock keys of every original transaction `batches` touch, each once, in the one global order.

@@ -29,11 +29,14 @@ public func buildApplication(
         onUpstreamRequest: PipelineMetrics.upstreamRequest, onRead: ReplicaMonitorService.recordRead)
     warnAboutTrust(configuration, roots: components.roots, logger: logger)
 
+    let runsWorker = environment.runsWorker && configuration.workerConcurrency > 0
+    // Intake's answer times, which the worker yields to; kept only when both run here.
+    let intakeLatency = configuration.workerYieldLatency.flatMap { runsWorker ? IntakeLatencyWindow(threshold: $0) : nil }
     let worker = NotificationWorker(
         inbox: components.inbox, processor: components.processor, signal: workerSignal,
         configuration: .init(
             concurrency: configuration.workerConcurrency, lease: components.workerLease, pollInterval: environment.workerPollInterval),
-        logger: logger
+        intakeLatency: intakeLatency, logger: logger
     )
     let webhooks = WebhookDelivery(
         outbox: components.webhookOutbox, sender: components.webhookSender, apps: configuration.apps,
@@ -67,7 +70,7 @@ public func buildApplication(
     let largeBodies = LargeBodyLane()
     let router = buildRouter(
         configuration: configuration, environment: environment, components: components, intakeBatcher: intakeBatcher,
-        largeBodies: largeBodies)
+        largeBodies: largeBodies, intakeLatency: intakeLatency)
 
     var services: [any Service] = [
         ShutdownService(name: "database") { try await components.shutdownDatabase() },
@@ -88,7 +91,7 @@ public func buildApplication(
     if let replicaMonitor = components.replicaMonitor {
         services.append(ReplicaMonitorService(monitor: replicaMonitor))
     }
-    if environment.runsWorker && configuration.workerConcurrency > 0 {
+    if runsWorker {
         services.append(worker)
         services.append(webhooks)
         services.append(retention)

@@ -9,7 +9,7 @@ import UseCases
 /// query API. Each controller decodes, calls one use case of `components`, encodes.
 func buildRouter(
     configuration: ServiceConfiguration, environment: ApplicationEnvironment, components: ServiceComponents,
-    intakeBatcher: IntakeBatcher, largeBodies: LargeBodyLane
+    intakeBatcher: IntakeBatcher, largeBodies: LargeBodyLane, intakeLatency: IntakeLatencyWindow?
 ) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: AccessLogMiddleware())
@@ -23,7 +23,7 @@ func buildRouter(
         signed: SignedNotificationIntake(
             verifier: components.signatures, apps: configuration.apps, freshness: configuration.notificationFreshness,
             now: environment.intakeClock),
-        batcher: intakeBatcher, maxBodyBytes: configuration.maxBodyBytes, largeBodies: largeBodies
+        batcher: intakeBatcher, maxBodyBytes: configuration.maxBodyBytes, largeBodies: largeBodies, latency: intakeLatency
     ).addRoutes(to: router)
 
     guard let token = configuration.adminToken else {

@@ -96,6 +96,9 @@ public struct ServiceConfiguration: Sendable {
     /// Months of notifications (with their attempts) and webhook events that ended longer ago
     /// than this, with nothing waiting, are dropped whole (nil: every month is kept).
     public var partitionRetentionDays: Int? = nil
+    /// The intake p99 above which the worker of the same process claims less, down to a trickle,
+    /// until intake is fast again (Apple's retries cost more than a worker that lags); nil never yields.
+    public var workerYieldLatency: Duration? = .milliseconds(5)
 
     /// The variables read, with their defaults (nil: no default), in the order of DESIGN.md.
     public static let variables: [(name: String, defaultValue: String?)] = [
@@ -122,6 +125,7 @@ public struct ServiceConfiguration: Sendable {
         ("VERIFY_RECEIPT_SANDBOX_URL", "https://sandbox.itunes.apple.com/verifyReceipt"),
         ("VERIFY_TIMEOUT_MS", "10000"),
         ("WORKER_CONCURRENCY", "16"),
+        ("WORKER_YIELD_LATENCY_MS", "5"),
         ("ADMIN_TOKEN", nil),
         ("MAX_BODY_BYTES", "4194304"),
         ("LOG_LEVEL", "info"),
@@ -209,6 +213,8 @@ public struct ServiceConfiguration: Sendable {
         configuration.partitionRetentionDays = try reader.string("PARTITION_RETENTION_DAYS").map { _ in
             try reader.integer("PARTITION_RETENTION_DAYS", in: 1...36_500)
         }
+        let yieldMilliseconds = try reader.integer("WORKER_YIELD_LATENCY_MS", in: 0...60_000)
+        configuration.workerYieldLatency = yieldMilliseconds == 0 ? nil : .milliseconds(yieldMilliseconds)
         return configuration
     }
 }

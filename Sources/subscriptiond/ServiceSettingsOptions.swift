@@ -35,6 +35,11 @@ struct ServiceSettingsOptions: ParsableArguments {
     var verifyTimeoutMs: String?
     @Option(help: "Notifications processed at once; 0 takes notifications without processing them (WORKER_CONCURRENCY, default 16).")
     var workerConcurrency: String?
+    @Option(
+        help:
+            "Intake p99 in ms above which the worker claims less until intake is fast again; 0 never yields (WORKER_YIELD_LATENCY_MS, default 5)."
+    )
+    var workerYieldLatencyMs: String?
     @Option(help: "Bearer token for /v1 routes; unset disables them (ADMIN_TOKEN; prefer the variable).")
     var adminToken: String?
     @Option(help: "Largest accepted intake body in bytes (MAX_BODY_BYTES, default 4194304).")
@@ -134,7 +139,8 @@ struct ServiceSettingsOptions: ParsableArguments {
             "SUBSCRIPTIOND_CONFIG": config, "APPSTORE_BUNDLE_ID": appstoreBundleID,
             "APPSTORE_SHARED_SECRET": appstoreSharedSecret, "VERIFY_RECEIPT_URL": verifyReceiptURL,
             "VERIFY_RECEIPT_SANDBOX_URL": verifyReceiptSandboxURL, "VERIFY_TIMEOUT_MS": verifyTimeoutMs,
-            "WORKER_CONCURRENCY": workerConcurrency, "ADMIN_TOKEN": adminToken, "MAX_BODY_BYTES": maxBodyBytes,
+            "WORKER_CONCURRENCY": workerConcurrency, "WORKER_YIELD_LATENCY_MS": workerYieldLatencyMs, "ADMIN_TOKEN": adminToken,
+            "MAX_BODY_BYTES": maxBodyBytes,
             "LOG_LEVEL": logLevel, "LOG_FORMAT": logFormat, "SUBSCRIPTIOND_SCHEMA_DIR": schemaDir,
             "WORKER_LEASE_MS": workerLeaseMs, "DATABASE_POOL_SIZE": databasePoolSize,
             "VERIFY_RECEIPT_CA_BUNDLE": verifyReceiptCaBundle, "ELIGIBILITY_POLICY": eligibilityPolicy,

@@ -15,10 +15,15 @@ struct NotificationIntakeController<Context: RequestContext> {
     let batcher: IntakeBatcher
     let maxBodyBytes: Int
     let largeBodies: LargeBodyLane
+    /// Where each answer's time goes, for the worker's yield (nil: no worker here to yield).
+    let latency: IntakeLatencyWindow?
 
     func addRoutes(to router: Router<Context>) {
         router.post("/notifications/appstore") { request, context in
-            try await accept(request, context: context)
+            guard let latency else { return try await accept(request, context: context) }
+            let start = ContinuousClock.now
+            defer { latency.record(ContinuousClock.now - start) }
+            return try await accept(request, context: context)
         }
     }
 

@@ -47,4 +47,11 @@ enum PipelineMetrics {
     /// What time alone has made due: subscriptions (status sweep) and users (entitlement reviews).
     static let sweepDue = Gauge(label: "subscriptiond_status_sweep_due")
     static let entitlementReviewsDue = Gauge(label: "subscriptiond_entitlement_reviews_due")
+    /// Attempts the worker may have in flight while it yields to intake (`WORKER_YIELD_LATENCY_MS`).
+    static let workerAllowedConcurrency = Gauge(label: "subscriptiond_worker_allowed_concurrency")
+
+    /// Records the worker's allowance after a sample of intake's latency.
+    static func workerAllowed(_ count: Int) {
+        workerAllowedConcurrency.record(count)
+    }
 }

@@ -22,10 +22,15 @@ struct ClaimLoop<Claim: Sendable>: Sendable {
     /// How long a claim waits for more attempts to end when fewer than 1/16 of the slots are free.
     static var batchLinger: Duration { .milliseconds(10) }
 
+    /// How long a claim the yield refused waits before asking again.
+    static var yieldRecheck: Duration { .milliseconds(10) }
+
     /// Runs until graceful shutdown or cancellation. `beforeClaiming` runs before every
-    /// claim; `claim` takes up to N due items; `handle` processes one.
+    /// claim; `yield` (the notification worker's, see `WorkerYield`) may hold claims back
+    /// while intake is slow; `claim` takes up to N due items; `handle` processes one.
     func run(
         beforeClaiming: @escaping @Sendable () async -> Void = {},
+        yield: WorkerYield? = nil,
         isolated: IsolatedClaims<Claim>? = nil,
         claim: @escaping @Sendable (_ limit: Int) async throws -> [Claim],
         handle: @escaping @Sendable (Claim) async -> Void
@@ -67,9 +72,17 @@ struct ClaimLoop<Claim: Sendable>: Sendable {
                         // serves many slots instead of one each (the claim scans the inbox).
                         try? await Task.sleep(for: Self.batchLinger)
                     }
+                    var limit = await slots.free
+                    if let yield {
+                        limit = min(limit, await yield.allowance(inFlight: concurrency - limit))
+                        if limit == 0 {
+                            try? await Task.sleep(for: Self.yieldRecheck)
+                            continue
+                        }
+                    }
                     let claimed: [Claim]
                     do {
-                        claimed = try await claim(await slots.free)
+                        claimed = try await claim(limit)
                         failures = 0
                     } catch {
                         failures += 1

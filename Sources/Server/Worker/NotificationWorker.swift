@@ -42,16 +42,20 @@ public struct NotificationWorker: Service {
     private let processor: NotificationProcessor
     private let signal: WorkerSignal
     private let configuration: Configuration
+    private let intakeLatency: IntakeLatencyWindow?
     private let logger: Logger
 
-    /// Creates the worker.
-    public init(
-        inbox: NotificationInbox, processor: NotificationProcessor, signal: WorkerSignal, configuration: Configuration, logger: Logger
+    /// Creates the worker; with `intakeLatency` (this process's intake records into it) it
+    /// yields to intake while intake is slow (`WorkerYield`).
+    init(
+        inbox: NotificationInbox, processor: NotificationProcessor, signal: WorkerSignal, configuration: Configuration,
+        intakeLatency: IntakeLatencyWindow?, logger: Logger
     ) {
         self.inbox = inbox
         self.processor = processor
         self.signal = signal
         self.configuration = configuration
+        self.intakeLatency = intakeLatency
         self.logger = logger
     }
 
@@ -61,6 +65,7 @@ public struct NotificationWorker: Service {
             concurrency: configuration.concurrency, pollInterval: configuration.pollInterval, signal: signal,
             what: "notifications", logger: logger
         ).run(
+            yield: intakeLatency.map { WorkerYield(window: $0, maximum: configuration.concurrency, logger: logger) },
             isolated: IsolatedClaims(
                 isDue: { try await inbox.hasSuspectDue() },
                 claimOne: { try await inbox.claimSuspect(lease: configuration.lease, maxIsolatedDeaths: configuration.maxIsolatedDeaths) },

@@ -1,0 +1,36 @@
+/// How many notifications the worker may have in flight, given how fast intake answers.
+///
+/// Intake and the worker share the process's cores and the database. A slow intake answer
+/// costs an Apple retry (and, past Apple's timeout, a notification redelivered for days);
+/// a worker that lags costs only latency to the app. So the worker yields to a busy intake:
+/// in a sample where intake answered at least `busyAnswers` and its p99 was above the
+/// threshold, the allowance halves (down to none, when the worker only trickles, see
+/// `WorkerYield`). In a sample where intake was busy and fast, or not busy, the allowance
+/// grows back by a sixteenth of the maximum; in one where intake answered nothing, it is
+/// the maximum again at once. A slow answer now and then at a low rate (a slow disk, a
+/// checkpoint) is not the worker's doing, and never makes it yield.
+struct WorkerYieldPolicy: Sendable, Equatable {
+    /// Answers in one sample (100 ms) from which intake counts as busy: 500 a second.
+    static let busyAnswers = 50
+
+    /// The worker's own limit (`WORKER_CONCURRENCY`).
+    let maximum: Int
+    /// Attempts the worker may have in flight now; 0 while it only trickles.
+    private(set) var allowed: Int
+
+    init(maximum: Int) {
+        self.maximum = max(1, maximum)
+        self.allowed = self.maximum
+    }
+
+    /// Moves the allowance after one sample of intake's answers.
+    mutating func update(after sample: IntakeLatencySample) {
+        if sample.answered == 0 {
+            allowed = maximum
+        } else if sample.answered >= Self.busyAnswers && sample.p99IsAboveThreshold {
+            allowed /= 2
+        } else {
+            allowed = min(maximum, allowed + max(1, maximum / 16))
+        }
+    }
+}

@@ -101,9 +101,17 @@ public enum FactStore {
         // until autovacuum analyzes the table, while a backlog grows it by thousands of rows a
         // minute. Sent unprepared, they are planned for their keys on every call
         // (`FactStorePlanningTests`); everything else keeps its cached plan.
-        let merged = try mergeTransactions(facts.transactions, environment: environment, in: session)
+        //
+        // Every stored fact the batch speaks about is read once: the merge and the renewals
+        // compare with it, and each subscription is recomputed from it as written below. The
+        // rows need no lock of their own: every writer of facts holds the advisory locks
+        // taken above.
+        var stored = try StoredFacts.load(
+            environment: facts.environment, originalTransactionIDs: facts.originalTransactionIDs,
+            transactionIDs: facts.transactions.map(\.transactionID), in: session)
+        let merged = try mergeTransactions(facts.transactions, environment: environment, stored: &stored, in: session)
         for id in subscriptionIDs {
-            if let renewal = facts.renewal(of: id) { try replaceRenewalIfNewer(renewal, in: session) }
+            if let renewal = facts.renewal(of: id) { try replaceRenewalIfNewer(renewal, stored: &stored, in: session) }
         }
         let links = PurchaseLinks(facts: facts, policy: linkPolicy, claimant: appUserID)
         var changes: [StatusChange] = []
@@ -113,7 +121,7 @@ public enum FactStore {
         for id in subscriptionIDs {
             let receipt = facts.latestReceipt.map { (receipt: $0, observedAt: receiptObservedAt) }
             let outcome = try SubscriptionRecompute.run(
-                environment: facts.environment, originalTransactionID: id, receipt: receipt,
+                environment: facts.environment, originalTransactionID: id, stored: stored, receipt: receipt,
                 notificationID: notificationID, now: now, in: session
             )
             if let change = outcome?.status { changes.append(change) }
@@ -149,37 +157,26 @@ public enum FactStore {
         return changes
     }
 
-    /// Merges `incoming` with what is stored; returns each transaction that changed, as it was
-    /// stored before (nil: new) and as it is now.
+    /// Merges `incoming` with `stored` and writes what changed, recording it in `stored`;
+    /// returns each transaction that changed, as it was stored before (nil: new) and as it is now.
     @discardableResult
     private static func mergeTransactions(
-        _ incoming: [TransactionFact], environment: String, in session: PostgresSession
+        _ incoming: [TransactionFact], environment: String, stored: inout StoredFacts, in session: PostgresSession
     ) throws -> [(before: TransactionFact?, after: TransactionFact)] {
         let coalesced = TransactionFact.coalesced(incoming)
         guard !coalesced.isEmpty else { return [] }
-        let ids = coalesced.map(\.transactionID)
-        var stored: [String: TransactionFact] = [:]
-        for row in try session.query(
-            PostgresQuery(
-                """
-                SELECT \(unescaped: TransactionFact.columns) FROM transactions
-                WHERE environment = \(environment) AND transaction_id = ANY(\(ids)::text[])
-                FOR UPDATE
-                """))
-        {  // not prepared: planned for its keys (see `apply`)
-            let fact = try TransactionFact(row: row)
-            stored[fact.transactionID] = fact
-        }
+        let storedByID = stored.transactionsByID
         var changed: [(before: TransactionFact?, after: TransactionFact)] = []
         // A verifyReceipt answer restates every transaction of the receipt with its own
         // request date, so most stored rows differ from the merge in `stated_at` alone: those
         // are written with one statement per statement time instead of an upsert each.
         var restated: [Date: [String]] = [:]
         for fact in coalesced {
-            let before = stored[fact.transactionID]
+            let before = storedByID[fact.transactionID]
             let merged = before.map { $0.merged(with: fact) } ?? fact
             guard merged != before else { continue }
             changed.append((before, merged))
+            stored.wrote(merged, over: before)
             if let before, let statedAt = merged.statedAt, merged.isRestatement(of: before) {
                 restated[statedAt, default: []].append(merged.transactionID)
             } else {
@@ -198,15 +195,9 @@ public enum FactStore {
         return changed
     }
 
-    private static func replaceRenewalIfNewer(_ renewal: RenewalFact, in session: PostgresSession) throws {
-        let row = try session.queryFirst(
-            PostgresQuery(
-                """
-                SELECT \(unescaped: RenewalFact.columns) FROM renewal_info
-                WHERE environment = \(renewal.environment.rawValue) AND original_transaction_id = \(renewal.originalTransactionID)
-                """
-            ).prepared())
-        if let row, try !renewal.isNewer(than: RenewalFact(row: row)) { return }
+    private static func replaceRenewalIfNewer(_ renewal: RenewalFact, stored: inout StoredFacts, in session: PostgresSession) throws {
+        if let current = stored.renewals[renewal.originalTransactionID], !renewal.isNewer(than: current) { return }
         try renewal.upsert(in: session)
+        stored.renewals[renewal.originalTransactionID] = renewal
     }
 }

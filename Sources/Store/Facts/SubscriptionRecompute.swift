@@ -13,8 +13,8 @@ enum SubscriptionRecompute {
         var events: [LifecycleEvent]
     }
 
-    /// Rewrites the row and, when the status changed, records a status event and sends
-    /// `NOTIFY subscription_status`. Nil when the facts make no subscription.
+    /// Rewrites the row from its stored facts, read here, and, when the status changed, records
+    /// a status event and sends `NOTIFY subscription_status`. Nil when the facts make no subscription.
     static func run(
         environment: AppStoreEnvironment,
         originalTransactionID id: String,
@@ -23,7 +23,23 @@ enum SubscriptionRecompute {
         now: Date,
         in session: PostgresSession
     ) throws -> Outcome? {
-        let stored = try StoredFacts.load(environment: environment, originalTransactionIDs: [id], in: session)
+        try run(
+            environment: environment, originalTransactionID: id,
+            stored: try StoredFacts.load(environment: environment, originalTransactionIDs: [id], in: session), receipt: receipt,
+            notificationID: notificationID, now: now, in: session)
+    }
+
+    /// ``run(environment:originalTransactionID:receipt:notificationID:now:in:)`` from `stored`,
+    /// every stored fact of the subscription as the caller's transaction has written it.
+    static func run(
+        environment: AppStoreEnvironment,
+        originalTransactionID id: String,
+        stored: StoredFacts,
+        receipt: (receipt: String, observedAt: Date)?,
+        notificationID: Int64?,
+        now: Date,
+        in session: PostgresSession
+    ) throws -> Outcome? {
         guard
             let snapshot = SubscriptionStatusRule.snapshot(
                 originalTransactionID: id, transactions: stored.transactions[id] ?? [], renewal: stored.renewals[id], at: now
@@ -109,20 +125,30 @@ extension SubscriptionMoment {
 /// Every stored fact of a set of original transactions, loaded with two indexed queries,
 /// sent unprepared so each is planned for its keys (see `FactStore.apply`).
 struct StoredFacts {
+    /// Transactions by original transaction id.
     var transactions: [String: [TransactionFact]] = [:]
+    /// Renewal info by original transaction id.
     var renewals: [String: RenewalFact] = [:]
 
+    /// Loads the facts of `ids`, and the transactions `transactionIDs` whatever original
+    /// transaction their rows name (those a merge compares with).
     static func load(
-        environment: AppStoreEnvironment, originalTransactionIDs ids: [String], in session: PostgresSession
+        environment: AppStoreEnvironment, originalTransactionIDs ids: [String], transactionIDs: [String] = [],
+        in session: PostgresSession
     ) throws -> StoredFacts {
         var facts = StoredFacts()
-        for row in try session.query(
-            PostgresQuery(
-                """
-                SELECT \(unescaped: TransactionFact.columns) FROM transactions
-                WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
-                """))
-        {
+        let query: PostgresQuery =
+            transactionIDs.isEmpty
+            ? """
+            SELECT \(unescaped: TransactionFact.columns) FROM transactions
+            WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
+            """
+            : """
+            SELECT \(unescaped: TransactionFact.columns) FROM transactions
+            WHERE environment = \(environment.rawValue)
+              AND (original_transaction_id = ANY(\(ids)::text[]) OR transaction_id = ANY(\(transactionIDs)::text[]))
+            """
+        for row in try session.query(query) {
             let fact = try TransactionFact(row: row)
             facts.transactions[fact.originalTransactionID, default: []].append(fact)
         }
@@ -137,5 +163,18 @@ struct StoredFacts {
             facts.renewals[renewal.originalTransactionID] = renewal
         }
         return facts
+    }
+
+    /// The stored transactions by transaction id.
+    var transactionsByID: [String: TransactionFact] {
+        Dictionary(transactions.values.joined().map { ($0.transactionID, $0) }) { first, _ in first }
+    }
+
+    /// Records that `fact` was written over `before` (nil: a new row), as the table now holds it.
+    mutating func wrote(_ fact: TransactionFact, over before: TransactionFact?) {
+        if let before {
+            transactions[before.originalTransactionID]?.removeAll { $0.transactionID == before.transactionID }
+        }
+        transactions[fact.originalTransactionID, default: []].append(fact)
     }
 }

@@ -42,6 +42,16 @@ public struct FactApplier: Sendable {
         _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, apps: AppRegistry, in session: PostgresSession
     ) throws -> [StatusChange] {
         try FactStore.lockSubscriptions(of: batches.map(\.facts), in: session)
+        return try applyLocked(batches, notificationID: notificationID, appUserID: appUserID, apps: apps, in: session)
+    }
+
+    /// ``apply(_:notificationID:appUserID:apps:in:)`` for a caller whose transaction already
+    /// holds the locks of every subscription `batches` touch (``FactStore/lockSubscriptions(of:in:)``
+    /// with these batches among those it locked).
+    @discardableResult
+    static func applyLocked(
+        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, apps: AppRegistry, in session: PostgresSession
+    ) throws -> [StatusChange] {
         var changes: [StatusChange] = []
         for batch in batches {
             changes += try FactStore.applyLocked(

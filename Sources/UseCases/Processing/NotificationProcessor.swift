@@ -40,6 +40,15 @@ public struct NotificationProcessor: Sendable {
         max(lease * 3 / 4, lease - .seconds(10), .milliseconds(1))
     }
 
+    /// Writes the applies of attempts that finish together in one transaction: each saves
+    /// its own `BEGIN`, lock statement and `COMMIT` (with its WAL flush).
+    let groupCommit: GroupCommit<ApplyJob>
+
+    /// Transactions the group commit runs at once, and applies in each at most. An attempt
+    /// waits for one apply at a time, so the worker's concurrency bounds the queue.
+    static let applyTransactionsInFlight = 4
+    static let appliesPerTransaction = 32
+
     /// Creates a processor asking Apple through `evidence`.
     public init(
         database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry, retryPolicy: RetryPolicy, attemptDeadline: Duration? = nil
@@ -51,6 +60,11 @@ public struct NotificationProcessor: Sendable {
         self.retryPolicy = retryPolicy
         self.receipts = StoredReceipts(client: database)
         self.attemptDeadline = attemptDeadline
+        self.groupCommit = GroupCommit(
+            maximumBatchSize: Self.appliesPerTransaction, maximumInFlight: Self.applyTransactionsInFlight, maximumQueued: 65_536
+        ) { jobs in
+            try await Self.write(jobs, database: database, apps: apps)
+        }
     }
 
     /// Runs one attempt and records its outcome. Database trouble while recording is
@@ -105,18 +119,32 @@ public struct NotificationProcessor: Sendable {
         return .processed
     }
 
-    /// Applies the plan's facts and marks the notification processed, in one transaction.
+    /// Applies the plan's facts and marks the notification processed, in one transaction
+    /// (shared with other attempts' applies that are ready at the same moment).
     private func apply(_ plan: ApplyPlan, of notification: ClaimedNotification, linking appUserID: String?) async throws {
+        try await groupCommit.submit(ApplyJob(plan: plan, notification: notification, appUserID: appUserID))
+    }
+
+    /// Writes `jobs` in one transaction: the locks of every subscription they touch first, in
+    /// the one global order (so two such transactions cannot deadlock on them), then each
+    /// job's facts and what goes with them, and its outcome. Anything that fails (a claim gone
+    /// stale, a link the app's policy refuses) rolls all of them back, and the group commit
+    /// writes each again alone.
+    static func write(_ jobs: [ApplyJob], database: PostgresClient, apps: AppRegistry) async throws {
         try await database.withTransaction { session in
-            try FactApplier.apply(
-                plan.batches, notificationID: notification.id, appUserID: appUserID, apps: apps, in: session)
-            try plan.consumption?.record(in: session)
-            if let summary = plan.extensionSummary, let identifier = summary.requestIdentifier {
-                try RenewalExtensionStore.recordSummary(
-                    requestIdentifier: identifier, bundleID: notification.bundleID, succeededCount: summary.succeededCount,
-                    failedCount: summary.failedCount, in: session)
+            try FactStore.lockSubscriptions(of: jobs.flatMap { $0.plan.batches.map(\.facts) }, in: session)
+            for job in jobs {
+                let (plan, notification) = (job.plan, job.notification)
+                try FactApplier.applyLocked(
+                    plan.batches, notificationID: notification.id, appUserID: job.appUserID, apps: apps, in: session)
+                try plan.consumption?.record(in: session)
+                if let summary = plan.extensionSummary, let identifier = summary.requestIdentifier {
+                    try RenewalExtensionStore.recordSummary(
+                        requestIdentifier: identifier, bundleID: notification.bundleID, succeededCount: summary.succeededCount,
+                        failedCount: summary.failedCount, in: session)
+                }
+                try NotificationInbox.markProcessed(notification, note: plan.note, in: session)
             }
-            try NotificationInbox.markProcessed(notification, note: plan.note, in: session)
         }
     }
 
@@ -132,4 +160,11 @@ public struct NotificationProcessor: Sendable {
         logger.info("notification will be retried", metadata: [LogKey.error: "\(reason)", "next_attempt_at": "\(next)"])
         return try await inbox.scheduleRetry(notification, at: next, reason: reason) ? .retrying(reason: reason) : .superseded
     }
+}
+
+/// One attempt's apply: the facts and what goes with them, and the claim they close.
+struct ApplyJob: Sendable {
+    let plan: ApplyPlan
+    let notification: ClaimedNotification
+    let appUserID: String?
 }

@@ -89,6 +89,13 @@ enum PostgresTimestamp {
 
 extension Date: PostgresEncodable {
     public var postgresValue: PostgresValue { .text(PostgresTimestamp.format(self)) }
+
+    /// This date as a `timestamptz` column holds it and a query reads it back: rounded to the
+    /// microsecond, exactly as decoded. For a copy kept in memory of what was just written,
+    /// so that it compares as the stored row would. A date no column can hold stays as it is.
+    public var asStoredInPostgres: Date {
+        PostgresTimestamp.parse(PostgresTimestamp.format(self)) ?? self
+    }
 }
 
 /// Decodes `bytea` in the hex output format (`\x0a1b…`).

@@ -165,14 +165,13 @@ public enum FactStore {
     ) throws -> [(before: TransactionFact?, after: TransactionFact)] {
         let coalesced = TransactionFact.coalesced(incoming)
         guard !coalesced.isEmpty else { return [] }
-        let storedByID = stored.transactionsByID
         var changed: [(before: TransactionFact?, after: TransactionFact)] = []
         // A verifyReceipt answer restates every transaction of the receipt with its own
         // request date, so most stored rows differ from the merge in `stated_at` alone: those
         // are written with one statement per statement time instead of an upsert each.
         var restated: [Date: [String]] = [:]
         for fact in coalesced {
-            let before = storedByID[fact.transactionID]
+            let before = stored.transaction(fact.transactionID)
             let merged = before.map { $0.merged(with: fact) } ?? fact
             guard merged != before else { continue }
             changed.append((before, merged))
@@ -198,6 +197,6 @@ public enum FactStore {
     private static func replaceRenewalIfNewer(_ renewal: RenewalFact, stored: inout StoredFacts, in session: PostgresSession) throws {
         if let current = stored.renewals[renewal.originalTransactionID], !renewal.isNewer(than: current) { return }
         try renewal.upsert(in: session)
-        stored.renewals[renewal.originalTransactionID] = renewal
+        stored.wrote(renewal)
     }
 }

@@ -33,6 +33,14 @@ extension RenewalFact {
         )
     }
 
+    /// The fact as its row reads back once written: every date at the column's precision.
+    var asStored: RenewalFact {
+        var stored = self
+        stored.gracePeriodExpiresDate = gracePeriodExpiresDate?.asStoredInPostgres
+        stored.observedAt = observedAt.asStoredInPostgres
+        return stored
+    }
+
     /// Replaces the stored renewal info of this original transaction.
     func upsert(in session: PostgresSession) throws {
         try session.execute(

@@ -129,6 +129,8 @@ struct StoredFacts {
     var transactions: [String: [TransactionFact]] = [:]
     /// Renewal info by original transaction id.
     var renewals: [String: RenewalFact] = [:]
+    /// The original transaction id each transaction is filed under in `transactions`.
+    private var originalOfTransaction: [String: String] = [:]
 
     /// Loads the facts of `ids`, and the transactions `transactionIDs` whatever original
     /// transaction their rows name (those a merge compares with).
@@ -149,8 +151,7 @@ struct StoredFacts {
               AND (original_transaction_id = ANY(\(ids)::text[]) OR transaction_id = ANY(\(transactionIDs)::text[]))
             """
         for row in try session.query(query) {
-            let fact = try TransactionFact(row: row)
-            facts.transactions[fact.originalTransactionID, default: []].append(fact)
+            facts.add(try TransactionFact(row: row))
         }
         for row in try session.query(
             PostgresQuery(
@@ -165,16 +166,28 @@ struct StoredFacts {
         return facts
     }
 
-    /// The stored transactions by transaction id.
-    var transactionsByID: [String: TransactionFact] {
-        Dictionary(transactions.values.joined().map { ($0.transactionID, $0) }) { first, _ in first }
+    /// The stored transaction `id`, if any.
+    func transaction(_ id: String) -> TransactionFact? {
+        originalOfTransaction[id].flatMap { original in transactions[original]?.first { $0.transactionID == id } }
     }
 
-    /// Records that `fact` was written over `before` (nil: a new row), as the table now holds it.
+    /// Records that `fact` was written over `before` (nil: a new row), as the table now holds
+    /// it (its dates at the column's precision, as a query would read them).
     mutating func wrote(_ fact: TransactionFact, over before: TransactionFact?) {
         if let before {
             transactions[before.originalTransactionID]?.removeAll { $0.transactionID == before.transactionID }
+            originalOfTransaction[before.transactionID] = nil
         }
+        add(fact.asStored)
+    }
+
+    /// Records that `renewal` was written over the renewal info of its original transaction.
+    mutating func wrote(_ renewal: RenewalFact) {
+        renewals[renewal.originalTransactionID] = renewal.asStored
+    }
+
+    private mutating func add(_ fact: TransactionFact) {
         transactions[fact.originalTransactionID, default: []].append(fact)
+        originalOfTransaction[fact.transactionID] = fact.originalTransactionID
     }
 }

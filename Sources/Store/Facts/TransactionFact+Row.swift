@@ -48,6 +48,17 @@ extension TransactionFact {
         )
     }
 
+    /// The fact as its row reads back once written: every date at the column's precision.
+    var asStored: TransactionFact {
+        var stored = self
+        stored.purchaseDate = purchaseDate.asStoredInPostgres
+        stored.originalPurchaseDate = originalPurchaseDate?.asStoredInPostgres
+        stored.expiresDate = expiresDate?.asStoredInPostgres
+        stored.cancellationDate = cancellationDate?.asStoredInPostgres
+        stored.statedAt = statedAt?.asStoredInPostgres
+        return stored
+    }
+
     /// Writes the fact, replacing the stored row: callers merge with the stored fact first.
     func upsert(in session: PostgresSession) throws {
         try session.execute(

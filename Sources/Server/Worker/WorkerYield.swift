@@ -49,7 +49,7 @@ actor WorkerYield {
     private func noteTrickle(now: ContinuousClock.Instant) {
         guard policy.allowed == 0 else {
             if warned {
-                logger.notice("intake is fast again; the worker is back to its concurrency")
+                logger.notice("intake is fast again; the worker takes its concurrency back")
             }
             tricklingSince = nil
             warned = false

@@ -28,7 +28,7 @@ struct WorkerYieldTests {
         #expect(window.take() == IntakeLatencySample(answered: 0, slow: 0))
     }
 
-    @Test("the allowance halves down to none while a busy intake is slow, and grows back by a sixteenth per fast sample")
+    @Test("the allowance halves down to none while a busy intake is slow, and grows back by a sixteenth per three fast samples")
     func policy() {
         var policy = WorkerYieldPolicy(maximum: 64)
         #expect(policy.allowed == 64)
@@ -39,11 +39,25 @@ struct WorkerYieldTests {
         }
         #expect(seen == [32, 16, 8, 4, 2, 1, 0, 0])
         seen = []
-        for _ in 0..<17 {
+        for _ in 0..<(17 * 3) {
             policy.update(after: fast)
             seen.append(policy.allowed)
         }
-        #expect(seen == Array(stride(from: 4, through: 64, by: 4)) + [64])
+        // 0, 0, 4, 4, 4, 8, …: a sixteenth back after every third.
+        #expect(seen == (1...(17 * 3)).map { min(64, 4 * ($0 / 3)) })
+    }
+
+    @Test("fast samples between slow ones never let the worker back in")
+    func saturated() {
+        var policy = WorkerYieldPolicy(maximum: 64)
+        for _ in 0..<7 { policy.update(after: slow) }
+        #expect(policy.allowed == 0)
+        for _ in 0..<50 {
+            policy.update(after: fast)
+            policy.update(after: fast)
+            policy.update(after: slow)
+        }
+        #expect(policy.allowed == 0)
     }
 
     @Test("an idle intake gives the worker its whole concurrency back at once")
@@ -63,7 +77,7 @@ struct WorkerYieldTests {
         #expect(policy.allowed == 16)
         policy.update(after: IntakeLatencySample(answered: WorkerYieldPolicy.busyAnswers, slow: 1))
         #expect(policy.allowed == 8)
-        policy.update(after: lowRate)
+        for _ in 0..<WorkerYieldPolicy.calmSamplesToGrow { policy.update(after: lowRate) }
         #expect(policy.allowed == 9)
     }
 
@@ -89,9 +103,14 @@ struct WorkerYieldTests {
         #expect(await yield.allowance(inFlight: 0, now: now + .milliseconds(49)) == 0)
         #expect(await yield.allowance(inFlight: 1, now: now + WorkerYield.trickleInterval) == 1)
 
-        // A busy, fast sample gives back 16 / 16 = 1.
-        record(window, busyAnswersTaking: .milliseconds(1))
-        #expect(await yield.allowance(inFlight: 0, now: now + WorkerYield.sampleInterval) == 1)
+        // Three busy, fast samples give back 16 / 16 = 1.
+        for sample in 1...3 {
+            record(window, busyAnswersTaking: .milliseconds(1))
+            let at = now + WorkerYield.sampleInterval * sample
+            _ = await yield.allowance(inFlight: 0, now: at)  // samples (and may trickle one)
+            // Asked again at the same moment: no trickle due, only the allowance.
+            #expect(await yield.allowance(inFlight: 0, now: at) == (sample < 3 ? 0 : 1))
+        }
     }
 
     private func record(_ window: IntakeLatencyWindow, busyAnswersTaking elapsed: Duration) {

@@ -65,21 +65,23 @@ struct PostgresFaultTests {
 
     @Test("a cancelled waiter leaves the queue; the one behind it and later callers are served")
     func cancelledWaiter() async throws {
-        // The holder keeps the only connection for 3 s (statement limits raised for it), far
-        // longer than the 0.3 s the test needs to queue and cancel, however loaded the machine.
+        // The holder keeps the only connection for 8 s (statement limits raised for it). Each
+        // step waits for the pool to show the one before it, not for a fixed time: on two cores
+        // shared with the whole suite, fixed sleeps once outlasted a 3 s holder, and the waiter
+        // meant to be cancelled was served instead.
         try await ProxiedDatabase.withClient(
             maximumConnections: 1,
             adjust: { configuration in
-                configuration.statementTimeout = .seconds(10)
-                configuration.statementDeadline = .seconds(15)
+                configuration.statementTimeout = .seconds(20)
+                configuration.statementDeadline = .seconds(30)
             }
         ) { client, _ in
-            let holder = Task { try await client.query("SELECT pg_sleep(3)") }
-            try await Task.sleep(for: .milliseconds(200))
+            let holder = Task { try await client.query("SELECT pg_sleep(8)") }
+            try await Self.waitForPool(client) { $0.inUse == 1 }
             let cancelled = Task { try await client.query("SELECT 1", leaseTimeout: .seconds(30)) }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Self.waitForPool(client) { $0.waiting == 1 }
             let behind = Task { try await client.query("SELECT 4 AS n", leaseTimeout: .seconds(30)) }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Self.waitForPool(client) { $0.waiting == 2 }
             cancelled.cancel()
             let outcome = await cancelled.result
             #expect(throws: CancellationError.self) { try outcome.get() }
@@ -90,6 +92,18 @@ struct PostgresFaultTests {
             async let second = client.query("SELECT 6 AS n")
             let values = try await [first[0].decode("n", as: Int.self), second[0].decode("n", as: Int.self)]
             #expect(values == [5, 6])
+        }
+    }
+
+    /// Returns once the pool's statistics satisfy `condition`; fails after 10 s.
+    private static func waitForPool(_ client: PostgresClient, _ condition: (PostgresPoolStatistics) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition(await client.poolStatistics()) {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the pool never reached the state the test waits for: \(await client.poolStatistics())")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
 

@@ -14,7 +14,7 @@
 #    E, P-256 verifications per second on one core (`openssl speed ecdsap256`, the fastest
 #    implementation on the machine);
 # 6. unless BENCH_WORKER_RUN=0: v1 bodies appstore-sim made for BENCH_V1_CUSTOMERS (45,000)
-#    customers (real histories, about 12 kB each against step 2's few hundred bytes), whose
+#    customers (real histories, several times step 2's few hundred bytes: the result gives the mean), whose
 #    receipts it answers at verifyReceipt at once, taken with the worker off on an emptied
 #    inbox; then, with those tens of thousands waiting, the worker on and draining them
 #    (WORKER_CONCURRENCY=BENCH_WORKER_CONCURRENCY, 64; WORKER_YIELD_LATENCY_MS as configured,
@@ -136,7 +136,7 @@ if [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
     start_server
     run_wrk v1-worker Benchmarks/intake.lua
     worker_done=$(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FILTER (WHERE state = 'processed') || ' processed, '
-        || count(*) FILTER (WHERE state = 'dead') || ' dead (the made-up receipts), '
+        || count(*) FILTER (WHERE state = 'dead') || ' dead, '
         || count(*) FILTER (WHERE state IN ('pending', 'retrying')) || ' waiting' FROM notifications")
     stop_server
     stop_sim

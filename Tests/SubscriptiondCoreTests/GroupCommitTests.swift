@@ -59,23 +59,36 @@ struct GroupCommitTests {
         #expect(writes.recorded == [[1], [2]])
     }
 
+    /// Submits job 0, whose write is held, then each of `queued` in a task of its own; once
+    /// they all wait, runs `whileHeld`, releases the held write, and returns when every caller
+    /// has its answer, with whether each (0 included) succeeded.
+    private static func withFirstWriteHeld(
+        _ commit: GroupCommit<Int>, _ writes: Writes, queued: [Int], whileHeld: () async -> Void = {}
+    ) async -> [Int: Bool] {
+        let outcomes = Outcomes()
+        await withTaskGroup(of: Void.self) { group in
+            for job in [0] + queued {
+                group.addTask { outcomes.record(job, succeeded: (try? await commit.submit(job)) != nil) }
+                // The first write is held: everything submitted after it waits for the slot.
+                if job == 0 {
+                    while writes.recorded.isEmpty { await Task.yield() }
+                }
+            }
+            while commit.waiting < queued.count { await Task.yield() }
+            await whileHeld()
+            await writes.release()
+        }
+        return outcomes.recorded
+    }
+
     @Test("jobs that arrive while a write is under way are written together, at most the batch size at a time")
     func batches() async throws {
         let writes = Writes()
         let commit = GroupCommit<Int>(maximumBatchSize: 3, maximumInFlight: 1, maximumQueued: 100) {
             try await writes.write($0, holdFirst: true)
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await commit.submit(0) }
-            // The first write is held: everything submitted now waits for the slot.
-            while writes.recorded.isEmpty { await Task.yield() }
-            for job in 1...5 {
-                group.addTask { try await commit.submit(job) }
-            }
-            while commit.waiting < 5 { await Task.yield() }
-            await writes.release()
-            try await group.waitForAll()
-        }
+        let outcomes = await Self.withFirstWriteHeld(commit, writes, queued: Array(1...5))
+        #expect(outcomes == Dictionary(uniqueKeysWithValues: (0...5).map { ($0, true) }))
         let recorded = writes.recorded
         #expect(recorded.first == [0])
         #expect(recorded.dropFirst().map(\.count) == [3, 2])
@@ -88,19 +101,8 @@ struct GroupCommitTests {
         let commit = GroupCommit<Int>(maximumBatchSize: 8, maximumInFlight: 1, maximumQueued: 100) {
             try await writes.write($0, holdFirst: true)
         }
-        let outcomes = Outcomes()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { _ = try? await commit.submit(0) }
-            while writes.recorded.isEmpty { await Task.yield() }
-            for job in 1...4 {
-                group.addTask {
-                    outcomes.record(job, succeeded: (try? await commit.submit(job)) != nil)
-                }
-            }
-            while commit.waiting < 4 { await Task.yield() }
-            await writes.release()
-        }
-        #expect(outcomes.recorded == [1: true, 2: true, 3: false, 4: true])
+        let outcomes = await Self.withFirstWriteHeld(commit, writes, queued: Array(1...4))
+        #expect(outcomes == [0: true, 1: true, 2: true, 3: false, 4: true])
         let recorded = writes.recorded
         #expect(recorded.count == 6)  // the held one, the batch of four, then the four alone
         #expect(recorded[1].sorted() == [1, 2, 3, 4])
@@ -113,15 +115,10 @@ struct GroupCommitTests {
         let commit = GroupCommit<Int>(maximumBatchSize: 8, maximumInFlight: 1, maximumQueued: 1) {
             try await writes.write($0, holdFirst: true)
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await commit.submit(0) }
-            while writes.recorded.isEmpty { await Task.yield() }
-            group.addTask { try await commit.submit(1) }
-            while commit.waiting < 1 { await Task.yield() }
+        let outcomes = await Self.withFirstWriteHeld(commit, writes, queued: [1]) {
             await #expect(throws: GroupCommit<Int>.Full.self) { try await commit.submit(2) }
-            await writes.release()
-            try await group.waitForAll()
         }
+        #expect(outcomes == [0: true, 1: true])
         #expect(writes.recorded == [[0], [1]])
     }
 }

@@ -16,7 +16,8 @@ public struct SubscriberDocument: Sendable {
     /// The user's one-time purchases, oldest first.
     public let purchases: [PurchaseSummary]
     /// The subscription groups in which the user is entitled now (counted as entitlements
-    /// are: a Sandbox subscription of an app that ignores Sandbox does not count), sorted.
+    /// are: a Sandbox subscription of an app that ignores Sandbox, or one of a product another
+    /// app sells, does not count), sorted.
     public let entitledGroups: [String]
     /// How many Apple accounts at least fed the user's purchases (``AppleAccounts``).
     public let appleAccounts: Int
@@ -34,6 +35,7 @@ public struct SubscriberDocument: Sendable {
             Set(
                 read.views.map(\.snapshot).filter { snapshot in
                     snapshot.entitled && policies.policy(for: snapshot.bundleID).counts(snapshot.environment)
+                        && catalog.sells(snapshot.productID, in: snapshot.bundleID)
                 }.compactMap(\.subscriptionGroupID))
         ).sorted()
     }

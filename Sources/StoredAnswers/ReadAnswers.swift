@@ -43,7 +43,8 @@ public struct ReadAnswers: Sendable {
     /// Where reads go: the primary's, which is also where answers are stored.
     let reader: SubscriptionReader
     let store: AnswerStore
-    let policies: EntitlementPolicies
+    /// The apps' entitlement policies answers are judged under.
+    public let policies: EntitlementPolicies
     private let writer: AnswerWriter?
     /// The read replica's, for the reads that may be a little behind (`DATABASE_READ_URL`).
     private let replica: ReplicaSource?
@@ -210,7 +211,7 @@ public struct ReadAnswers: Sendable {
                 let answer = Self.answer(appUserID: appUserID, read, catalog: catalog, policies: policies, stamp: stamp, now: now)
                 await keep(answer)
             }
-            return (read.usage, catalog, .computed)
+            return (read.usage(under: policies, at: now), catalog, .computed)
         }
     }
 
@@ -232,7 +233,7 @@ public struct ReadAnswers: Sendable {
         return SubscriberAnswer(
             appUserID: appUserID, body: String(decoding: body, as: UTF8.self),
             entitlementsBody: String(decoding: entitlements, as: UTF8.self),
-            usage: read.usage, stamp: stamp, validUntil: validUntil)
+            usage: read.usage(under: policies, at: now), stamp: stamp, validUntil: validUntil)
     }
 
     /// Stores an answer for the next read, or hands it to the writer; a failure (a lock held

@@ -19,12 +19,14 @@ public enum UseCaseError: Error, Sendable, Equatable, CustomStringConvertible {
     case notConfigured(String)
     /// A catalog rule does not give the customer what was asked (a promotional offer's audiences).
     case notEligible(String)
+    /// A signature was asked for a transaction this server has not verified for the customer.
+    case unverifiedTransaction(String)
 
     public var description: String {
         switch self {
         case .malformed(let message), .receiptRejected(let message), .signatureRejected(let message), .unavailable(let message),
             .unknownEntitlement(let message), .notFound(let message), .ownedByOtherUser(let message), .notConfigured(let message),
-            .notEligible(let message):
+            .notEligible(let message), .unverifiedTransaction(let message):
             message
         }
     }

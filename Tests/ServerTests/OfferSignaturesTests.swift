@@ -83,19 +83,86 @@ struct OfferSignaturesTests {
             #expect(missing.status == 400)
             #expect(
                 try jsonObject(missing)["message"] as? String
-                    == "sign needs transaction_id: any transaction id of the customer, e.g. AppTransaction's appTransactionID")
+                    == "sign needs transaction_id: a transaction of the customer this server verified, e.g. AppTransaction's appTransactionID"
+            )
             let notBool = try await service.post(
                 "/v1/eligibility", ["app_user_id": "erin", "product_ids": products, "sign": "yes", "transaction_id": "1"])
             #expect(notBool.status == 400)
         }
     }
 
-    @Test("promotional offers: a v2 JWS, and a v1 signature over the user's app account token")
-    func promotionalOffers() async throws {
+    @Test(
+        "unlimited free trials: a new account sending someone else's transaction id gets 422 unverified_transaction and no JWS, by app user or by receipt"
+    )
+    func unverifiedTransaction() async throws {
+        let verify = ScriptedVerifyServer()
+        try await verify.start()
+        defer { Task { await verify.stop() } }
+        var life = Lifecycle(originalTransactionID: "8000000000000500")
+        life.purchase(from: daysAgo(40), days: 7, trial: true)
+        life.purchase(from: daysAgo(33), days: 30)
+        try verify.answerAlways(life.verifyAnswer)
         let signing = SigningKey()
         defer { try? FileManager.default.removeItem(at: signing.file) }
-        try await RunningService.with(settings: try signing.settings()) { service in
+        try await RunningService.with(verifyServer: verify, settings: try signing.settings()) { service in
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
+            #expect(try await service.post("/v1/receipts", ["app_user_id": "owner", "receipt_data": life.receiptToken]).status == 200)
+            let products = ["com.example.pro.monthly"]
+            // The customer who used her trial opens a new app account and sends her own transaction id.
+            for transactionID in ["8000000000000500", "8000000000000501", "9999999999"] {
+                let stolen = try await service.post(
+                    "/v1/eligibility",
+                    ["app_user_id": "new-account", "product_ids": products, "sign": true, "transaction_id": transactionID])
+                #expect(stolen.status == 422, "\(transactionID)")
+                let body = try jsonObject(stolen)
+                #expect(body["error"] as? String == "unverified_transaction")
+                #expect(body["signatures"] == nil && body["eligibility"] == nil)
+            }
+            // Her own account with her own transaction: the truth, signed.
+            let own = try jsonObject(
+                try await service.post(
+                    "/v1/eligibility",
+                    ["app_user_id": "owner", "product_ids": products, "sign": true, "transaction_id": "8000000000000501"]))
+            #expect(own["eligibility"] as? [String: String] == ["com.example.pro.monthly": "ineligible"])
+            let claims = try signing.verifiedClaims(try #require((own["signatures"] as? [String: String])?["com.example.pro.monthly"]))
+            #expect(claims["allowIntroductoryOffer"] as? Bool == false)
+            #expect(claims["transactionId"] as? String == "8000000000000501")
+            // By receipt: only a transaction of the receipt Apple verified is signed for.
+            let foreign = try await service.post(
+                "/v1/eligibility", ["receipt_data": life.receiptToken, "product_ids": products, "sign": true, "transaction_id": "12345"])
+            #expect(foreign.status == 422)
+            #expect(try jsonObject(foreign)["error"] as? String == "unverified_transaction")
+            let byReceipt = try jsonObject(
+                try await service.post(
+                    "/v1/eligibility",
+                    ["receipt_data": life.receiptToken, "product_ids": products, "sign": true, "transaction_id": "8000000000000500"]))
+            let receiptClaims = try signing.verifiedClaims(
+                try #require((byReceipt["signatures"] as? [String: String])?["com.example.pro.monthly"]))
+            #expect(receiptClaims["allowIntroductoryOffer"] as? Bool == false)
+            // The same question with a promotional offer: 422 for the new account.
+            let offer = try await service.post(
+                "/v1/offers/sign",
+                [
+                    "app_user_id": "new-account", "product_id": "com.example.pro.yearly", "offer_id": "comeback50",
+                    "transaction_id": "8000000000000500",
+                ])
+            #expect(offer.status == 422)
+            #expect(try jsonObject(offer)["error"] as? String == "unverified_transaction")
+        }
+    }
+
+    @Test("promotional offers: a v2 JWS, and a v1 signature over the user's app account token")
+    func promotionalOffers() async throws {
+        let verify = ScriptedVerifyServer()
+        try await verify.start()
+        defer { Task { await verify.stop() } }
+        verify.answerOneActivePeriodPerReceipt()
+        let signing = SigningKey()
+        defer { try? FileManager.default.removeItem(at: signing.file) }
+        try await RunningService.with(verifyServer: verify, settings: try signing.settings()) { service in
+            try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
+            let receipt = Data("2000000777".utf8).base64EncodedString()
+            #expect(try await service.post("/v1/receipts", ["app_user_id": "frank", "receipt_data": receipt]).status == 200)
             let v2 = try await service.post(
                 "/v1/offers/sign",
                 ["app_user_id": "frank", "product_id": "com.example.pro.yearly", "offer_id": "comeback50", "transaction_id": "2000000777"])
@@ -110,7 +177,10 @@ struct OfferSignaturesTests {
 
             let v1 = try await service.post(
                 "/v1/offers/sign",
-                ["app_user_id": "frank", "product_id": "com.example.pro.yearly", "offer_id": "comeback50", "format": "v1"])
+                [
+                    "app_user_id": "frank", "product_id": "com.example.pro.yearly", "offer_id": "comeback50", "format": "v1",
+                    "transaction_id": "2000000777",
+                ])
             #expect(v1.status == 200)
             let v1Body = try jsonObject(v1)
             let tokenBody = try jsonObject(try await service.get("/v1/subscribers/frank/app-account-token"))
@@ -129,14 +199,25 @@ struct OfferSignaturesTests {
 
             // Only auto-renewable subscriptions have promotional offers; formats are v1 and v2.
             let lifetime = try await service.post(
-                "/v1/offers/sign", ["app_user_id": "frank", "product_id": "com.example.pro.lifetime", "offer_id": "comeback50"])
+                "/v1/offers/sign",
+                [
+                    "app_user_id": "frank", "product_id": "com.example.pro.lifetime", "offer_id": "comeback50",
+                    "transaction_id": "2000000777",
+                ])
             #expect(lifetime.status == 400)
             #expect((try jsonObject(lifetime)["message"] as? String)?.contains("not an auto-renewable subscription") == true)
             let format = try await service.post(
-                "/v1/offers/sign", ["app_user_id": "frank", "product_id": "com.example.pro.yearly", "offer_id": "x", "format": "v3"])
+                "/v1/offers/sign",
+                [
+                    "app_user_id": "frank", "product_id": "com.example.pro.yearly", "offer_id": "x", "format": "v3",
+                    "transaction_id": "2000000777",
+                ])
             #expect(format.status == 400)
             let missing = try await service.post("/v1/offers/sign", ["app_user_id": "frank", "product_id": "com.example.pro.yearly"])
             #expect(missing.status == 400)
+            let noTransaction = try await service.post(
+                "/v1/offers/sign", ["app_user_id": "frank", "product_id": "com.example.pro.yearly", "offer_id": "comeback50"])
+            #expect(noTransaction.status == 400, "a signature names a verified transaction")
         }
     }
 
@@ -159,27 +240,41 @@ struct OfferSignaturesTests {
             products[yearly].promotionalOffers = [PromotionalOfferRule(offerID: "comeback50", audiences: [.lapsed])]
             try await ProductStore(client: service.database).replace(with: products, entitlements: catalog.entitlements)
 
-            func sign(_ user: String, _ offer: String) async throws -> HTTPClient.HTTPResponse {
-                try await service.post("/v1/offers/sign", ["app_user_id": user, "product_id": "com.example.pro.yearly", "offer_id": offer])
+            func sign(_ user: String, _ offer: String, transaction: String) async throws -> HTTPClient.HTTPResponse {
+                try await service.post(
+                    "/v1/offers/sign",
+                    ["app_user_id": user, "product_id": "com.example.pro.yearly", "offer_id": offer, "transaction_id": transaction])
             }
-            // A customer who never subscribed in the group is not lapsed.
-            let newcomer = try await sign("hana", "comeback50")
-            #expect(newcomer.status == 403)
-            #expect(try jsonObject(newcomer)["error"] as? String == "not_eligible")
-            #expect(try jsonObject(newcomer)["message"] as? String == "hana is not among the customers offer comeback50 is for (lapsed)")
+            // A customer who never subscribed here has no verified transaction to sign for.
+            let newcomer = try await sign("hana", "comeback50", transaction: "8000000000000400")
+            #expect(newcomer.status == 422)
+            #expect(try jsonObject(newcomer)["error"] as? String == "unverified_transaction")
+
+            // Once the user's subscription in the group is known to have ended, the offer is theirs.
+            #expect(try await service.post("/v1/receipts", ["app_user_id": "hana", "receipt_data": lapsed.receiptToken]).status == 200)
+            let returning = try await sign("hana", "comeback50", transaction: "8000000000000400")
+            #expect(returning.status == 200)
+            let claims = try signing.verifiedClaims(try #require(try jsonObject(returning)["jws"] as? String))
+            #expect(claims["offerIdentifier"] as? String == "comeback50")
+            #expect(claims["transactionId"] as? String == "8000000000000400")
             // An offer the product does not list is not signed for anyone.
-            let unlisted = try await sign("hana", "anything")
+            let unlisted = try await sign("hana", "anything", transaction: "8000000000000400")
             #expect(unlisted.status == 404)
             #expect(
                 try jsonObject(unlisted)["message"] as? String
                     == "the catalog lists no promotional offer anything for com.example.pro.yearly")
 
-            // Once the user's subscription in the group is known to have ended, the offer is theirs.
-            #expect(try await service.post("/v1/receipts", ["app_user_id": "hana", "receipt_data": lapsed.receiptToken]).status == 200)
-            let returning = try await sign("hana", "comeback50")
-            #expect(returning.status == 200)
-            let claims = try signing.verifiedClaims(try #require(try jsonObject(returning)["jws"] as? String))
-            #expect(claims["offerIdentifier"] as? String == "comeback50")
+            // A customer active in the group is not lapsed.
+            verify.answerOneActivePeriodPerReceipt()
+            #expect(
+                try await service.post(
+                    "/v1/receipts", ["app_user_id": "ivan", "receipt_data": Data("8000000000000410".utf8).base64EncodedString()]
+                )
+                .status == 200)
+            let active = try await sign("ivan", "comeback50", transaction: "8000000000000410")
+            #expect(active.status == 403)
+            #expect(try jsonObject(active)["error"] as? String == "not_eligible")
+            #expect(try jsonObject(active)["message"] as? String == "ivan is not among the customers offer comeback50 is for (lapsed)")
         }
     }
 
@@ -190,7 +285,8 @@ struct OfferSignaturesTests {
             for (path, body) in [
                 (
                     "/v1/offers/sign",
-                    ["app_user_id": "gina", "product_id": "com.example.pro.yearly", "offer_id": "comeback50"] as [String: Any]
+                    ["app_user_id": "gina", "product_id": "com.example.pro.yearly", "offer_id": "comeback50", "transaction_id": "1"]
+                        as [String: Any]
                 ),
                 (
                     "/v1/eligibility",

@@ -33,11 +33,11 @@ struct OwnershipTests {
             ]
         }
 
-        /// The subscription's first Sandbox transaction, signed now, carrying `token` as its `appAccountToken`.
-        func transaction(token: String? = nil) throws -> String {
+        /// The first Sandbox transaction of subscription `id`, signed now, carrying `token` as its `appAccountToken`.
+        func transaction(token: String? = nil, id: String = OwnershipTests.subscription) throws -> String {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             var payload: [String: Any] = [
-                "transactionId": OwnershipTests.subscription, "originalTransactionId": OwnershipTests.subscription,
+                "transactionId": id, "originalTransactionId": id,
                 "bundleId": RunningService.bundleID, "productId": "com.example.pro.monthly", "environment": "Sandbox",
                 "purchaseDate": now - 60_000, "expiresDate": now + 2_592_000_000, "signedDate": now,
                 "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED",
@@ -138,6 +138,26 @@ struct OwnershipTests {
                 "a refused claim stores nothing")
             #expect(try await service.post("/v1/transactions", ["app_user_id": "user-a", "signed_transaction": transaction]).status == 200)
             #expect(try await Self.subscriptions(of: "user-a", service) == [Self.subscription])
+        }
+    }
+
+    @Test(
+        "a purchase whose token is an existing user's id (the app's own UUIDs, any case): another user's post is 409 under every policy, the owner's links",
+        arguments: LinkPolicy.allCases)
+    func tokenEqualToAnExistingUser(_ policy: LinkPolicy) async throws {
+        let fixture = try Fixture(policy: policy)
+        defer { fixture.remove() }
+        try await RunningService.with(settings: fixture.settings, runsWorker: false) { service in
+            let owner = "7D1F0C2E-5B3A-4C1D-9E8F-0A1B2C3D4E5F"
+            let other = try fixture.transaction(id: "5900000000000002")
+            #expect(try await service.post("/v1/transactions", ["app_user_id": owner, "signed_transaction": other]).status == 200)
+            let transaction = try fixture.transaction(token: owner.lowercased())
+            let stolen = try await service.post("/v1/transactions", ["app_user_id": "user-b", "signed_transaction": transaction])
+            #expect(stolen.status == 409, "\(String(decoding: stolen.body, as: UTF8.self))")
+            #expect(try jsonObject(stolen)["error"] as? String == "owned_by_other_user")
+            #expect(try await Self.subscriptions(of: "user-b", service) == nil)
+            #expect(try await service.post("/v1/transactions", ["app_user_id": owner, "signed_transaction": transaction]).status == 200)
+            #expect(try await Self.subscriptions(of: owner, service) == [Self.subscription, "5900000000000002"])
         }
     }
 

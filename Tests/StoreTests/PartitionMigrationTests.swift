@@ -97,7 +97,10 @@ struct PartitionMigrationTests {
             #expect(before[0].hasPrefix("561 "))
             let maxID = try await count(client, "SELECT max(id)::integer AS n FROM notifications")
 
-            #expect(try await MigrationRunner(client: client, migrations: migrations).migrate() == ["0020_monthly_partitions"])
+            #expect(
+                try await MigrationRunner(client: client, migrations: migrations.filter { $0.version <= "0020" }).migrate() == [
+                    "0020_monthly_partitions"
+                ])
             #expect(try await fingerprints(client) == before)
             for table in PartitionMaintenance.partitionedTables {
                 let names = try await partitions(client, of: table)

@@ -166,7 +166,7 @@ struct SubscriptionReaderTests {
                     )
                 }
                 #expect((read != nil) == reference.2)
-                let usage = read?.usage ?? .none
+                let usage = read?.usage(under: EntitlementPolicies(), at: now) ?? .none
                 #expect(usage == GroupUsage(history: reference.0, catalog: reference.1, now: now))
                 for policy in EligibilityPolicy.allCases {
                     #expect(
@@ -174,7 +174,8 @@ struct SubscriptionReaderTests {
                             == EligibilityRule.answers(for: asked, catalog: reference.1, history: reference.0, now: now, policy: policy))
                 }
             }
-            let usage = try #require(try await reader.subscriberRead(appUserID: Self.user, now: now)).usage
+            let usage = try #require(try await reader.subscriberRead(appUserID: Self.user, now: now)).usage(
+                under: EntitlementPolicies(), at: now)
             // The receipt's old group is replaced by the catalog's; the unlisted product keeps the receipt's.
             #expect(usage.purchased == [.group("20500000"), .group("20600000"), .group("999"), .group("20700000")])
             #expect(usage.offerUsed == [.group("20500000")])

@@ -116,7 +116,7 @@ struct ContractJSONWriterTests {
         ] {
             let read = SubscriberRead(
                 views: views, holdings: CustomerHoldings(subscriptions: views.map(\.snapshot), oneTimePurchases: held, grants: [grant]),
-                usage: .none, validUntil: nil, isStorable: true)
+                history: .empty, catalogGroups: [:], validUntil: nil, isStorable: true)
             for now in [Self.dates[1], Self.dates[3]] {
                 let document = SubscriberDocument(appUserID: user, read: read, catalog: catalog, policies: EntitlementPolicies(), now: now)
                 try expectSameBytes(document, as: FormerSubscriberDocument(appUserID: user, document: document))

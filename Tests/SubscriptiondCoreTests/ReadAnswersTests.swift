@@ -114,7 +114,8 @@ struct ReadAnswersTests {
             let now = Date(timeIntervalSince1970: 1_780_000_000)
             try await Self.storeFixture(client, now: now)
             let bodies = try await computed(client, now: now)
-            let usage = try #require(try await SubscriptionReader(client: client).subscriberRead(appUserID: Self.user, now: now)).usage
+            let usage = try #require(try await SubscriptionReader(client: client).subscriberRead(appUserID: Self.user, now: now))
+                .usage(under: EntitlementPolicies(), at: now)
             let usageText = [usage.offerUsed, usage.purchased, usage.entitled].map { $0.map(\.text).sorted().joined(separator: ",") }
             let stored = ([bodies.subscription, bodies.subscriber] + usageText).joined(separator: "\n")
             let digest = SHA256.hash(data: Data(stored.utf8)).map { String(format: "%02x", $0) }.joined()

@@ -82,6 +82,7 @@ extension APIError {
         case .ownedByOtherUser(let message): self = .init(.conflict, code: "owned_by_other_user", message: message)
         case .notConfigured(let message): self = .init(.conflict, code: "not_configured", message: message)
         case .notEligible(let message): self = .init(.forbidden, code: "not_eligible", message: message)
+        case .unverifiedTransaction(let message): self = .init(.unprocessableContent, code: "unverified_transaction", message: message)
         }
     }
 }

@@ -3,9 +3,9 @@ import Hummingbird
 import JSON
 import UseCases
 
-/// `POST /v1/offers/sign {"app_user_id", "product_id", "offer_id", "format", "transaction_id"?,
-/// "bundle_id"?}`: a promotional offer signed with the app's In-App Purchase key, as
-/// StoreKit takes it (`format` `v2`, the default: `{"jws"}`; `v1`:
+/// `POST /v1/offers/sign {"app_user_id", "product_id", "offer_id", "format", "transaction_id",
+/// "bundle_id"?}`: a promotional offer signed with the app's In-App Purchase key for a customer
+/// this server verified (the transaction's Apple account), as StoreKit takes it (`format` `v2`, the default: `{"jws"}`; `v1`:
 /// `{"key_id", "nonce", "timestamp", "signature", "app_account_token"}`).
 struct OffersController<Context: RequestContext> {
     let offers: OfferSignatures
@@ -21,7 +21,7 @@ struct OffersController<Context: RequestContext> {
             let signed = try await offers.promotionalOffer(
                 appUserID: try QueryRequest.string(body, "app_user_id"), productID: try QueryRequest.string(body, "product_id"),
                 offerID: try QueryRequest.string(body, "offer_id"), format: format,
-                transactionID: try QueryRequest.optionalString(body, "transaction_id"),
+                transactionID: try QueryRequest.string(body, "transaction_id"),
                 bundleID: try QueryRequest.optionalString(body, "bundle_id"))
             return try JSONResponse(document: PromotionalOfferResponse(signed))
         }

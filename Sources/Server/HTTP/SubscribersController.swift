@@ -46,31 +46,41 @@ struct SubscribersController<Context: RequestContext> {
         let appUserID = try QueryRequest.optionalString(body, "app_user_id")
         let sign = try QueryRequest.flag(body, "sign")
         let transactionID = try QueryRequest.optionalString(body, "transaction_id")
+        let bundleID = try QueryRequest.optionalString(body, "bundle_id")
         if sign, transactionID == nil {
             throw APIError.malformed(
-                "sign needs transaction_id: any transaction id of the customer, e.g. AppTransaction's appTransactionID")
+                "sign needs transaction_id: a transaction of the customer this server verified, e.g. AppTransaction's appTransactionID")
         }
         let receiptData = try QueryRequest.optionalString(body, "receipt_data", maxLength: maxBodyBytes)
-        let answers: [String: EligibilityAnswer]
-        switch (appUserID, receiptData) {
-        case (let appUserID?, nil):
+        switch (appUserID, receiptData, transactionID) {
+        case (let appUserID?, nil, let transactionID?) where sign:
+            let signed = try await offers.eligibility(
+                appUserID: appUserID, transactionID: transactionID, productIDs: productIDs, bundleID: bundleID)
+            return JSONResponse(document: EligibilityDocument(signed))
+        case (let appUserID?, nil, _):
             let answered = try await eligibility.answersWithOrigin(appUserID: appUserID, productIDs: productIDs)
             ReadAnswerMetrics.record(.eligibility, answered.origin)
-            answers = answered.answers
-        case (nil, let receiptData?):
-            let submission = try ReceiptSubmission(
-                receiptData: receiptData, bundleID: try QueryRequest.optionalString(body, "bundle_id"), apps: apps)
+            return JSONResponse(document: EligibilityDocument(eligibility: answered.answers.mapValues(\.rawValue)))
+        case (nil, let receiptData?, _):
+            let submission = try ReceiptSubmission(receiptData: receiptData, bundleID: bundleID, apps: apps)
             let facts = try await purchases.facts(of: submission, logger: context.logger)
-            answers = try await eligibility.answers(receipts: facts, productIDs: productIDs)
+            if sign, let transactionID {
+                let signed = try await offers.eligibility(
+                    receipts: facts, transactionID: transactionID, productIDs: productIDs, bundleID: bundleID)
+                return JSONResponse(document: EligibilityDocument(signed))
+            }
+            let answers = try await eligibility.answers(receipts: facts, productIDs: productIDs)
+            return JSONResponse(document: EligibilityDocument(eligibility: answers.mapValues(\.rawValue)))
         default:
             throw APIError.malformed("give exactly one of app_user_id and receipt_data")
         }
-        var signatures: [String: String]?
-        if sign, let transactionID {
-            signatures = try offers.eligibilitySignatures(
-                answers: answers, transactionID: transactionID, bundleID: try QueryRequest.optionalString(body, "bundle_id"))
-        }
-        return JSONResponse(document: EligibilityDocument(eligibility: answers.mapValues(\.rawValue), signatures: signatures))
+    }
+}
+
+extension EligibilityDocument {
+    /// The answers and their signatures.
+    init(_ signed: OfferSignatures.SignedEligibility) {
+        self.init(eligibility: signed.answers.mapValues(\.rawValue), signatures: signed.signatures)
     }
 }
 

@@ -74,7 +74,8 @@ public struct ConsumptionStore: Sendable {
 
     /// Claims up to `limit` pending requests that are due (or pending request `only`, due or
     /// not), pushing each one's next attempt `lease` ahead so that another sender leaves it
-    /// alone; says for each whether a user linked to its purchase has consented.
+    /// alone; says for each whether an owner of its purchase has consented (the SQL function
+    /// `purchase_owners`: the user its app account token binds, else the users linked to it in its app).
     public func claimDue(limit: Int, lease: Duration, only: Int64? = nil) async throws -> [ClaimedConsumptionRequest] {
         try await client.query(
             PostgresQuery(
@@ -92,8 +93,8 @@ public struct ConsumptionStore: Sendable {
                 WHERE r.id = due.due_id
                 RETURNING \(unescaped: ConsumptionRequest.columns),
                     EXISTS (
-                        SELECT 1 FROM subscribers s JOIN consumption_consents c ON c.app_user_id = s.app_user_id AND c.consented
-                        WHERE s.environment = r.environment AND s.original_transaction_id = r.original_transaction_id
+                        SELECT 1 FROM purchase_owners(r.environment, r.original_transaction_id, r.bundle_id) o
+                        JOIN consumption_consents c ON c.app_user_id = o.app_user_id AND c.consented
                     ) AS consented
                 """
             ).prepared()

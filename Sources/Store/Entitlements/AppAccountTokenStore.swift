@@ -24,36 +24,50 @@ public struct AppAccountTokenStore: Sendable {
         return withUnsafeBytes(of: uuid.uuid) { Array($0) }
     }
 
-    /// Records that `token` names `appUserID` in `bundleID` (again: nothing changes).
-    public func record(token: String, bundleID: String, appUserID: String) async throws {
-        try await client.execute(
-            PostgresQuery(
-                """
-                INSERT INTO app_account_tokens (token, bundle_id, app_user_id) VALUES (\(token), \(bundleID), \(appUserID))
-                ON CONFLICT (token) DO NOTHING
-                """
-            ).prepared())
+    /// The token recorded for `appUserID` in `bundleID`; when there is none, `candidate` is
+    /// recorded and returned. Two callers racing for one user get the same token.
+    public func token(bundleID: String, appUserID: String, recordingIfNone candidate: String) async throws -> String {
+        for _ in 0..<2 {
+            // The second branch cannot see the first's row (one snapshot): exactly one answers,
+            // unless a racing caller committed between; then the next round reads its row.
+            let row = try await client.query(
+                PostgresQuery(
+                    """
+                    WITH inserted AS (
+                        INSERT INTO app_account_tokens (token, bundle_id, app_user_id) VALUES (\(candidate), \(bundleID), \(appUserID))
+                        ON CONFLICT DO NOTHING RETURNING token
+                    )
+                    SELECT token FROM inserted
+                    UNION ALL
+                    SELECT token FROM app_account_tokens WHERE bundle_id = \(bundleID) AND app_user_id = \(appUserID)
+                    LIMIT 1
+                    """
+                ).prepared()
+            ).first
+            if let row { return try row.decode("token") }
+        }
+        throw StoreError("no app account token could be recorded for the user")
     }
 
-    /// What the newest `appAccountToken` among purchase `id`'s stored transactions says,
-    /// inside the caller's transaction: a token handed out here names the user it was made
-    /// for, any other the user whose id it is; nil when no transaction carries one.
+    /// What the newest `appAccountToken` among purchase `id`'s stored transactions says of
+    /// its owner, inside the caller's transaction (the SQL function `purchase_token_owner`,
+    /// which consent reads too); nil when no transaction carries one.
     static func newestToken(
         environment: String, originalTransactionID id: String, in session: PostgresSession
     ) throws -> PurchaseOwnership.Token? {
         guard
             let row = try session.queryFirst(
                 PostgresQuery(
-                    """
-                    SELECT t.app_account_token AS token, a.app_user_id AS issued_to
-                    FROM transactions t LEFT JOIN app_account_tokens a ON a.token = t.app_account_token
-                    WHERE t.environment = \(environment) AND t.original_transaction_id = \(id) AND t.app_account_token IS NOT NULL
-                    ORDER BY t.purchase_date DESC, t.transaction_id DESC
-                    LIMIT 1
-                    """
+                    "SELECT token, kind, app_user_id FROM purchase_token_owner(\(environment), \(id))"
                 ).prepared())
         else { return nil }
-        if let user = try row.decode("issued_to", as: String?.self) { return .issued(to: user) }
-        return .userID(try row.decode("token", as: String.self))
+        let user = try row.decode("app_user_id", as: String?.self)
+        switch (try row.decode("kind", as: String.self), user) {
+        case ("issued", let user?): return .issued(to: user)
+        case ("existing_user", let user?): return .existingUser(user)
+        case ("hint", let user?): return .userID(user)
+        case ("forgotten", _): return .forgotten
+        case (let kind, _): throw StoreError("purchase_token_owner answered \(kind) without a user")
+        }
     }
 }

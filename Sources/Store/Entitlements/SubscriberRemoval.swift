@@ -25,25 +25,55 @@ public struct SubscriberRemoval: Sendable {
     }
 
     /// Removes everything that names `appUserID`: its links, grants, original application
-    /// versions, app account tokens and stored answers; queued purchases keep their place in the inbox but no
-    /// longer name the user, webhook events (sent or not) drop it from their `app_user_ids`
-    /// (its entitlement events go, with its entitlement baseline and review),
-    /// and earlier audit rows no longer say who it was. The audit row of
-    /// the removal says what was done and when, not who the user was. Nil when nothing was
-    /// known of the user.
+    /// versions, consent and stored answers. Its app account tokens move to the forgotten ones,
+    /// which link nobody whatever Apple says later (so does its own id, where purchases carry
+    /// it as their token). Queued purchases keep their place in the inbox but neither their
+    /// row nor their body names the user any more (finished ones also lose their receipt),
+    /// webhook events (sent or not) drop it from their `app_user_ids` (its entitlement events
+    /// go, with its entitlement baseline and review), and earlier audit rows no longer say who
+    /// it was. The audit row of the removal says what was done and when, not who the user was.
+    /// Nil when nothing was known of the user.
     public func forget(appUserID: String, actor: String) async throws -> Forgotten? {
         try await client.withTransaction { session in
-            let links = try session.execute(PostgresQuery("DELETE FROM subscribers WHERE app_user_id = \(appUserID)").prepared())
             let grants = try session.execute(PostgresQuery("DELETE FROM entitlement_grants WHERE app_user_id = \(appUserID)").prepared())
             let versions = try session.execute(
                 PostgresQuery("DELETE FROM original_application_versions WHERE app_user_id = \(appUserID)").prepared())
-            let tokens = try session.execute(PostgresQuery("DELETE FROM app_account_tokens WHERE app_user_id = \(appUserID)").prepared())
+            let tokens = try session.execute(
+                PostgresQuery(
+                    """
+                    WITH gone AS (DELETE FROM app_account_tokens WHERE app_user_id = \(appUserID) RETURNING token)
+                    INSERT INTO forgotten_app_account_tokens (token) SELECT token FROM gone ON CONFLICT DO NOTHING
+                    """
+                ).prepared())
+            // Apps that use their own UUIDs as tokens: the id is already in Apple's facts, as a token.
+            try session.execute(
+                PostgresQuery(
+                    """
+                    INSERT INTO forgotten_app_account_tokens (token)
+                    SELECT DISTINCT t.app_account_token FROM subscribers l
+                    JOIN transactions t ON t.environment = l.environment AND t.original_transaction_id = l.original_transaction_id
+                    WHERE l.app_user_id = \(appUserID) AND t.app_account_token IN (\(appUserID), lower(\(appUserID)))
+                    ON CONFLICT DO NOTHING
+                    """
+                ).prepared())
+            let links = try session.execute(PostgresQuery("DELETE FROM subscribers WHERE app_user_id = \(appUserID)").prepared())
             let consents = try session.execute(
                 PostgresQuery("DELETE FROM consumption_consents WHERE app_user_id = \(appUserID)").prepared())
             guard links + grants + versions + tokens + consents > 0 else { return nil }
             // Last: the deletes above raised the answers' version through their triggers.
             try session.execute(PostgresQuery("DELETE FROM subscriber_answers WHERE app_user_id = \(appUserID)").prepared())
-            try session.execute(PostgresQuery("UPDATE notifications SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())
+            try session.execute(
+                PostgresQuery(
+                    """
+                    UPDATE notifications
+                    SET app_user_id = NULL,
+                        receipt_removed_at = CASE WHEN state IN ('processed', 'dead') AND body ? 'receipt_data'
+                                                  THEN now() ELSE receipt_removed_at END,
+                        body = CASE WHEN state IN ('processed', 'dead') THEN body - 'app_user_id' - 'receipt_data'
+                                    ELSE body - 'app_user_id' END
+                    WHERE app_user_id = \(appUserID)
+                    """
+                ).prepared())
             try session.execute(PostgresQuery("UPDATE audit_log SET app_user_id = NULL WHERE app_user_id = \(appUserID)").prepared())
             try session.execute(
                 PostgresQuery(

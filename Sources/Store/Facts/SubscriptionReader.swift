@@ -30,8 +30,10 @@ public struct SubscriberRead: Sendable {
     /// Everything that can grant the user an entitlement: the subscriptions' snapshots,
     /// one-time purchases, original application versions and manual grants.
     public let holdings: CustomerHoldings
-    /// The user's history summarised per subscription group, at the time of the read.
-    public let usage: GroupUsage
+    /// Every transaction and renewal fact of the user's purchases, every environment.
+    public let history: CustomerHistory
+    /// The catalog's group per product of the history, for products the catalog lists with a group.
+    public let catalogGroups: [String: String]
     /// When a status may change with time alone; nil when none can.
     public let validUntil: Date?
     /// False when the views hold the time of the read itself, which a stored answer would freeze.
@@ -40,7 +42,14 @@ public struct SubscriberRead: Sendable {
     public var appleAccounts = 0
 
     /// A user nothing is known of.
-    public static let unknown = SubscriberRead(views: [], holdings: CustomerHoldings(), usage: .none, validUntil: nil, isStorable: false)
+    public static let unknown = SubscriberRead(
+        views: [], holdings: CustomerHoldings(), history: .empty, catalogGroups: [:], validUntil: nil, isStorable: false)
+
+    /// The user's history summarised per subscription group at `now`, counting only the
+    /// environments that grant in each app under `policies`.
+    public func usage(under policies: EntitlementPolicies, at now: Date) -> GroupUsage {
+        GroupUsage(history: history.counting(under: policies), catalogGroup: { catalogGroups[$0] }, now: now)
+    }
 }
 
 /// Reads subscriptions and subscribers. Status is recomputed at `now` from stored facts,
@@ -160,7 +169,7 @@ public struct SubscriptionReader: Sendable {
                 holdings: CustomerHoldings(
                     subscriptions: views.map(\.snapshot), oneTimePurchases: history.transactions, versions: extra.versions,
                     grants: extra.grants),
-                usage: GroupUsage(history: history, catalogGroup: { facts.catalogGroups[$0] }, now: now),
+                history: history, catalogGroups: facts.catalogGroups,
                 validUntil: SubscriptionStatusRule.nextChange(after: now, transactions: history.transactions, renewals: history.renewals),
                 // A link whose `subscriptions` row is missing reads `updated_at` as the time of the read.
                 isStorable: facts.haveStoredUpdatedAt(views),
@@ -173,7 +182,7 @@ public struct SubscriptionReader: Sendable {
         for (user, extra) in extras where reads[user] == nil {
             reads[user] = SubscriberRead(
                 views: [], holdings: CustomerHoldings(versions: extra.versions, grants: extra.grants),
-                usage: .none, validUntil: nil, isStorable: true)
+                history: .empty, catalogGroups: [:], validUntil: nil, isStorable: true)
         }
         return reads
     }

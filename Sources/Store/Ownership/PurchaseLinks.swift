@@ -32,12 +32,23 @@ struct PurchaseLinks {
         let token = try AppAccountTokenStore.newestToken(environment: environment, originalTransactionID: id, in: session)
         let change = try PurchaseOwnership.change(policy: policy, claimant: claimant, token: token, owners: owners)
         for user in change.link {
+            let byHint = change.linkedByHint.contains(user)
             try session.execute(
                 PostgresQuery(
                     """
-                    INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id)
-                    VALUES (\(user), \(environment), \(id), \(facts.bundleID))
+                    INSERT INTO subscribers (app_user_id, environment, original_transaction_id, bundle_id, via_hint)
+                    VALUES (\(user), \(environment), \(id), \(facts.bundleID), \(byHint))
                     ON CONFLICT DO NOTHING
+                    """
+                ).prepared())
+        }
+        // A user who proves the purchase holds it by that proof, whatever linked it first.
+        if let claimant, owners.contains(claimant) {
+            try session.execute(
+                PostgresQuery(
+                    """
+                    UPDATE subscribers SET via_hint = false
+                    WHERE app_user_id = \(claimant) AND environment = \(environment) AND original_transaction_id = \(id) AND via_hint
                     """
                 ).prepared())
         }

@@ -29,6 +29,13 @@ public struct ProductCatalog: Sendable {
         byID[productID]
     }
 
+    /// Whether a purchase of `productID` made in the app `bundleID` may grant anything: not
+    /// when the catalog sells the product in another app (an Xcode-signed transaction can name
+    /// any bundle); a product the catalog does not list is judged by the rules that need it.
+    public func sells(_ productID: String, in bundleID: String) -> Bool {
+        byID[productID].map { $0.bundleID == bundleID } ?? true
+    }
+
     /// The products of one subscription group, in catalog order.
     public func products(inGroup groupID: String) -> [Product] {
         products.filter { $0.subscriptionGroupID == groupID }

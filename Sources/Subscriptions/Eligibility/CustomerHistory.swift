@@ -1,8 +1,8 @@
 /// Everything known about one customer's purchases: the facts of every original transaction
 /// linked to the customer (an `app_user_id`), or of a receipt given directly.
 ///
-/// Environments are not filtered here: the caller decides whether sandbox facts belong to
-/// the question (a sandbox tester's history is usually asked about in sandbox).
+/// Environments are not filtered when it is made: ``counting(under:)`` keeps what counts in
+/// each app (eligibility and offer audiences count only environments that grant).
 public struct CustomerHistory: Sendable {
     /// One fact per transaction id and environment (repeated observations merged).
     public let transactions: [TransactionFact]
@@ -18,6 +18,15 @@ public struct CustomerHistory: Sendable {
     /// The history several receipts state together (e.g. a receipt given directly).
     public init(receipts: [ReceiptFacts]) {
         self.init(transactions: receipts.flatMap(\.transactions), renewals: receipts.flatMap(\.renewals))
+    }
+
+    /// The facts of environments that grant in their app under `policies` (Sandbox unless the
+    /// app ignores it, Xcode only where Xcode transactions are accepted): what eligibility and
+    /// offer audiences count, so a lapsed TestFlight subscription opens no production offer.
+    public func counting(under policies: EntitlementPolicies) -> CustomerHistory {
+        CustomerHistory(
+            transactions: transactions.filter { policies.policy(for: $0.bundleID).counts($0.environment) },
+            renewals: renewals.filter { policies.policy(for: $0.bundleID).counts($0.environment) })
     }
 
     /// A customer who never bought anything.

@@ -19,7 +19,8 @@ import Foundation
 ///
 /// A refunded or revoked purchase grants nothing, whatever Apple's `revocationType` (a
 /// prorated refund is a refund). A purchase or proof from Sandbox grants nothing when its
-/// app's policy says `ignore`. Of the sources granting an entitlement, the answer names the
+/// app's policy says `ignore`. A purchase made in one app of a product the catalog sells in
+/// another grants nothing, whatever its environment. Of the sources granting an entitlement, the answer names the
 /// one that lasts longest (for good beats any end), then the first in `EntitlementSource`
 /// order, then the smallest product id.
 public enum EntitlementRule {
@@ -102,12 +103,15 @@ public enum EntitlementRule {
         for entitlement: Entitlement, of holdings: CustomerHoldings, catalog: ProductCatalog, policy: (String) -> EntitlementPolicy
     ) -> [Claim] {
         let listed = Set(entitlement.productIDs)
-        let purchases = holdings.oneTimePurchases.filter { !$0.isRevoked && policy($0.bundleID).counts($0.environment) }
+        let purchases = holdings.oneTimePurchases.filter {
+            !$0.isRevoked && policy($0.bundleID).counts($0.environment) && catalog.sells($0.productID, in: $0.bundleID)
+        }
         var claims: [Claim] = []
 
         for subscription in holdings.subscriptions
         where listed.contains(subscription.productID) && subscription.entitled
             && policy(subscription.bundleID).counts(subscription.environment)
+            && catalog.sells(subscription.productID, in: subscription.bundleID)
         {
             let end =
                 subscription.status == .gracePeriod ? subscription.gracePeriodExpiresAt ?? subscription.expiresAt : subscription.expiresAt

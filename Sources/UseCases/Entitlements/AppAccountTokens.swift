@@ -8,8 +8,10 @@ import Store
 /// StoreKit as `appAccountToken`, so that a purchase carrying it belongs to that user without
 /// any call (DESIGN.md, "Who owns a purchase").
 ///
-/// The UUIDv5 namespace is random per installation (made by the migration), so a token is
-/// stable for its user and nobody else can compute it.
+/// A token is made the first time it is asked for and stored, so it stays the same for its
+/// user. It is a UUIDv5 in the installation's random namespace (made by the migration) of the
+/// app, the user and 16 random bytes: nobody can compute it, and a user forgotten and asked for
+/// again gets a new token (the old one is kept among the forgotten, naming nobody).
 public struct AppAccountTokens: Sendable {
     private let store: AppAccountTokenStore
     private let apps: AppRegistry
@@ -20,22 +22,26 @@ public struct AppAccountTokens: Sendable {
     }
 
     /// The token of `appUserID` in `bundleID` (nil: the only configured app), recorded so that
-    /// purchases carrying it link to the user.
+    /// purchases carrying it link to the user: the stored one, else a new one.
     public func token(for appUserID: String, bundleID: String?) async throws -> String {
         guard let bundleID = bundleID ?? (apps.bundleIDs.count == 1 ? apps.bundleIDs.first : nil) else {
             throw UseCaseError.malformed("bundle_id is required when several apps are configured")
         }
         guard apps.app(bundleID: bundleID) != nil else { throw UseCaseError.malformed("\(bundleID) is not a configured app") }
-        let token = Self.uuid(namespace: try await store.namespace(), bundleID: bundleID, appUserID: appUserID)
-        try await store.record(token: token, bundleID: bundleID, appUserID: appUserID)
-        return token
+        var salt = [UInt8](repeating: 0, count: 16)
+        var generator = SystemRandomNumberGenerator()
+        for index in salt.indices { salt[index] = generator.next() }
+        let candidate = Self.uuid(namespace: try await store.namespace(), bundleID: bundleID, appUserID: appUserID, salt: salt)
+        return try await store.token(bundleID: bundleID, appUserID: appUserID, recordingIfNone: candidate)
     }
 
-    /// The UUIDv5 of (app, user) in `namespace` (RFC 9562, section 5.5): SHA-1 of the namespace
-    /// and the bundle id, a NUL and the user id, with the version and variant bits set;
-    /// lower-case text, as transactions carry it.
-    static func uuid(namespace: [UInt8], bundleID: String, appUserID: String) -> String {
-        var digest = Array(Insecure.SHA1.hash(data: namespace + Array(bundleID.utf8) + [0] + Array(appUserID.utf8)).prefix(16))
+    /// The UUIDv5 of (app, user, salt) in `namespace` (RFC 9562, section 5.5): SHA-1 of the
+    /// namespace and the bundle id, a NUL, the user id and then, when given, a NUL and the
+    /// salt, with the version and variant bits set; lower-case text, as transactions carry it.
+    /// Tokens stored before 0021 were made without a salt and stay as they are.
+    static func uuid(namespace: [UInt8], bundleID: String, appUserID: String, salt: [UInt8] = []) -> String {
+        let name = Array(bundleID.utf8) + [0] + Array(appUserID.utf8) + (salt.isEmpty ? [] : [0] + salt)
+        var digest = Array(Insecure.SHA1.hash(data: namespace + name).prefix(16))
         digest[6] = (digest[6] & 0x0F) | 0x50
         digest[8] = (digest[8] & 0x3F) | 0x80
         let hex = digest.map { String(format: "%02x", $0) }.joined()

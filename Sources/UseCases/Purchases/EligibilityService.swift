@@ -24,7 +24,9 @@ public struct EligibilityService: Sendable {
     }
 
     /// Answers for a user known by `app_user_id` (an unknown user is a new customer), from
-    /// the user's stored group usage while it is current, else from the stored facts.
+    /// the user's stored group usage while it is current, else from the stored facts. Only
+    /// environments that grant in their app count (`sandbox_entitlement`, Xcode). These answers
+    /// are never signed: a signature is judged for a verified Apple account (``OfferSignatures``).
     public func answers(appUserID: String, productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
         try await answersWithOrigin(appUserID: appUserID, productIDs: productIDs, now: now).answers
     }
@@ -38,10 +40,12 @@ public struct EligibilityService: Sendable {
     }
 
     /// Answers for facts Apple gave just now: a receipt verified with `verifyReceipt`, or a
-    /// customer's statuses and transaction history from the App Store Server API.
+    /// customer's statuses and transaction history from the App Store Server API; only
+    /// environments that grant in their app count.
     public func answers(receipts: [ReceiptFacts], productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
         let catalog = try await ProductStore(client: database).catalog()
         return EligibilityRule.answers(
-            for: productIDs, catalog: catalog, history: CustomerHistory(receipts: receipts), now: now, policy: policy)
+            for: productIDs, catalog: catalog, history: CustomerHistory(receipts: receipts).counting(under: readAnswers.policies), now: now,
+            policy: policy)
     }
 }

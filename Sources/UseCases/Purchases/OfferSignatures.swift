@@ -23,38 +23,93 @@ public struct OfferSignatures: Sendable {
         case v1, v2
     }
 
+    /// Introductory-offer answers for one customer and the JWS StoreKit enforces for each
+    /// product answered `eligible` (allowed) or `ineligible` (refused).
+    public struct SignedEligibility: Sendable, Equatable {
+        /// The answer per product id.
+        public let answers: [String: EligibilityAnswer]
+        /// The eligibility JWS per product id; a product without an offer, or unknown, has
+        /// none: StoreKit then decides alone.
+        public let signatures: [String: String]
+    }
+
     private let apps: AppRegistry
     private let database: PostgresClient
+    private let accounts: AppleAccountReader
     private let appAccountTokens: AppAccountTokens
+    private let eligibilityPolicy: EligibilityPolicy
 
-    /// Signs for the configured `apps`, reading the catalog from `database`.
-    public init(database: PostgresClient, apps: AppRegistry) {
+    /// Signs for the configured `apps`, reading the catalog and customers from `database`;
+    /// eligibility is judged under `eligibilityPolicy`.
+    public init(database: PostgresClient, apps: AppRegistry, eligibilityPolicy: EligibilityPolicy) {
         self.apps = apps
         self.database = database
+        self.eligibilityPolicy = eligibilityPolicy
+        accounts = AppleAccountReader(client: database)
         appAccountTokens = AppAccountTokens(database: database, apps: apps)
     }
 
-    /// One eligibility JWS for each product answered `eligible` (allowed) or `ineligible`
-    /// (refused), for the customer who owns `transactionID`; a product without an offer, or
-    /// unknown, gets none: StoreKit then decides alone.
-    public func eligibilitySignatures(
-        answers: [String: EligibilityAnswer], transactionID: String, bundleID: String?, now: Date = Date()
-    ) throws -> [String: String] {
-        let signer = try signer(bundleID: try signingBundleID(bundleID))
+    /// The eligibility of `productIDs`, signed, for the Apple account behind `transactionID`,
+    /// which this server must have verified for `appUserID` (a linked purchase's transaction
+    /// or original transaction id, or the `appTransactionId` of an AppTransaction the user
+    /// posted): `unverifiedTransaction` otherwise, and nothing is signed. The answers are
+    /// judged from that account's purchases with the user's own, in the environments that
+    /// grant in the app, and every JWS names `transactionID`.
+    public func eligibility(
+        appUserID: String, transactionID: String, productIDs: [String], bundleID: String?, now: Date = Date()
+    ) async throws -> SignedEligibility {
+        let bundleID = try signingBundleID(bundleID)
+        let signer = try signer(bundleID: bundleID)
+        let account = try await verifiedAccount(appUserID: appUserID, transactionID: transactionID, bundleID: bundleID, now: now)
+        return try await signedEligibility(
+            history: account.history, productIDs: productIDs, transactionID: transactionID, signer: signer, now: now)
+    }
+
+    /// The eligibility of `productIDs`, signed, for the Apple account of receipts Apple verified
+    /// just now: `transactionID` must be one of theirs (a transaction or original transaction
+    /// id), else `unverifiedTransaction`.
+    public func eligibility(
+        receipts: [ReceiptFacts], transactionID: String, productIDs: [String], bundleID: String?, now: Date = Date()
+    ) async throws -> SignedEligibility {
+        let bundleID = try signingBundleID(bundleID)
+        let signer = try signer(bundleID: bundleID)
+        let own = receipts.filter { $0.bundleID == bundleID }
+        guard
+            own.contains(where: {
+                $0.transactions.contains { $0.transactionID == transactionID || $0.originalTransactionID == transactionID }
+            })
+        else {
+            throw UseCaseError.unverifiedTransaction(
+                "transaction \(transactionID) is not in the receipt Apple verified for \(bundleID); a signature names a transaction of the customer"
+            )
+        }
+        return try await signedEligibility(
+            history: CustomerHistory(receipts: own), productIDs: productIDs, transactionID: transactionID, signer: signer, now: now)
+    }
+
+    private func signedEligibility(
+        history: CustomerHistory, productIDs: [String], transactionID: String, signer: StoreKitOfferSigner, now: Date
+    ) async throws -> SignedEligibility {
+        let catalog = try await ProductStore(client: database).catalog()
+        let answers = EligibilityRule.answers(
+            for: productIDs, catalog: catalog, history: history.counting(under: apps.entitlementPolicies), now: now,
+            policy: eligibilityPolicy)
         var signatures: [String: String] = [:]
         for (productID, answer) in answers where answer == .eligible || answer == .ineligible {
             signatures[productID] = try signer.introductoryOfferEligibility(
                 productID: productID, allowIntroductoryOffer: answer == .eligible, transactionID: transactionID, now: now)
         }
-        return signatures
+        return SignedEligibility(answers: answers, signatures: signatures)
     }
 
     /// A promotional offer `offerID` of the auto-renewable subscription `productID` for
-    /// `appUserID`. The v1 signature names the user's app account token (the one
-    /// `GET /v1/subscribers/{id}/app-account-token` gives), which the purchase must carry;
-    /// the v2 JWS names `transactionID` when given.
+    /// `appUserID`, who must have been verified for `transactionID` as ``eligibility(appUserID:transactionID:productIDs:bundleID:now:)``
+    /// says. The offer's audiences are judged from that Apple account's subscriptions in the
+    /// product's group, in the environments that grant in the app. The v2 JWS names
+    /// `transactionID`; the v1 signature names the user's app account token (the one
+    /// `GET /v1/subscribers/{id}/app-account-token` gives), which the purchase must carry.
     public func promotionalOffer(
-        appUserID: String, productID: String, offerID: String, format: Format, transactionID: String?, bundleID: String?,
+        appUserID: String, productID: String, offerID: String, format: Format, transactionID: String, bundleID: String?,
         now: Date = Date()
     ) async throws -> PromotionalOffer {
         let bundleID = try signingBundleID(bundleID)
@@ -64,7 +119,11 @@ public struct OfferSignatures: Sendable {
             throw UseCaseError.malformed(
                 "\(productID) is not an auto-renewable subscription in the catalog; promotional offers are for those only")
         }
-        try await checkOfferRules(of: product, offerID: offerID, appUserID: appUserID, bundleID: bundleID, now: now)
+        guard product.bundleID == bundleID else {
+            throw UseCaseError.malformed("\(productID) is a product of \(product.bundleID), not of \(bundleID)")
+        }
+        let account = try await verifiedAccount(appUserID: appUserID, transactionID: transactionID, bundleID: bundleID, now: now)
+        try checkOfferRules(of: product, offerID: offerID, appUserID: appUserID, account: account)
         switch format {
         case .v2:
             return .v2(jws: try signer.promotionalOffer(productID: productID, offerID: offerID, transactionID: transactionID, now: now))
@@ -76,17 +135,29 @@ public struct OfferSignatures: Sendable {
         }
     }
 
+    /// The account behind `transactionID` when it was verified for `appUserID`; else `unverifiedTransaction`.
+    private func verifiedAccount(appUserID: String, transactionID: String, bundleID: String, now: Date) async throws -> AppleAccountRead {
+        guard let account = try await accounts.account(appUserID: appUserID, transactionID: transactionID, bundleID: bundleID, now: now)
+        else {
+            throw UseCaseError.unverifiedTransaction(
+                "transaction \(transactionID) was not verified for \(appUserID) in \(bundleID): post the user's purchase (/v1/transactions, /v1/receipts) or AppTransaction (/v1/app-transactions) first"
+            )
+        }
+        return account
+    }
+
     /// Refuses an offer the catalog does not list for `product`, or whose audiences the
-    /// customer is in none of, judged from the user's subscriptions in the product's group now.
-    /// A product that lists no offers has no rules: any offer id, for anyone.
-    private func checkOfferRules(of product: Product, offerID: String, appUserID: String, bundleID: String, now: Date) async throws {
+    /// customer is in none of, judged from the account's subscriptions in the product's group
+    /// in environments that grant. A product that lists no offers has no rules: any offer id.
+    private func checkOfferRules(of product: Product, offerID: String, appUserID: String, account: AppleAccountRead) throws {
         guard let rules = product.promotionalOffers else { return }
         guard let rule = rules.first(where: { $0.offerID == offerID }) else {
             throw UseCaseError.notFound("the catalog lists no promotional offer \(offerID) for \(product.productID)")
         }
-        let subscriptions = try await SubscriptionReader(client: database).subscriber(appUserID: appUserID, now: now) ?? []
-        let group = subscriptions.map(\.snapshot).filter {
-            $0.bundleID == bundleID && $0.subscriptionGroupID != nil && $0.subscriptionGroupID == product.subscriptionGroupID
+        let policies = apps.entitlementPolicies
+        let group = account.subscriptions.filter {
+            $0.bundleID == product.bundleID && policies.policy(for: $0.bundleID).counts($0.environment)
+                && $0.subscriptionGroupID != nil && $0.subscriptionGroupID == product.subscriptionGroupID
         }
         guard rule.admits(group) else {
             let audiences = rule.audiences.map(\.rawValue).joined(separator: ", ")

@@ -150,7 +150,7 @@ public struct ServiceComponents: Sendable {
             migrations: migrations, inbox: NotificationInbox(client: database), roots: roots, signatures: signatures, processor: processor,
             workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
             eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
-            offers: OfferSignatures(database: database, apps: configuration.apps),
+            offers: OfferSignatures(database: database, apps: configuration.apps, eligibilityPolicy: configuration.eligibilityPolicy),
             consumptionAnswers: ConsumptionAnswers(database: database, api: appStoreAPI, apps: configuration.apps),
             consumptionConsents: ConsumptionConsents(database: database),
             appTransactions: AppTransactionRecorder(

@@ -18,7 +18,7 @@ enum ManualChange {
             switch error {
             case .unknownEntitlement(let message), .notFound(let message): throw CommandFailure.notFound(message)
             case .ownedByOtherUser(let message), .signatureRejected(let message), .unavailable(let message), .receiptRejected(let message),
-                .notEligible(let message):
+                .notEligible(let message), .unverifiedTransaction(let message):
                 throw CommandFailure.refused(message)
             default: throw CommandFailure.usage(error.description)
             }

@@ -23,15 +23,32 @@ struct AppAccountTokenTests {
                 == "7fa3f289-b308-5136-a8c6-ba2584353da8")
     }
 
-    @Test("the namespace is the installation's own: a random (version 4) UUID the migration made, and tokens are UUIDv5s in it")
+    @Test(
+        "the namespace is the installation's own: a random (version 4) UUID the migration made; tokens are UUIDv5s with a random part, stored, so nobody can compute one"
+    )
     func namespacePerInstallation() async throws {
         try await UseCaseHarness.with { harness in
             let namespace = try await AppAccountTokenStore(client: harness.database).namespace()
             #expect(namespace.count == 16 && namespace[6] >> 4 == 4 && namespace[8] >> 6 == 2, "\(namespace)")
             let service = AppAccountTokens(database: harness.database, apps: harness.apps)
             let token = try await service.token(for: "user-42", bundleID: nil)
-            #expect(token == AppAccountTokens.uuid(namespace: namespace, bundleID: UseCaseHarness.bundleID, appUserID: "user-42"))
-            #expect(token != "29fde652-80d9-5fea-aa6a-0dc57e659c30", "not the token of a namespace anyone can read in the source")
+            #expect(token.count == 36 && Array(token)[14] == "5", "a version 5 UUID: \(token)")
+            #expect(token != AppAccountTokens.uuid(namespace: namespace, bundleID: UseCaseHarness.bundleID, appUserID: "user-42"))
+            #expect(try await service.token(for: "user-42", bundleID: nil) == token, "stored: the same on every ask")
+            let stored = try await harness.database.query("SELECT token FROM app_account_tokens WHERE app_user_id = 'user-42'")
+            #expect(try stored.map { try $0.decode("token", as: String.self) } == [token])
+        }
+    }
+
+    @Test("a token stored before the random part (0021) keeps naming its user")
+    func tokenStoredEarlier() async throws {
+        try await UseCaseHarness.with { harness in
+            let namespace = try await AppAccountTokenStore(client: harness.database).namespace()
+            let earlier = AppAccountTokens.uuid(namespace: namespace, bundleID: UseCaseHarness.bundleID, appUserID: "user-7")
+            try await harness.database.execute(
+                "INSERT INTO app_account_tokens (token, bundle_id, app_user_id) VALUES (\(earlier), \(UseCaseHarness.bundleID), 'user-7')")
+            #expect(
+                try await AppAccountTokens(database: harness.database, apps: harness.apps).token(for: "user-7", bundleID: nil) == earlier)
         }
     }
 

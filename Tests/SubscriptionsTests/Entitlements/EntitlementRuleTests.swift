@@ -125,6 +125,25 @@ import Testing
         #expect(PurchaseSummary.purchases(of: holdings, catalog: F.catalog).map(\.fact.transactionID) == ["s1"])
     }
 
+    @Test func aPurchaseMadeInAnotherAppGrantsNothingWhateverItsEnvironment() throws {
+        let xcode = EntitlementPolicies([
+            F.app: EntitlementPolicy(xcodeEntitlement: true), "com.other.app": EntitlementPolicy(xcodeEntitlement: true),
+        ])
+        for environment in [AppStoreEnvironment.xcode, .production, .sandbox] {
+            // An Xcode-signed transaction can name any bundle: one app's purchase of another app's product.
+            var lifetime = F.purchase("pro.lifetime", id: "x1", daysAgo: 1, environment: environment)
+            lifetime.bundleID = "com.other.app"
+            #expect(F.entitlements(CustomerHoldings(oneTimePurchases: [lifetime]), policies: xcode)["pro"] == .inactive, "\(environment)")
+            var subscription = try #require(F.subscription(endsInDays: 10, environment: environment))
+            subscription.bundleID = "com.other.app"
+            #expect(F.entitlements(CustomerHoldings(subscriptions: [subscription]), policies: xcode)["pro"] == .inactive, "\(environment)")
+            // The same purchase in its own app grants.
+            lifetime.bundleID = F.app
+            #expect(
+                F.entitlements(CustomerHoldings(oneTimePurchases: [lifetime]), policies: xcode)["pro"]?.active == true, "\(environment)")
+        }
+    }
+
     @Test func everyCatalogEntitlementAppears() {
         #expect(F.entitlements(CustomerHoldings()).keys.sorted() == ["paid_pro", "pro"])
     }

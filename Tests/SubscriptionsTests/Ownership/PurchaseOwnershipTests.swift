@@ -53,7 +53,7 @@ struct PurchaseOwnershipTests {
         for policy in LinkPolicy.allCases {
             #expect(
                 try PurchaseOwnership.change(policy: policy, claimant: nil, token: token, owners: [])
-                    == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001"]))
+                    == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001"], linkedByHint: ["7d1f0c2e-0000-4000-8000-000000000001"]))
             #expect(
                 try PurchaseOwnership.change(policy: policy, claimant: "7d1f0c2e-0000-4000-8000-000000000001", token: token, owners: [])
                     == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001"]))
@@ -64,7 +64,33 @@ struct PurchaseOwnershipTests {
         #expect(try PurchaseOwnership.change(policy: .transfer, claimant: nil, token: token, owners: ["b"]).isEmpty)
         #expect(
             try PurchaseOwnership.change(policy: .share, claimant: "b", token: token, owners: [])
-                == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001", "b"]))
+                == Change(link: ["7d1f0c2e-0000-4000-8000-000000000001", "b"], linkedByHint: ["7d1f0c2e-0000-4000-8000-000000000001"]))
+    }
+
+    @Test(
+        "a token equal to an existing user's id binds like a handed-out one: under transfer another user's claim is refused, and the owner takes it back"
+    )
+    func existingUserToken() throws {
+        let owner = "7d1f0c2e-0000-4000-8000-000000000001"
+        for policy in LinkPolicy.allCases {
+            #expect(throws: PurchaseOwnership.Refusal.self) {
+                try PurchaseOwnership.change(policy: policy, claimant: "thief", token: .existingUser(owner), owners: [owner])
+            }
+            #expect(throws: PurchaseOwnership.Refusal.self) {
+                try PurchaseOwnership.change(policy: policy, claimant: "thief", token: .existingUser(owner), owners: [])
+            }
+        }
+        #expect(
+            try PurchaseOwnership.change(policy: .transfer, claimant: nil, token: .existingUser(owner), owners: ["thief"])
+                == Change(link: [owner], unlink: ["thief"]))
+    }
+
+    @Test("a forgotten user's token names nobody: nothing links through it, and a claimant links as if there were no token")
+    func forgottenToken() throws {
+        for policy in LinkPolicy.allCases {
+            #expect(try PurchaseOwnership.change(policy: policy, claimant: nil, token: .forgotten, owners: []).isEmpty)
+            #expect(try PurchaseOwnership.change(policy: policy, claimant: "b", token: .forgotten, owners: []) == Change(link: ["b"]))
+        }
     }
 
     @Test("facts without a claimant or a token change nothing")

@@ -325,6 +325,7 @@ let package = Package(
                 "Postgres",
                 "SigningTestSupport",
                 "Store",
+                "Subscriptions",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings

@@ -25,39 +25,48 @@ WHERE EXISTS (SELECT 1 FROM transactions t
 -- Offers are signed for an Apple account: everything sharing its appTransactionId.
 CREATE INDEX transactions_app_transaction_idx ON transactions (app_transaction_id) WHERE app_transaction_id IS NOT NULL;
 
--- What the newest appAccountToken among a purchase's transactions says of its owner:
--- `forgotten` (a forgotten user's: it names nobody), `issued` (handed out here for
--- `app_user_id`), `existing_user` (equal to the id of an app user known here, as is or in
--- upper case: apps that use their own UUIDs as user ids; a link made by a hint does not
--- count) or `hint` (it names nobody here).
--- No row: no transaction of the purchase carries a token. Both the owner rule
--- (PurchaseOwnership) and consent read it, so they cannot disagree.
-CREATE FUNCTION purchase_token_owner(p_environment text, p_original_transaction_id text)
+-- What each app account token says of its user: `forgotten` (a forgotten user's: it names
+-- nobody), `issued` (handed out here for `app_user_id`), `existing_user` (equal to the id of
+-- an app user known here, as is or in upper case: apps that use their own UUIDs as user ids;
+-- a link made by a hint does not count) or `hint` (it names nobody here; `app_user_id` is the
+-- token itself). The owner rule (FactApplication, through FactStore.load) and consent
+-- (purchase_owners) read it, so they cannot disagree.
+CREATE FUNCTION app_account_token_owners(p_tokens text[])
 RETURNS TABLE (token text, kind text, app_user_id text)
 LANGUAGE sql STABLE AS $$
-    SELECT newest.token,
+    SELECT given.token,
            CASE WHEN f.token IS NOT NULL THEN 'forgotten'
                 WHEN issued.app_user_id IS NOT NULL THEN 'issued'
                 WHEN known.app_user_id IS NOT NULL THEN 'existing_user'
                 ELSE 'hint' END,
            CASE WHEN f.token IS NOT NULL THEN NULL
-                ELSE coalesce(issued.app_user_id, known.app_user_id, newest.token) END
-    FROM (SELECT t.app_account_token AS token FROM transactions t
-          WHERE t.environment = p_environment AND t.original_transaction_id = p_original_transaction_id
-            AND t.app_account_token IS NOT NULL
-          ORDER BY t.purchase_date DESC, t.transaction_id DESC
-          LIMIT 1) newest
-    LEFT JOIN forgotten_app_account_tokens f ON f.token = newest.token
-    LEFT JOIN app_account_tokens issued ON issued.token = newest.token
+                ELSE coalesce(issued.app_user_id, known.app_user_id, given.token) END
+    FROM unnest(p_tokens) AS given(token)
+    LEFT JOIN forgotten_app_account_tokens f ON f.token = given.token
+    LEFT JOIN app_account_tokens issued ON issued.token = given.token
     LEFT JOIN LATERAL (
         SELECT candidate AS app_user_id
-        FROM unnest(ARRAY[newest.token, upper(newest.token)]) AS candidate
+        FROM unnest(ARRAY[given.token, upper(given.token)]) AS candidate
         WHERE EXISTS (SELECT 1 FROM subscribers s WHERE s.app_user_id = candidate AND NOT s.via_hint)
            OR EXISTS (SELECT 1 FROM app_account_tokens a WHERE a.app_user_id = candidate)
            OR EXISTS (SELECT 1 FROM original_application_versions v WHERE v.app_user_id = candidate)
            OR EXISTS (SELECT 1 FROM entitlement_grants g WHERE g.app_user_id = candidate)
         LIMIT 1
     ) known ON true
+$$;
+
+-- What the newest appAccountToken among a purchase's transactions says of its owner (no row:
+-- no transaction of the purchase carries a token).
+CREATE FUNCTION purchase_token_owner(p_environment text, p_original_transaction_id text)
+RETURNS TABLE (token text, kind text, app_user_id text)
+LANGUAGE sql STABLE AS $$
+    SELECT o.token, o.kind, o.app_user_id
+    FROM (SELECT t.app_account_token FROM transactions t
+          WHERE t.environment = p_environment AND t.original_transaction_id = p_original_transaction_id
+            AND t.app_account_token IS NOT NULL
+          ORDER BY t.purchase_date DESC, t.transaction_id DESC
+          LIMIT 1) newest
+    CROSS JOIN LATERAL app_account_token_owners(ARRAY[newest.app_account_token]) o
 $$;
 
 -- Who owns a purchase of an app now: the user its token binds (`issued` or `existing_user`)

@@ -7,6 +7,7 @@ import Settings
 import Store
 import SubscriptiondCore
 import Subscriptions
+import TestSupport
 import Testing
 import Webhooks
 
@@ -106,14 +107,14 @@ struct WebhookDeliveryTests {
             struct Rollback: Error {}
             await #expect(throws: Rollback.self) {
                 try await service.database.withTransaction { session in
-                    try FactStore.apply(facts, receiptObservedAt: Date(), notificationID: nil, appUserID: "user-1", in: session)
+                    try FactStore.applyForTests(facts, receiptObservedAt: Date(), notificationID: nil, appUserID: "user-1", in: session)
                     throw Rollback()
                 }
             }
             let count = { try await service.database.query("SELECT count(*) AS n FROM webhook_events")[0].decode("n", as: Int.self) }
             #expect(try await count() == 0)
             try await service.database.withTransaction { session in
-                try FactStore.apply(facts, receiptObservedAt: Date(), notificationID: nil, appUserID: "user-1", in: session)
+                try FactStore.applyForTests(facts, receiptObservedAt: Date(), notificationID: nil, appUserID: "user-1", in: session)
             }
             #expect(try await count() == 1)
             let row = try await service.database.query("SELECT type, to_json(app_user_ids)::text AS users FROM webhook_events")[0]

@@ -32,7 +32,7 @@ struct EntitlementEventsTests {
         kinds: Set<LifecycleEvent.Kind> = Set(LifecycleEvent.Kind.allCases)
     ) async throws {
         try await client.withTransaction { session in
-            try FactStore.apply(
+            try FactStore.applyForTests(
                 facts, receiptObservedAt: now, notificationID: nil, appUserID: user, webhookEvents: kinds, now: now, in: session)
         }
     }

@@ -23,7 +23,7 @@ struct FactStorePlanningTests {
             for customer in 1...8 {
                 let facts = try Self.facts(customer: customer, now: now)
                 try await client.withTransaction { session in
-                    try FactStore.apply(facts, receiptObservedAt: now, notificationID: nil, in: session)
+                    try FactStore.applyForTests(facts, receiptObservedAt: now, notificationID: nil, in: session)
                 }
             }
             try await client.execute(
@@ -52,7 +52,7 @@ struct FactStorePlanningTests {
                 """)
             let facts = try Self.facts(customer: 9, now: now)
             let rowsRead = try await client.withTransaction { session in
-                try FactStore.apply(facts, receiptObservedAt: now, notificationID: nil, in: session)
+                try FactStore.applyForTests(facts, receiptObservedAt: now, notificationID: nil, in: session)
                 // This transaction's own reads of the table, not yet reported to the statistics.
                 return try session.queryFirst(
                     """

@@ -118,7 +118,7 @@ struct LifecycleEventsTests {
                 let facts = form == .v1 ? try step.state.v1(observedAt: now) : try step.state.v2(signedAt: step.at)
                 for attempt in 0..<2 {
                     try await client.withTransaction { session in
-                        try FactStore.apply(facts, receiptObservedAt: now, notificationID: nil, now: now, in: session)
+                        try FactStore.applyForTests(facts, receiptObservedAt: now, notificationID: nil, now: now, in: session)
                     }
                     let rows = try await client.query(
                         "SELECT type, reason, from_product, to_product, access_continues FROM webhook_events ORDER BY id")
@@ -277,7 +277,8 @@ struct PurchaseEventsTests {
                 let facts = try Self.facts(form, refunded: refunded, at: now)
                 for attempt in 0..<2 {
                     try await client.withTransaction { session in
-                        try FactStore.apply(facts, receiptObservedAt: now, notificationID: nil, appUserID: "buyer", now: now, in: session)
+                        try FactStore.applyForTests(
+                            facts, receiptObservedAt: now, notificationID: nil, appUserID: "buyer", now: now, in: session)
                     }
                     let rows = try await client.query(
                         """
@@ -324,7 +325,7 @@ struct StatusSweepTests {
                     verifyResponse: try VerifyReceiptResponse.decode(from: Array(answer.utf8)), bundleID: "com.example.app",
                     observedAt: applied)
                 try await client.withTransaction { session in
-                    try FactStore.apply(facts, receiptObservedAt: applied, notificationID: nil, now: applied, in: session)
+                    try FactStore.applyForTests(facts, receiptObservedAt: applied, notificationID: nil, now: applied, in: session)
                 }
             }
             let later = applied.addingTimeInterval(2 * 86_400)

@@ -46,7 +46,7 @@ struct RestatementTests {
             func apply(statedDay: Double, refunded: Bool) async throws {
                 let facts = try Self.answer(statedDay: statedDay, refunded: refunded)
                 try await client.withTransaction { session in
-                    try FactStore.apply(
+                    try FactStore.applyForTests(
                         facts, receiptObservedAt: Self.t0.addingTimeInterval(100 * Self.day), notificationID: nil, in: session)
                 }
             }

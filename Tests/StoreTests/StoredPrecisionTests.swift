@@ -34,7 +34,7 @@ struct StoredPrecisionTests {
                 try renewal.upsert(in: session)
             }
             let read = try await client.withTransaction { session in
-                try StoredFacts.load(environment: .production, originalTransactionIDs: ["4500000000000001"], in: session)
+                try StoredPurchases.load(environment: .production, originalTransactionIDs: ["4500000000000001"], in: session)
             }
             #expect(read.transactions["4500000000000001"] == [transaction.asStored])
             #expect(read.renewals["4500000000000001"] == renewal.asStored)

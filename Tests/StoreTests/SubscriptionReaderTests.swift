@@ -156,7 +156,7 @@ struct SubscriptionReaderTests {
                     for environment in [AppStoreEnvironment.production, .sandbox] {
                         let ids = try links.filter { try $0.decode("environment", as: String.self) == environment.rawValue }
                             .map { try $0.decode("original_transaction_id", as: String.self) }
-                        let stored = try StoredFacts.load(environment: environment, originalTransactionIDs: ids, in: session)
+                        let stored = try StoredPurchases.load(environment: environment, originalTransactionIDs: ids, in: session)
                         transactions += stored.transactions.values.flatMap { $0 }
                         renewals += stored.renewals.values
                     }
@@ -241,7 +241,7 @@ struct SubscriptionReaderTests {
             let now = Date()
             let before = try #require(try await reader.subscriber(appUserID: Self.user, now: now))
             let facts = try await client.withConnection { session in
-                try StoredFacts.load(environment: .production, originalTransactionIDs: ["100", "200"], in: session)
+                try StoredPurchases.load(environment: .production, originalTransactionIDs: ["100", "200"], in: session)
             }
             // The one connection has every statement above prepared; a later release adds columns.
             try await client.withConnection { session in
@@ -255,7 +255,7 @@ struct SubscriptionReaderTests {
             }
             expectSame(try #require(try await reader.subscriber(appUserID: Self.user, now: now)), before)
             let again = try await client.withConnection { session in
-                try StoredFacts.load(environment: .production, originalTransactionIDs: ["100", "200"], in: session)
+                try StoredPurchases.load(environment: .production, originalTransactionIDs: ["100", "200"], in: session)
             }
             #expect(again.renewals == facts.renewals)
             #expect(again.transactions.mapValues { $0.count } == facts.transactions.mapValues { $0.count })

@@ -1,6 +1,5 @@
 import Foundation
 import Postgres
-import Subscriptions
 
 /// `app_account_tokens`: which app user each handed-out `appAccountToken` names.
 public struct AppAccountTokenStore: Sendable {
@@ -47,27 +46,5 @@ public struct AppAccountTokenStore: Sendable {
             if let row { return try row.decode("token") }
         }
         throw StoreError("no app account token could be recorded for the user")
-    }
-
-    /// What the newest `appAccountToken` among purchase `id`'s stored transactions says of
-    /// its owner, inside the caller's transaction (the SQL function `purchase_token_owner`,
-    /// which consent reads too); nil when no transaction carries one.
-    static func newestToken(
-        environment: String, originalTransactionID id: String, in session: PostgresSession
-    ) throws -> PurchaseOwnership.Token? {
-        guard
-            let row = try session.queryFirst(
-                PostgresQuery(
-                    "SELECT token, kind, app_user_id FROM purchase_token_owner(\(environment), \(id))"
-                ).prepared())
-        else { return nil }
-        let user = try row.decode("app_user_id", as: String?.self)
-        switch (try row.decode("kind", as: String.self), user) {
-        case ("issued", let user?): return .issued(to: user)
-        case ("existing_user", let user?): return .existingUser(user)
-        case ("hint", let user?): return .userID(user)
-        case ("forgotten", _): return .forgotten
-        case (let kind, _): throw StoreError("purchase_token_owner answered \(kind) without a user")
-        }
     }
 }

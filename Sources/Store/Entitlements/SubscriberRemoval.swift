@@ -108,8 +108,7 @@ public struct SubscriberRemoval: Sendable {
             try EntitlementReviews.markDue(appUserIDs: [appUserID], in: session)
             for environment in environments.compactMap(AppStoreEnvironment.init(rawValue:)) {
                 try WebhookOutbox.record(
-                    events: [], previousStatus: nil, linkedUsers: [], unlinkedUsers: [appUserID],
-                    kinds: Set(LifecycleEvent.Kind.allCases), environment: environment,
+                    [LifecycleEvent(.userUnlinked)], previousStatus: nil, unlinkedUsers: [appUserID], environment: environment,
                     originalTransactionID: originalTransactionID, now: Date(), in: session)
             }
             try AuditLog.record(

@@ -240,7 +240,7 @@ public struct SubscriptionReader: Sendable {
     /// Builds views for several subscriptions of one environment with four indexed queries.
     static func views(environment: AppStoreEnvironment, ids: [String], now: Date, in session: PostgresSession) throws -> [SubscriptionView]
     {
-        let facts = try StoredFacts.load(environment: environment, originalTransactionIDs: ids, in: session)
+        let facts = try StoredPurchases.load(environment: environment, originalTransactionIDs: ids, in: session)
         var updatedAt: [String: Date] = [:]
         for row in try session.query(
             PostgresQuery(

@@ -10,7 +10,7 @@ import Subscriptions
 /// Safe with several processes: due rows are claimed `FOR UPDATE SKIP LOCKED`, oldest first;
 /// a subscription whose facts are being applied right now (its advisory lock is held) is
 /// skipped, since that apply recomputes it anyway. A sweeper never waits on a subscription's
-/// advisory lock, so it cannot deadlock with `FactStore.apply`, which takes that lock first.
+/// advisory lock, so it cannot deadlock with an apply (`FactApplier`), which takes that lock first.
 public struct SubscriptionSweep: Sendable {
     private let client: PostgresClient
     private let webhookEvents: WebhookEventSelection
@@ -49,10 +49,9 @@ public struct SubscriptionSweep: Sendable {
                         "SELECT pg_try_advisory_xact_lock(hashtextextended(\(key), 0)) AS locked"
                     ).prepared())?.decode("locked", as: Bool.self)
                 guard locked == true else { continue }
-                guard
-                    let outcome = try SubscriptionRecompute.run(
-                        environment: environment, originalTransactionID: id, receipt: nil, notificationID: nil, now: now, in: session)
-                else {
+                var stored = try StoredPurchases.load(environment: environment, originalTransactionIDs: [id], in: session)
+                try stored.loadSubscriptions(environment: environment, ids: [id], in: session)
+                guard let write = FactApplication.recompute(id, stored: stored, now: now) else {
                     // No facts make a subscription any more: nothing is due.
                     try session.execute(
                         PostgresQuery(
@@ -62,10 +61,11 @@ public struct SubscriptionSweep: Sendable {
                         ).prepared())
                     continue
                 }
+                try SubscriptionRowWriter.write(write, environment: environment, receipt: nil, notificationID: nil, in: session)
                 try WebhookOutbox.record(
-                    events: outcome.events, previousStatus: outcome.status?.oldStatus, linkedUsers: [],
-                    kinds: webhookEvents.kinds(bundleID: bundleID), environment: environment, originalTransactionID: id, now: now,
-                    in: session)
+                    FactApplication.sweepEvents(write, kinds: webhookEvents.kinds(bundleID: bundleID)),
+                    previousStatus: write.statusChanged ? write.previousStatus : nil, environment: environment, originalTransactionID: id,
+                    now: now, in: session)
             }
             return due.count
         }

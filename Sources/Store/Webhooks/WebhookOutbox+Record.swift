@@ -7,18 +7,14 @@ extension WebhookOutbox {
     /// Writes the events of one subscription's change inside the caller's transaction (the
     /// one that changed it), so an event exists exactly when its change committed.
     ///
-    /// `events` are the change's lifecycle events (``LifecycleRule``; `subscription_created`
-    /// carries the users linked with it); users linked to a subscription that is not new are
-    /// `user_linked`; users who lost it (another user's proof under `transfer`, an app account
-    /// token naming someone else, an operator's unlink) are `user_unlinked`, whose
-    /// `app_user_ids` are those users. `previousStatus` is the status before, when it moved.
-    /// Only events whose kind is in `kinds` (the app's selection) are written.
+    /// `events` are decided already (``FactApplication``: the change's lifecycle events,
+    /// `user_linked` and `user_unlinked`, after the app's selection); each names the users
+    /// linked now, `user_unlinked` the users who lost the subscription (`unlinkedUsers`).
+    /// `previousStatus` is the status before, when it moved.
     static func record(
-        events: [LifecycleEvent], previousStatus: SubscriptionStatus?, linkedUsers: [String], unlinkedUsers: [String] = [],
-        kinds: Set<LifecycleEvent.Kind>, environment: AppStoreEnvironment, originalTransactionID id: String, now: Date,
-        in session: PostgresSession
+        _ events: [LifecycleEvent], previousStatus: SubscriptionStatus?, unlinkedUsers: [String] = [],
+        environment: AppStoreEnvironment, originalTransactionID id: String, now: Date, in session: PostgresSession
     ) throws {
-        let events = withLinks(events, created: .subscriptionCreated, linkedUsers: linkedUsers, unlinkedUsers: unlinkedUsers, kinds: kinds)
         guard !events.isEmpty,
             let view = try SubscriptionReader.views(environment: environment, ids: [id], now: now, in: session).first
         else { return }
@@ -28,15 +24,13 @@ extension WebhookOutbox {
             purchase: nil, unlinkedUsers: unlinkedUsers, environment: environment, originalTransactionID: id, in: session)
     }
 
-    /// Writes the events of one one-time purchase's change inside the caller's transaction:
-    /// `events` (``LifecycleRule``: `purchase_created` carries the users linked with it), and
-    /// `user_linked` / `user_unlinked` as for subscriptions. The body carries the purchase as
-    /// stored now, with its catalog type and period end. Only kinds in `kinds` are written.
+    /// Writes the events of one one-time purchase's change inside the caller's transaction, as
+    /// ``record(_:previousStatus:unlinkedUsers:environment:originalTransactionID:now:in:)``
+    /// does; the body carries the purchase as stored now, with its catalog type and period end.
     static func recordPurchase(
-        events: [LifecycleEvent], linkedUsers: [String], unlinkedUsers: [String], kinds: Set<LifecycleEvent.Kind>,
-        environment: AppStoreEnvironment, originalTransactionID id: String, in session: PostgresSession
+        _ events: [LifecycleEvent], unlinkedUsers: [String], environment: AppStoreEnvironment, originalTransactionID id: String,
+        in session: PostgresSession
     ) throws {
-        let events = withLinks(events, created: .purchaseCreated, linkedUsers: linkedUsers, unlinkedUsers: unlinkedUsers, kinds: kinds)
         guard !events.isEmpty,
             let row = try session.queryFirst(
                 PostgresQuery(
@@ -89,22 +83,6 @@ extension WebhookOutbox {
                     ).prepared())
             }
         }
-    }
-
-    /// `events` with `user_linked` (unless `created` already carries the linked users) and
-    /// `user_unlinked` added, keeping only the kinds in `kinds`.
-    private static func withLinks(
-        _ events: [LifecycleEvent], created: LifecycleEvent.Kind, linkedUsers: [String], unlinkedUsers: [String],
-        kinds: Set<LifecycleEvent.Kind>
-    ) -> [LifecycleEvent] {
-        var events = events
-        if !linkedUsers.isEmpty && !events.contains(where: { $0.kind == created }) {
-            events.append(LifecycleEvent(.userLinked))
-        }
-        if !unlinkedUsers.isEmpty {
-            events.append(LifecycleEvent(.userUnlinked))
-        }
-        return events.filter { kinds.contains($0.kind) }
     }
 
     /// Inserts `events` of one subscription or purchase, each naming the users linked now

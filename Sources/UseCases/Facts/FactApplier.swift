@@ -47,17 +47,23 @@ public struct FactApplier: Sendable {
 
     /// ``apply(_:notificationID:appUserID:apps:in:)`` for a caller whose transaction already
     /// holds the locks of every subscription `batches` touch (``FactStore/lockSubscriptions(of:in:)``
-    /// with these batches among those it locked).
+    /// with these batches among those it locked): for each batch, what is stored is loaded,
+    /// ``FactApplication`` plans, and the plan is written.
     @discardableResult
     static func applyLocked(
-        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, apps: AppRegistry, in session: PostgresSession
+        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, apps: AppRegistry, now: Date = Date(),
+        in session: PostgresSession
     ) throws -> [StatusChange] {
         var changes: [StatusChange] = []
         for batch in batches {
-            changes += try FactStore.applyLocked(
-                batch.facts, receiptObservedAt: batch.observedAt, notificationID: notificationID, appUserID: appUserID,
-                linkPolicy: apps.linkPolicies.policy(bundleID: batch.facts.bundleID),
-                webhookEvents: apps.webhookEvents.kinds(bundleID: batch.facts.bundleID), in: session)
+            let bundleID = batch.facts.bundleID
+            let context = FactApplication.Context(
+                claimant: appUserID, linkPolicy: apps.linkPolicies.policy(bundleID: bundleID),
+                webhookEvents: apps.webhookEvents.kinds(bundleID: bundleID), receiptObservedAt: batch.observedAt, now: now)
+            let stored = try FactStore.load(for: batch.facts, claimant: appUserID, in: session)
+            let plan = try FactApplication.plan(stored: stored, incoming: batch.facts, context: context)
+            try FactStore.write(plan, notificationID: notificationID, now: now, in: session)
+            changes += plan.statusChanges
         }
         return changes
     }

@@ -90,6 +90,8 @@ format:
 lint:
 	@$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED) \
 		|| { echo "lint: the sources differ from .swift-format's style; make format rewrites them" >&2; exit 1; }
+	@$(SWIFT) package dump-package | python3 Deploy/lint/check-imports.py \
+		|| { echo "lint: Package.swift's dependencies differ from the targets' imports" >&2; exit 1; }
 
 PREFIX ?= /usr/local
 

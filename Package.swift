@@ -63,7 +63,6 @@ let package = Package(
                 "CLibPQ",
                 "CEpoll",
                 "CivilDate",
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -131,7 +130,6 @@ let package = Package(
                 "AppStore",
                 "Subscriptions",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
@@ -156,12 +154,10 @@ let package = Package(
             name: "Settings",
             dependencies: [
                 "Store",
-                "Postgres",
                 "AppStoreServerAPI",
                 "AppStoreSignature",
                 "HTTPClient",
                 "Subscriptions",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -171,7 +167,7 @@ let package = Package(
         // way, byte for byte.
         .target(
             name: "ContractDocuments",
-            dependencies: ["Store", "Postgres", "Subscriptions", "AppStore", "JSON", "CivilDate"],
+            dependencies: ["Store", "Subscriptions", "AppStore", "JSON", "CivilDate"],
             swiftSettings: sharedSwiftSettings
         ),
 
@@ -188,13 +184,11 @@ let package = Package(
             dependencies: [
                 "Settings",
                 "AppStoreServerAPI",
-                "CivilDate",
                 "Store",
                 "Postgres",
                 "HTTPClient",
                 "AppStore",
                 "AppStoreSignature",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -455,8 +449,6 @@ let package = Package(
                 "AppStore",
                 "CivilDate",
                 "SigningTestSupport",
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -471,6 +463,7 @@ let package = Package(
             dependencies: [
                 "Settings",
                 "CatalogFiles",
+                "StoredAnswers",
                 "Intake",
                 "Webhooks",
                 "AppStoreServerAPI",
@@ -524,8 +517,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sharedSwiftSettings

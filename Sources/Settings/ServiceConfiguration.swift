@@ -160,8 +160,6 @@ public struct ServiceConfiguration: Sendable {
     public static func load(environment: [String: String]) throws -> ServiceConfiguration {
         let reader = SettingsReader(environment: environment, defaults: variables)
         let apps = try AppRegistryLoader.load(reader)
-        try checkXcodeTransactions(
-            apps, host: try reader.required("SUBSCRIPTIOND_HOST"), allowed: try reader.boolean("ALLOW_XCODE_TRANSACTIONS"))
         let token = try reader.token("ADMIN_TOKEN")
         let metricsToken = try reader.token("METRICS_TOKEN")
         var configuration = ServiceConfiguration(
@@ -215,29 +213,41 @@ public struct ServiceConfiguration: Sendable {
         }
         let yieldMilliseconds = try reader.integer("WORKER_YIELD_LATENCY_MS", in: 0...60_000)
         configuration.workerYieldLatency = yieldMilliseconds == 0 ? nil : .milliseconds(yieldMilliseconds)
+        try configuration.checkXcodeTransactions(allowed: try reader.boolean("ALLOW_XCODE_TRANSACTIONS"))
         return configuration
     }
 }
 
 extension ServiceConfiguration {
     /// StoreKit Testing purchases are for local development: an app that accepts them
-    /// (`xcode_certificate_file`) is refused on a listener other than loopback unless
-    /// `ALLOW_XCODE_TRANSACTIONS` says so.
-    static func checkXcodeTransactions(_ apps: AppRegistry, host: String, allowed: Bool) throws {
-        guard !allowed, !LoopbackHost.contains(host),
-            let app = apps.bundleIDs.first(where: { apps.app(bundleID: $0)?.xcodeCertificate != nil })
+    /// (`xcode_certificate_file`) is refused while any Apple endpoint is not loopback (a
+    /// deployment that talks to Apple) unless `ALLOW_XCODE_TRANSACTIONS` says so. The listen
+    /// address proves nothing: behind the recommended reverse proxy it is loopback too.
+    func checkXcodeTransactions(allowed: Bool) throws {
+        guard !allowed, let app = apps.bundleIDs.first(where: { apps.app(bundleID: $0)?.xcodeCertificate != nil }),
+            let endpoint = appleEndpoints.first(where: { !Self.isLoopback($0.url) })
         else { return }
         throw ConfigurationError(
-            "SUBSCRIPTIOND_CONFIG",
-            "app \(app): xcode_certificate_file accepts StoreKit Testing in Xcode purchases, for local development only, but SUBSCRIPTIOND_HOST is \(host), not loopback; set ALLOW_XCODE_TRANSACTIONS=true to accept them anyway"
+            "ALLOW_XCODE_TRANSACTIONS",
+            "is false, but app \(app) has xcode_certificate_file (StoreKit Testing in Xcode purchases, for local development only) while \(endpoint.setting) is \(endpoint.url), not loopback: run against appstore-sim, remove xcode_certificate_file, or set ALLOW_XCODE_TRANSACTIONS=true to accept them anyway"
         )
+    }
+
+    /// Apple's endpoints, by the setting that names each.
+    var appleEndpoints: [(setting: String, url: String)] {
+        [
+            ("VERIFY_RECEIPT_URL", verifyReceiptURL), ("VERIFY_RECEIPT_SANDBOX_URL", verifyReceiptSandboxURL),
+            ("APPSTORE_API_URL", appStoreAPIURL), ("APPSTORE_API_SANDBOX_URL", appStoreAPISandboxURL),
+        ]
+    }
+
+    private static func isLoopback(_ url: String) -> Bool {
+        URLComponents(string: url)?.host.map(LoopbackHost.contains) ?? false
     }
 
     /// Whether every Apple endpoint is on this machine (appstore-sim): a test or demo
     /// deployment, where trusting the simulator's own root is expected.
     public var appleEndpointsAreLoopback: Bool {
-        [verifyReceiptURL, verifyReceiptSandboxURL, appStoreAPIURL, appStoreAPISandboxURL].allSatisfy { url in
-            URLComponents(string: url)?.host.map(LoopbackHost.contains) ?? false
-        }
+        appleEndpoints.allSatisfy { Self.isLoopback($0.url) }
     }
 }

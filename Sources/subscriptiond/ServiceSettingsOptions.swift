@@ -79,7 +79,8 @@ struct ServiceSettingsOptions: ParsableArguments {
     var partitionRetentionDays: String?
     @Option(
         help:
-            "true accepts StoreKit Testing in Xcode purchases on a listener other than loopback (ALLOW_XCODE_TRANSACTIONS, default false).")
+            "true accepts StoreKit Testing in Xcode purchases while an Apple endpoint is not loopback (ALLOW_XCODE_TRANSACTIONS, default false)."
+    )
     var allowXcodeTransactions: String?
     @Option(help: "Single-app shortcut: the app's numeric Apple ID, checked on Production v2 notifications (APPSTORE_APP_APPLE_ID).")
     var appstoreAppAppleID: String?

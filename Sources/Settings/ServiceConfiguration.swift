@@ -36,6 +36,9 @@ public struct ServiceConfiguration: Sendable {
     public var adminToken: Secret?
     /// Larger intake bodies get 413.
     public var maxBodyBytes: Int
+    /// Bytes of unauthenticated request bodies held in memory at once; past it intake answers
+    /// 503 with `Retry-After` before reading more.
+    public var intakeMaxInflightBytes: Int = 64 * 1_024 * 1_024
     /// Minimum level logged.
     public var logLevel: Logger.Level
     /// Text for people, JSON for machines.
@@ -128,6 +131,7 @@ public struct ServiceConfiguration: Sendable {
         ("WORKER_YIELD_LATENCY_MS", "5"),
         ("ADMIN_TOKEN", nil),
         ("MAX_BODY_BYTES", "4194304"),
+        ("INTAKE_MAX_INFLIGHT_BYTES", "67108864"),
         ("LOG_LEVEL", "info"),
         ("LOG_FORMAT", "text"),
         ("SUBSCRIPTIOND_SCHEMA_DIR", nil),
@@ -210,6 +214,13 @@ public struct ServiceConfiguration: Sendable {
         configuration.databaseReadMaxLag = .milliseconds(try reader.integer("DATABASE_READ_MAX_LAG_MS", in: 0...3_600_000))
         configuration.partitionRetentionDays = try reader.string("PARTITION_RETENTION_DAYS").map { _ in
             try reader.integer("PARTITION_RETENTION_DAYS", in: 1...36_500)
+        }
+        configuration.intakeMaxInflightBytes = try reader.integer("INTAKE_MAX_INFLIGHT_BYTES", in: 1_024...(64 * 1_024 * 1_024 * 1_024))
+        guard configuration.intakeMaxInflightBytes >= configuration.maxBodyBytes else {
+            throw ConfigurationError(
+                "INTAKE_MAX_INFLIGHT_BYTES",
+                "is \(configuration.intakeMaxInflightBytes), less than MAX_BODY_BYTES (\(configuration.maxBodyBytes)): a body of the largest accepted size could never be read"
+            )
         }
         let yieldMilliseconds = try reader.integer("WORKER_YIELD_LATENCY_MS", in: 0...60_000)
         configuration.workerYieldLatency = yieldMilliseconds == 0 ? nil : .milliseconds(yieldMilliseconds)

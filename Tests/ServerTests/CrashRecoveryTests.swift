@@ -146,6 +146,9 @@ final class ServiceProcess: Sendable {
     /// True while the child runs.
     var isRunning: Bool { current.withLock { $0?.isRunning ?? false } }
 
+    /// The child's process id while it runs (to read its /proc entries).
+    var processIdentifier: Int32? { current.withLock { $0?.isRunning == true ? $0?.processIdentifier : nil } }
+
     /// SIGKILL: no shutdown, no flush, like a crash.
     func kill() {
         current.withLock { process in

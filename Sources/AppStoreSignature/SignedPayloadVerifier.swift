@@ -30,6 +30,9 @@ public final class SignedPayloadVerifier: Sendable {
         self.now = now
     }
 
+    /// Whether chains are also checked online (OCSP), as `APPSTORE_ONLINE_CHECKS=true` asks.
+    public var checksRevocation: Bool { chains.revocation != nil }
+
     /// Verifies a notification's `signedPayload` and its nested transaction and renewal info.
     public func verifyNotification(_ signedPayload: String) async throws(SignedPayloadError) -> VerifiedNotificationV2 {
         let payload = try await verify(signedPayload, as: NotificationV2Payload.self)

@@ -23,7 +23,8 @@ func buildRouter(
         signed: SignedNotificationIntake(
             verifier: components.signatures, apps: configuration.apps, freshness: configuration.notificationFreshness,
             now: environment.intakeClock),
-        batcher: intakeBatcher, maxBodyBytes: configuration.maxBodyBytes, largeBodies: largeBodies, latency: intakeLatency
+        batcher: intakeBatcher, maxBodyBytes: configuration.maxBodyBytes, largeBodies: largeBodies,
+        bodyBudget: InflightBodyBudget(capacity: configuration.intakeMaxInflightBytes), latency: intakeLatency
     ).addRoutes(to: router)
 
     guard let token = configuration.adminToken else {

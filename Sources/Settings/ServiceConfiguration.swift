@@ -36,6 +36,9 @@ public struct ServiceConfiguration: Sendable {
     public var adminToken: Secret?
     /// Larger intake bodies get 413.
     public var maxBodyBytes: Int
+    /// Bytes of unauthenticated request bodies held in memory at once; past it intake answers
+    /// 503 with `Retry-After` before reading more.
+    public var intakeMaxInflightBytes: Int = 64 * 1_024 * 1_024
     /// Minimum level logged.
     public var logLevel: Logger.Level
     /// Text for people, JSON for machines.
@@ -128,6 +131,7 @@ public struct ServiceConfiguration: Sendable {
         ("WORKER_YIELD_LATENCY_MS", "5"),
         ("ADMIN_TOKEN", nil),
         ("MAX_BODY_BYTES", "4194304"),
+        ("INTAKE_MAX_INFLIGHT_BYTES", "67108864"),
         ("LOG_LEVEL", "info"),
         ("LOG_FORMAT", "text"),
         ("SUBSCRIPTIOND_SCHEMA_DIR", nil),
@@ -160,8 +164,6 @@ public struct ServiceConfiguration: Sendable {
     public static func load(environment: [String: String]) throws -> ServiceConfiguration {
         let reader = SettingsReader(environment: environment, defaults: variables)
         let apps = try AppRegistryLoader.load(reader)
-        try checkXcodeTransactions(
-            apps, host: try reader.required("SUBSCRIPTIOND_HOST"), allowed: try reader.boolean("ALLOW_XCODE_TRANSACTIONS"))
         let token = try reader.token("ADMIN_TOKEN")
         let metricsToken = try reader.token("METRICS_TOKEN")
         var configuration = ServiceConfiguration(
@@ -213,31 +215,50 @@ public struct ServiceConfiguration: Sendable {
         configuration.partitionRetentionDays = try reader.string("PARTITION_RETENTION_DAYS").map { _ in
             try reader.integer("PARTITION_RETENTION_DAYS", in: 1...36_500)
         }
+        configuration.intakeMaxInflightBytes = try reader.integer("INTAKE_MAX_INFLIGHT_BYTES", in: 1_024...(64 * 1_024 * 1_024 * 1_024))
+        guard configuration.intakeMaxInflightBytes >= configuration.maxBodyBytes else {
+            throw ConfigurationError(
+                "INTAKE_MAX_INFLIGHT_BYTES",
+                "is \(configuration.intakeMaxInflightBytes), less than MAX_BODY_BYTES (\(configuration.maxBodyBytes)): a body of the largest accepted size could never be read"
+            )
+        }
         let yieldMilliseconds = try reader.integer("WORKER_YIELD_LATENCY_MS", in: 0...60_000)
         configuration.workerYieldLatency = yieldMilliseconds == 0 ? nil : .milliseconds(yieldMilliseconds)
+        try configuration.checkXcodeTransactions(allowed: try reader.boolean("ALLOW_XCODE_TRANSACTIONS"))
         return configuration
     }
 }
 
 extension ServiceConfiguration {
     /// StoreKit Testing purchases are for local development: an app that accepts them
-    /// (`xcode_certificate_file`) is refused on a listener other than loopback unless
-    /// `ALLOW_XCODE_TRANSACTIONS` says so.
-    static func checkXcodeTransactions(_ apps: AppRegistry, host: String, allowed: Bool) throws {
-        guard !allowed, !LoopbackHost.contains(host),
-            let app = apps.bundleIDs.first(where: { apps.app(bundleID: $0)?.xcodeCertificate != nil })
+    /// (`xcode_certificate_file`) is refused while any Apple endpoint is not loopback (a
+    /// deployment that talks to Apple) unless `ALLOW_XCODE_TRANSACTIONS` says so. The listen
+    /// address proves nothing: behind the recommended reverse proxy it is loopback too.
+    func checkXcodeTransactions(allowed: Bool) throws {
+        guard !allowed, let app = apps.bundleIDs.first(where: { apps.app(bundleID: $0)?.xcodeCertificate != nil }),
+            let endpoint = appleEndpoints.first(where: { !Self.isLoopback($0.url) })
         else { return }
         throw ConfigurationError(
-            "SUBSCRIPTIOND_CONFIG",
-            "app \(app): xcode_certificate_file accepts StoreKit Testing in Xcode purchases, for local development only, but SUBSCRIPTIOND_HOST is \(host), not loopback; set ALLOW_XCODE_TRANSACTIONS=true to accept them anyway"
+            "ALLOW_XCODE_TRANSACTIONS",
+            "is false, but app \(app) has xcode_certificate_file (StoreKit Testing in Xcode purchases, for local development only) while \(endpoint.setting) is \(endpoint.url), not loopback: run against appstore-sim, remove xcode_certificate_file, or set ALLOW_XCODE_TRANSACTIONS=true to accept them anyway"
         )
+    }
+
+    /// Apple's endpoints, by the setting that names each.
+    var appleEndpoints: [(setting: String, url: String)] {
+        [
+            ("VERIFY_RECEIPT_URL", verifyReceiptURL), ("VERIFY_RECEIPT_SANDBOX_URL", verifyReceiptSandboxURL),
+            ("APPSTORE_API_URL", appStoreAPIURL), ("APPSTORE_API_SANDBOX_URL", appStoreAPISandboxURL),
+        ]
+    }
+
+    private static func isLoopback(_ url: String) -> Bool {
+        URLComponents(string: url)?.host.map(LoopbackHost.contains) ?? false
     }
 
     /// Whether every Apple endpoint is on this machine (appstore-sim): a test or demo
     /// deployment, where trusting the simulator's own root is expected.
     public var appleEndpointsAreLoopback: Bool {
-        [verifyReceiptURL, verifyReceiptSandboxURL, appStoreAPIURL, appStoreAPISandboxURL].allSatisfy { url in
-            URLComponents(string: url)?.host.map(LoopbackHost.contains) ?? false
-        }
+        appleEndpoints.allSatisfy { Self.isLoopback($0.url) }
     }
 }

@@ -14,16 +14,17 @@ public struct TLSFiles: Sendable, Equatable {
         self.privateKey = privateKey
     }
 
-    /// Both settings or neither; each must name a readable file.
+    /// Both settings or neither; each must name a readable file, and the key one that only
+    /// its owner may read (mode 600 or stricter).
     static func load(_ reader: SettingsReader) throws -> TLSFiles? {
         switch (reader.string("TLS_CERT_FILE"), reader.string("TLS_KEY_FILE")) {
         case (nil, nil):
             return nil
         case (let certificate?, let key?):
-            for (setting, path) in [("TLS_CERT_FILE", certificate), ("TLS_KEY_FILE", key)]
-            where !FileManager.default.isReadableFile(atPath: path) {
-                throw ConfigurationError(setting, "names \(path), which cannot be read")
+            if !FileManager.default.isReadableFile(atPath: certificate) {
+                throw ConfigurationError("TLS_CERT_FILE", "names \(certificate), which cannot be read")
             }
+            try SecretFile.checkPermissions(key, setting: "TLS_KEY_FILE", forbidden: SecretFile.groupAndOtherUsersBits)
             return TLSFiles(certificateChain: certificate, privateKey: key)
         case (_?, nil):
             throw ConfigurationError("TLS_KEY_FILE", "is not set, but TLS_CERT_FILE is: HTTPS needs both")

@@ -44,6 +44,11 @@ struct ServiceSettingsOptions: ParsableArguments {
     var adminToken: String?
     @Option(help: "Largest accepted intake body in bytes (MAX_BODY_BYTES, default 4194304).")
     var maxBodyBytes: String?
+    @Option(
+        help:
+            "Bytes of unauthenticated request bodies held at once; past it intake answers 503 with Retry-After (INTAKE_MAX_INFLIGHT_BYTES, default 67108864)."
+    )
+    var intakeMaxInflightBytes: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical (LOG_LEVEL, default info).")
     var logLevel: String?
     @Option(help: "text or json (LOG_FORMAT, default text).")
@@ -79,7 +84,8 @@ struct ServiceSettingsOptions: ParsableArguments {
     var partitionRetentionDays: String?
     @Option(
         help:
-            "true accepts StoreKit Testing in Xcode purchases on a listener other than loopback (ALLOW_XCODE_TRANSACTIONS, default false).")
+            "true accepts StoreKit Testing in Xcode purchases while an Apple endpoint is not loopback (ALLOW_XCODE_TRANSACTIONS, default false)."
+    )
     var allowXcodeTransactions: String?
     @Option(help: "Single-app shortcut: the app's numeric Apple ID, checked on Production v2 notifications (APPSTORE_APP_APPLE_ID).")
     var appstoreAppAppleID: String?
@@ -140,7 +146,7 @@ struct ServiceSettingsOptions: ParsableArguments {
             "APPSTORE_SHARED_SECRET": appstoreSharedSecret, "VERIFY_RECEIPT_URL": verifyReceiptURL,
             "VERIFY_RECEIPT_SANDBOX_URL": verifyReceiptSandboxURL, "VERIFY_TIMEOUT_MS": verifyTimeoutMs,
             "WORKER_CONCURRENCY": workerConcurrency, "WORKER_YIELD_LATENCY_MS": workerYieldLatencyMs, "ADMIN_TOKEN": adminToken,
-            "MAX_BODY_BYTES": maxBodyBytes,
+            "MAX_BODY_BYTES": maxBodyBytes, "INTAKE_MAX_INFLIGHT_BYTES": intakeMaxInflightBytes,
             "LOG_LEVEL": logLevel, "LOG_FORMAT": logFormat, "SUBSCRIPTIOND_SCHEMA_DIR": schemaDir,
             "WORKER_LEASE_MS": workerLeaseMs, "DATABASE_POOL_SIZE": databasePoolSize,
             "VERIFY_RECEIPT_CA_BUNDLE": verifyReceiptCaBundle, "ELIGIBILITY_POLICY": eligibilityPolicy,

@@ -146,6 +146,9 @@ final class ServiceProcess: Sendable {
     /// True while the child runs.
     var isRunning: Bool { current.withLock { $0?.isRunning ?? false } }
 
+    /// The child's process id while it runs (to read its /proc entries).
+    var processIdentifier: Int32? { current.withLock { $0?.isRunning == true ? $0?.processIdentifier : nil } }
+
     /// SIGKILL: no shutdown, no flush, like a crash.
     func kill() {
         current.withLock { process in
@@ -182,10 +185,13 @@ final class ServiceProcess: Sendable {
         func append(_ data: Data) { buffer.withLock { $0 += String(decoding: data, as: UTF8.self) } }
         var text: String { buffer.withLock { $0 } }
 
-        /// The port from HummingbirdCore's "listening on 127.0.0.1:N" line, once logged.
+        /// The port from HummingbirdCore's "listening on 127.0.0.1:N" line (or 0.0.0.0:N, which
+        /// includes loopback), once logged.
         var port: Int? {
             let text = self.text
-            guard let range = text.range(of: #"listening on 127\.0\.0\.1:\d+"#, options: .regularExpression) else { return nil }
+            guard let range = text.range(of: #"listening on (127\.0\.0\.1|0\.0\.0\.0):\d+"#, options: .regularExpression) else {
+                return nil
+            }
             return Int(text[range].split(separator: ":").last ?? "")
         }
     }

@@ -15,6 +15,7 @@ struct HTTPSListenerTests {
             "-subj", "/CN=subscriptiond \(name)", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1",
             "-keyout", key, "-out", certificate)
         #expect(run.status == 0, "\(run.output)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
         return (certificate, key)
     }
 
@@ -107,6 +108,33 @@ struct HTTPSListenerTests {
                     "\(error)".contains(words)
                 }
                 #expect(!process.isRunning)
+            }
+        }
+    }
+
+    @Test("a TLS_KEY_FILE its group or other users may read (0644, 0640, 0604) stops startup naming it and its mode; 0600 and 0400 start")
+    func keyFilePermissions() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("https-mode-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pair = try Self.certificate("mode", in: directory)
+        let settings = ["TLS_CERT_FILE": pair.certificate, "TLS_KEY_FILE": pair.key]
+        for mode in [0o644, 0o640, 0o604] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: pair.key)
+            try await RealBinary.with(settings) { process, _, _ in
+                await #expect { _ = try await process.start() } throws: { error in
+                    let text = "\(error)"
+                    return text.contains("TLS_KEY_FILE names \(pair.key)") && text.contains("(mode \(String(mode, radix: 8)))")
+                        && text.contains("chmod 600 \(pair.key)")
+                }
+                #expect(!process.isRunning)
+            }
+        }
+        for mode in [0o600, 0o400] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: pair.key)
+            try await RealBinary.with(settings) { process, _, _ in
+                let port = try await process.start()
+                #expect(port > 0)
             }
         }
     }

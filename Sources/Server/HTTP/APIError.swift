@@ -14,12 +14,16 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
     public let code: String
     /// A sentence for people; never contains secrets or receipts.
     public let message: String
+    /// Seconds the client is asked to wait before trying again (`Retry-After`); every 503 has one.
+    public let retryAfterSeconds: Int?
 
-    /// Creates an error with an explicit status, code and message.
-    public init(_ status: HTTPResponse.Status, code: String, message: String) {
+    /// Creates an error with an explicit status, code and message; a 503 asks for a retry
+    /// after `retryAfterSeconds` (default `APIError.defaultRetryAfterSeconds`).
+    public init(_ status: HTTPResponse.Status, code: String, message: String, retryAfterSeconds: Int? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.retryAfterSeconds = status == .serviceUnavailable ? retryAfterSeconds ?? APIError.defaultRetryAfterSeconds : retryAfterSeconds
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -28,14 +32,14 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
         headers[.contentType] = "application/json"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         // Apple and well-behaved clients retry a 503; say when it is worth it.
-        if status == .serviceUnavailable { headers[.retryAfter] = "\(APIError.retryAfterSeconds)" }
+        if let retryAfterSeconds { headers[.retryAfter] = "\(retryAfterSeconds)" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: .init(bytes: body)))
     }
 }
 
 extension APIError {
     /// Seconds a client is asked to wait after a 503.
-    static let retryAfterSeconds = 5
+    static let defaultRetryAfterSeconds = 5
 
     /// 400: the body or a parameter is malformed.
     public static func malformed(_ message: String) -> APIError { .init(.badRequest, code: "malformed", message: message) }
@@ -63,6 +67,11 @@ extension APIError {
     public static func unavailable(_ message: String) -> APIError {
         .init(.serviceUnavailable, code: "unavailable", message: message)
     }
+    /// 503: the unauthenticated bodies being read already hold `INTAKE_MAX_INFLIGHT_BYTES`;
+    /// this one was not read. Room comes back as soon as those bodies are handled.
+    public static let overloaded = APIError(
+        .serviceUnavailable, code: "overloaded",
+        message: "too many request bodies are being received at once; try again shortly", retryAfterSeconds: 1)
     /// 500: a bug or an unexpected failure; details are in the log under the request id.
     public static func internalError(requestID: String) -> APIError {
         .init(.internalServerError, code: "internal", message: "internal error; see the server log for request \(requestID)")

@@ -15,6 +15,8 @@ struct NotificationIntakeController<Context: RequestContext> {
     let batcher: IntakeBatcher
     let maxBodyBytes: Int
     let largeBodies: LargeBodyLane
+    /// Bytes of bodies being received at once, across connections (`INTAKE_MAX_INFLIGHT_BYTES`).
+    let bodyBudget: InflightBodyBudget
     /// Where each answer's time goes, for the worker's yield (nil: no worker here to yield).
     let latency: IntakeLatencyWindow?
 
@@ -31,23 +33,30 @@ struct NotificationIntakeController<Context: RequestContext> {
         let result: InboxInsertResult
         let entry: InboxEntry
         do {
-            let body = try await RequestBody.json(request, maxBytes: maxBodyBytes)
-            do {
-                let parser = self.parser
-                let parsed = try await largeBodies.read(size: body.count) { () throws(APIError) -> IntakeBody in try parser.parse(body) }
-                switch parsed {
-                case .v1(let v1):
-                    version = "v1"
-                    entry = v1
-                case .signed(let jws):
-                    version = "v2"
-                    entry = try await signed.entry(signedPayload: jws, logger: context.logger)
+            // The body's bytes count against the budget until it is stored (or refused).
+            let stored = try await RequestBody.json(request, maxBytes: maxBodyBytes, within: bodyBudget) { body in
+                let entry: InboxEntry
+                do {
+                    let parser = self.parser
+                    let parsed = try await largeBodies.read(size: body.count) { () throws(APIError) -> IntakeBody in
+                        try parser.parse(body)
+                    }
+                    switch parsed {
+                    case .v1(let v1):
+                        version = "v1"
+                        entry = v1
+                    case .signed(let jws):
+                        version = "v2"
+                        entry = try await signed.entry(signedPayload: jws, logger: context.logger)
+                    }
+                } catch let error as APIError {
+                    context.logger.info("notification rejected", metadata: [LogKey.error: "\(error.message)"])
+                    throw error
                 }
-            } catch {
-                context.logger.info("notification rejected", metadata: [LogKey.error: "\(error.message)"])
-                throw error
+                return (entry: entry, result: try await batcher.insert(entry))
             }
-            result = try await batcher.insert(entry)
+            entry = stored.entry
+            result = stored.result
         } catch {
             // Mapped here, as the middleware would, so the metric counts the answer Apple gets.
             let answer = ErrorMappingMiddleware<Context>.answer(for: error, logger: context.logger, requestID: context.id)

@@ -82,8 +82,8 @@ public struct ServiceComponents: Sendable {
         onUpstreamRequest: @escaping @Sendable (_ upstream: String, _ duration: Duration, _ status: Int?) -> Void = { _, _, _ in },
         onRead: @escaping @Sendable (ReplicaRoute.Target) -> Void = { _ in }
     ) async throws -> ServiceComponents {
-        let roots = try TrustAnchors.signedPayloads.load(configuration.appleRootCertificates)
-        let receiptRoots = try TrustAnchors.appReceipts.load(configuration.appleReceiptRootCertificates)
+        // The roots and keys load (or stop startup) before the database is reached.
+        let apple = try await AppleUpstreams.open(configuration: configuration, logger: logger, onRequest: onUpstreamRequest)
         let database = PostgresClient(
             configuration: .init(
                 connectionString: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,
@@ -96,25 +96,15 @@ public struct ServiceComponents: Sendable {
             try await migrations.requireCurrent()
         } catch {
             try? await database.shutdown()
+            await apple.shutdown()
             throw error
         }
-        let upstreams = UpstreamClients(configuration: configuration, logger: logger, onRequest: onUpstreamRequest)
-        let revocation = configuration.appStoreOnlineChecks ? OCSPResponderClient(http: upstreams.ocsp).revocationChecking : nil
-        let signatures = SignedPayloadVerifier(roots: roots, revocation: revocation)
-        let appStoreAPI: AppStoreAPIDirectory
-        do {
-            appStoreAPI = try AppStoreAPIDirectory(
-                configuration: configuration, http: upstreams.workerAppStore, verifier: signatures, logger: logger)
-        } catch {
-            try? await database.shutdown()
-            await upstreams.shutdown()
-            throw error
-        }
+        let upstreams = apple.clients
+        let (roots, signatures, appStoreAPI) = (apple.roots, apple.signatures, apple.appStoreAPI)
         // The worker and /v1 each have transfers of their own, so one cannot take the other's,
         // and share each app's rate limiters (Apple's limit is per app).
-        let workerEvidence = AppleEvidence(receipts: upstreams.receiptVerifier(over: upstreams.worker, configuration), api: appStoreAPI)
-        let apiEvidence = AppleEvidence(
-            receipts: upstreams.receiptVerifier(over: upstreams.api, configuration), api: appStoreAPI.over(upstreams.apiAppStore))
+        let workerEvidence = apple.evidence
+        let apiEvidence = apple.apiEvidence
 
         // The attempt's upstream work stops at its deadline, well inside the lease, so its outcome
         // is recorded while the claim is its own (the database work after it is bounded too).
@@ -144,7 +134,7 @@ public struct ServiceComponents: Sendable {
         }
         let purchases = PurchaseRecorder(
             evidence: apiEvidence, database: database, answers: readAnswers.followingWrites, signatures: signatures,
-            receiptProof: AppReceiptVerifier(roots: receiptRoots), apps: configuration.apps,
+            receiptProof: apple.receiptProof, apps: configuration.apps,
             wait: configuration.receiptWait, onQueued: onQueued)
         return ServiceComponents(
             migrations: migrations, inbox: NotificationInbox(client: database), roots: roots, signatures: signatures, processor: processor,

@@ -28,10 +28,10 @@ struct UpstreamClients {
         case webhook
     }
 
-    /// The clients; `onRequest` hears of every request's upstream, duration and HTTP status
-    /// (nil: no answer).
+    /// The clients; `workerTransfers` sizes the worker's (nil: from `WORKER_CONCURRENCY`);
+    /// `onRequest` hears of every request's upstream, duration and HTTP status (nil: no answer).
     init(
-        configuration: ServiceConfiguration, logger: Logger,
+        configuration: ServiceConfiguration, logger: Logger, workerTransfers: Int? = nil,
         onRequest: @escaping @Sendable (_ upstream: String, _ duration: Duration, _ status: Int?) -> Void = { _, _, _ in }
     ) {
         let caBundle = configuration.upstreamCABundle
@@ -41,9 +41,10 @@ struct UpstreamClients {
             settings.onFinish = { duration, status in onRequest(upstream.rawValue, duration, status) }
             return CurlHTTPClient(configuration: settings, logger: logger)
         }
-        worker = client(.verifyReceipt, max(2, configuration.workerConcurrency))
+        let workerTransfers = workerTransfers ?? max(2, configuration.workerConcurrency)
+        worker = client(.verifyReceipt, workerTransfers)
         api = client(.verifyReceipt, configuration.apiUpstreamConcurrency)
-        workerAppStore = client(.appStoreServerAPI, max(2, configuration.workerConcurrency))
+        workerAppStore = client(.appStoreServerAPI, workerTransfers)
         apiAppStore = client(.appStoreServerAPI, configuration.apiUpstreamConcurrency)
         ocsp = client(.ocsp, 4, maxResponseBytes: 64 * 1024)
         webhooks = client(.webhook, configuration.webhookConcurrency)

@@ -1,7 +1,6 @@
 import AppStore
 import ArgumentParser
 import Foundation
-import HTTPClient
 import Logging
 import Settings
 import Store
@@ -68,19 +67,21 @@ struct RevalidateCommand: AsyncParsableCommand {
             let settings = try ServiceConfiguration.load(environment: ProcessInfo.processInfo.environment)
             var logger = Logger(label: "subscriptionctl.revalidate")
             logger.logLevel = .warning
-            let http = CurlHTTPClient(
-                configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
+            // The verifyReceipt client subscriptiond's worker uses, made the same way.
+            let apple = try await AppleUpstreams.open(configuration: settings, logger: logger, transfers: concurrency)
             do {
-                try await revalidate(context: context, settings: settings, http: http, logger: logger)
-                try? await http.shutdown()
+                try await revalidate(context: context, settings: settings, receipts: apple.receipts, logger: logger)
+                await apple.shutdown()
             } catch {
-                try? await http.shutdown()
+                await apple.shutdown()
                 throw error
             }
         }
     }
 
-    private func revalidate(context: OperatorContext, settings: ServiceConfiguration, http: CurlHTTPClient, logger: Logger) async throws {
+    private func revalidate(
+        context: OperatorContext, settings: ServiceConfiguration, receipts: ReceiptVerifier, logger: Logger
+    ) async throws {
         let store = context.revalidations
         let source: Revalidator.Source
         let progress: ProgressBar
@@ -108,9 +109,6 @@ struct RevalidateCommand: AsyncParsableCommand {
         let interrupt = InterruptSignal {
             progress.note("subscriptionctl: stopping after the receipts in flight (Ctrl-C again to quit now)")
         }
-        let receipts = ReceiptVerifier(
-            http: http, productionURL: settings.verifyReceiptURL, sandboxURL: settings.verifyReceiptSandboxURL,
-            timeout: settings.verifyTimeout)
         let revalidator = context.revalidator(
             evidence: AppleEvidence(receipts: receipts, api: nil), apps: settings.apps, concurrency: concurrency, logger: logger)
         let started = ContinuousClock.now

@@ -2,14 +2,14 @@ import AppStore
 import AppStoreServerAPI
 import AppStoreSignature
 import Foundation
-import HTTPClient
 import Logging
 import Settings
 import SubscriptiondCore
 import UseCases
 
 /// What the App Store Server API commands share: subscriptiond's settings (read from the
-/// same environment), one signature verifier and one client per app with an API key.
+/// same environment) and the upstream clients and verifier built from them exactly as
+/// subscriptiond builds its own (`AppleUpstreams`), online checks included.
 struct APISession {
     let settings: ServiceConfiguration
     let directory: AppStoreAPIDirectory
@@ -17,26 +17,21 @@ struct APISession {
     /// What Apple says, through this session's clients.
     let evidence: AppleEvidence
 
-    /// Runs `body` with a session whose HTTP client is shut down afterwards.
+    /// Runs `body` with a session whose clients are shut down afterwards; `concurrency` is
+    /// how many transfers to Apple the command runs at once.
     static func with<T>(concurrency: Int = 4, _ body: (APISession) async throws -> T) async throws -> T {
         let settings = try ServiceConfiguration.load(environment: ProcessInfo.processInfo.environment)
         var logger = Logger(label: "subscriptionctl.api")
         logger.logLevel = .warning
-        let verifier = SignedPayloadVerifier(roots: try TrustAnchors.signedPayloads.load(settings.appleRootCertificates))
-        let http = CurlHTTPClient(
-            configuration: .init(maxConcurrentTransfers: concurrency, caBundlePath: settings.upstreamCABundle), logger: logger)
+        let apple = try await AppleUpstreams.open(configuration: settings, logger: logger, transfers: concurrency)
         do {
-            let directory = try AppStoreAPIDirectory(configuration: settings, http: http, verifier: verifier, logger: logger)
-            let receipts = ReceiptVerifier(
-                http: http, productionURL: settings.verifyReceiptURL, sandboxURL: settings.verifyReceiptSandboxURL,
-                timeout: settings.verifyTimeout)
             let session = APISession(
-                settings: settings, directory: directory, logger: logger, evidence: AppleEvidence(receipts: receipts, api: directory))
+                settings: settings, directory: apple.appStoreAPI, logger: logger, evidence: apple.evidence)
             let result = try await body(session)
-            try? await http.shutdown()
+            await apple.shutdown()
             return result
         } catch {
-            try? await http.shutdown()
+            await apple.shutdown()
             throw error
         }
     }

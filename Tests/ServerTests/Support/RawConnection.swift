@@ -45,6 +45,11 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// Ends the connection both ways now (the descriptor is closed at deinit).
+    func shutdown() {
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
     /// Opens `count` connections from a thread of its own (a connect can block while the
     /// server's accept queue is full).
     static func open(_ count: Int, port: Int, from source: String = "127.0.0.1") async throws -> [RawConnection] {

@@ -143,6 +143,7 @@ let package = Package(
                 "AppStore",
                 "AppStoreSignature",
                 "Subscriptions",
+                "ServiceSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -179,18 +180,9 @@ let package = Package(
             swiftSettings: sharedSwiftSettings,
             plugins: ["BuildInfoStamp"]
         ),
+        // Concurrency and logging helpers every layer uses: no dependency on the project.
         .target(
-            name: "SubscriptiondCore",
-            dependencies: [
-                "Settings",
-                "AppStoreServerAPI",
-                "Store",
-                "Postgres",
-                "HTTPClient",
-                "AppStore",
-                "AppStoreSignature",
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            name: "ServiceSupport",
             swiftSettings: sharedSwiftSettings
         ),
 
@@ -201,7 +193,7 @@ let package = Package(
             dependencies: [
                 "Postgres",
                 .product(name: "Crypto", package: "swift-crypto"),
-                "SubscriptiondCore",
+                "ServiceSupport",
                 "ContractDocuments",
                 "Store",
                 "Subscriptions",
@@ -217,7 +209,7 @@ let package = Package(
             dependencies: [
                 "Settings",
                 "JSON",
-                "SubscriptiondCore",
+                "ServiceSupport",
                 "Store",
                 "Postgres",
                 "AppStore",
@@ -234,7 +226,6 @@ let package = Package(
             dependencies: [
                 "ContractDocuments",
                 "Settings",
-                "SubscriptiondCore",
                 "Store",
                 "HTTPClient",
                 "Subscriptions",
@@ -256,7 +247,7 @@ let package = Package(
                 "JSON",
                 "Webhooks",
                 "AppStoreServerAPI",
-                "SubscriptiondCore",
+                "ServiceSupport",
                 "Store",
                 "Postgres",
                 "HTTPClient",
@@ -279,7 +270,7 @@ let package = Package(
                 "Intake",
                 "Webhooks",
                 "UseCases",
-                "SubscriptiondCore",
+                "ServiceSupport",
                 "Store",
                 "AppStore",
                 "AppStoreSignature",
@@ -325,6 +316,19 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
+        // The composition root both executables call, and how a failure ends a process.
+        .target(
+            name: "Composition",
+            dependencies: [
+                "AppStoreServerAPI",
+                "HTTPClient",
+                "Postgres",
+                "Settings",
+                "Store",
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
         // Thin executables.
         .executableTarget(
             name: "subscriptiond",
@@ -332,7 +336,7 @@ let package = Package(
                 "BuildInfo",
                 "Settings",
                 "Server",
-                "SubscriptiondCore",
+                "Composition",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -355,11 +359,10 @@ let package = Package(
                 "AppStoreServerAPI",
                 "UseCases",
                 "Store",
-                "SubscriptiondCore",
+                "Composition",
                 "AppStoreSignature",
                 "Subscriptions",
                 "AppStore",
-                "HTTPClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -470,7 +473,6 @@ let package = Package(
                 "AppStoreSignature",
                 "Server",
                 "UseCases",
-                "SubscriptiondCore",
                 "Store",
                 "Postgres",
                 "HTTPClient",
@@ -498,12 +500,12 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
-            name: "SubscriptiondCoreTests",
+            name: "ServiceTests",
             dependencies: [
                 "ContractDocuments",
                 "StoredAnswers",
                 "AppStoreServerAPI",
-                "SubscriptiondCore",
+                "ServiceSupport",
                 "UseCases",
                 "Store",
                 "Postgres",

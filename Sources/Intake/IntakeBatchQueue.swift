@@ -1,5 +1,5 @@
+import ServiceSupport
 import Store
-import SubscriptiondCore
 
 /// The intake batcher's bookkeeping, a pure value guarded by the batcher's lock: the queued
 /// entries and batch slots (a ``BatchQueue``), the callers still waiting for an answer.

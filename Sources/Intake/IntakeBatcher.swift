@@ -1,7 +1,7 @@
 import Logging
 import Postgres
+import ServiceSupport
 import Store
-import SubscriptiondCore
 import Synchronization
 
 /// Group commit for intake: entries that arrive while earlier batches are being stored are

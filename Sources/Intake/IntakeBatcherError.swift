@@ -1,5 +1,3 @@
-import SubscriptiondCore
-
 /// Why the intake batcher did not store an entry; every case is worth retrying later (503).
 public struct IntakeBatcherError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.

@@ -3,7 +3,6 @@ import AppStoreSignature
 import JSON
 import Settings
 import Store
-import SubscriptiondCore
 
 /// The inbox entry for a version 2 notification whose signatures verified: the app checks
 /// (bundle id configured, environment known, `appAppleId` in Production) and the entry's

@@ -8,7 +8,6 @@ import NIOCore
 import ServiceLifecycle
 import Settings
 import StoredAnswers
-import SubscriptiondCore
 import UseCases
 
 /// Builds the whole `subscriptiond` process: routes, worker, and the resources they share,

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Prometheus
-import SubscriptiondCore
+import UseCases
 import Webhooks
 
 /// What `buildApplication` needs besides the configuration.

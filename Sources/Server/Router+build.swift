@@ -2,7 +2,6 @@ import Hummingbird
 import Intake
 import Logging
 import Settings
-import SubscriptiondCore
 import UseCases
 
 /// The routes: health and metrics, notification intake, and (with `ADMIN_TOKEN`) the

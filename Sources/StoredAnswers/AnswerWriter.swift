@@ -1,6 +1,6 @@
 import Logging
+import ServiceSupport
 import Store
-import SubscriptiondCore
 import Synchronization
 
 /// Stores the answers that reads computed, off the request: a read hands its answer over

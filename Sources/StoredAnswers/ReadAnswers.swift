@@ -3,8 +3,8 @@ import Crypto
 import Foundation
 import Logging
 import Postgres
+import ServiceSupport
 import Store
-import SubscriptiondCore
 import Subscriptions
 
 /// The read endpoints' answers: the stored answer while it is current, else computed from

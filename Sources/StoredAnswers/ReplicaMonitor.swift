@@ -1,7 +1,7 @@
 import Logging
 import Postgres
+import ServiceSupport
 import Store
-import SubscriptiondCore
 import Synchronization
 
 /// Keeps `route` told how far the read replica is behind the primary: each check samples

@@ -1,7 +1,6 @@
 import ContractDocuments
 import Foundation
 import Store
-import SubscriptiondCore
 import Subscriptions
 
 /// The body of one webhook POST (DESIGN.md, "Outbound webhooks"): id, type, created_at,

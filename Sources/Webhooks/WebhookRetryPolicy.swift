@@ -1,6 +1,5 @@
 import Foundation
 import HTTPClient
-import SubscriptiondCore
 
 /// When a failed delivery is tried again: ``Backoff/webhooks`` until `giveUpAfter` (3 days)
 /// has passed since the event's retry window began (its creation, or its latest replay), then

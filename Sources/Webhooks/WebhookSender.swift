@@ -3,7 +3,6 @@ import HTTPClient
 import Logging
 import Settings
 import Store
-import SubscriptiondCore
 
 /// Sends one event to its receiver and says what came of it. Never throws: every failure
 /// is an outcome with a short reason (the receiver's body is never kept beyond an excerpt).

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Settings
-import SubscriptiondCore
 
 /// The `Subscriptiond-Signature` header: `v1=` and the hex HMAC-SHA256, keyed with the
 /// webhook secret, of the timestamp, a dot and the raw body.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import SubscriptiondCore
 
 /// One flag per configuration variable; a flag given on the command line overrides the
 /// environment variable of the same name.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BuildInfo
+import Composition
 import Foundation
 import Hummingbird
 import Logging
@@ -7,7 +8,6 @@ import Metrics
 import Prometheus
 import Server
 import Settings
-import SubscriptiondCore
 
 /// The long-running worker: notification intake, query API and background processing.
 @main

@@ -2,10 +2,10 @@ import Foundation
 import HTTPClient
 import Postgres
 import Server
-import SubscriptiondCore
 import Synchronization
 import TestSupport
 import Testing
+import UseCases
 
 /// A database filled through the real pipeline for the operator-CLI tests: subscriptions in
 /// every status (one in Sandbox), two linked to the app user `alice`, and processed,

@@ -3,7 +3,6 @@ import HTTPClient
 import Postgres
 import Server
 import Settings
-import SubscriptiondCore
 import TestSupport
 import Testing
 

@@ -4,7 +4,6 @@ import Intake
 import Logging
 import Postgres
 import Store
-import SubscriptiondCore
 import Synchronization
 import TestSupport
 import Testing

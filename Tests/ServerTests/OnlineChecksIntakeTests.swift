@@ -3,9 +3,9 @@ import HTTPClient
 import Postgres
 import Server
 import SigningTestSupport
-import SubscriptiondCore
 import TestSupport
 import Testing
+import UseCases
 
 /// `APPSTORE_ONLINE_CHECKS=true` end to end: intake asks real `openssl ocsp` responders on
 /// loopback about the leaf and intermediate of each signed notification.

@@ -2,8 +2,8 @@ import Foundation
 import HTTPClient
 import Postgres
 import Server
-import SubscriptiondCore
 import Testing
+import UseCases
 
 @Suite("Several subscriptiond processes share one inbox")
 struct SharedInboxTests {

@@ -5,7 +5,6 @@ import HTTPClient
 import Postgres
 import Server
 import Settings
-import SubscriptiondCore
 import Testing
 
 /// The app checks after a signature verifies: bundle id, environment and, in Production,

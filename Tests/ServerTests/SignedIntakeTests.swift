@@ -2,7 +2,6 @@ import Foundation
 import HTTPClient
 import Postgres
 import Settings
-import SubscriptiondCore
 import TestSupport
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import Settings
-import SubscriptiondCore
 import Testing
 import Webhooks
 

@@ -5,7 +5,6 @@ import HTTPClient
 import Postgres
 import Settings
 import Store
-import SubscriptiondCore
 import Subscriptions
 import TestSupport
 import Testing

@@ -1,6 +1,5 @@
 import Hummingbird
 import Settings
-import SubscriptiondCore
 
 /// Guards the `/v1` query API: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time.
 struct AdminTokenMiddleware<Context: RequestContext>: RouterMiddleware {

@@ -1,8 +1,8 @@
 import Hummingbird
 import Intake
 import Logging
+import ServiceSupport
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// Maps every error a route throws to the contract's `{"error","message"}` answer, in one place:

@@ -2,7 +2,6 @@ import ContractDocuments
 import Foundation
 import HTTPTypes
 import Hummingbird
-import SubscriptiondCore
 
 /// A response whose body is contract JSON: a read document written by itself, or any
 /// other `Encodable` document through `ContractJSON`.

@@ -1,7 +1,6 @@
 import Hummingbird
 import Prometheus
 import Settings
-import SubscriptiondCore
 
 /// `GET /metrics`: the Prometheus text exposition of the process's registry, behind
 /// `METRICS_TOKEN` when one is set (notification volume is a revenue signal).

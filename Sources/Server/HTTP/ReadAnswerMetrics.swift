@@ -1,6 +1,5 @@
 import Metrics
 import StoredAnswers
-import SubscriptiondCore
 
 /// `subscriptiond_read_answers_total{endpoint, answer}`: reads answered from a stored answer
 /// (`stored`) or computed from the facts (`computed`). A falling share of `stored` means

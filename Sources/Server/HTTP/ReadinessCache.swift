@@ -1,6 +1,6 @@
 import Logging
+import ServiceSupport
 import Store
-import SubscriptiondCore
 
 /// The last readiness check (database reachable, schema current), reused for a few seconds so
 /// that any number of unauthenticated probes cost at most one check per `freshness`.

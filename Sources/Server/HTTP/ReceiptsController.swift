@@ -1,6 +1,5 @@
 import Hummingbird
 import Settings
-import SubscriptiondCore
 import UseCases
 
 /// `POST /v1/receipts`: the app's backend sends a device's receipt for a user.

@@ -1,6 +1,5 @@
 import ContractDocuments
 import Hummingbird
-import SubscriptiondCore
 import UseCases
 
 /// The answer to a recorded purchase: the user's subscriptions now (200), or

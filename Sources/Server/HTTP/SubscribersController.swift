@@ -4,7 +4,6 @@ import JSON
 import Settings
 import Store
 import StoredAnswers
-import SubscriptiondCore
 import Subscriptions
 import UseCases
 

@@ -1,6 +1,5 @@
 import Hummingbird
 import StoredAnswers
-import SubscriptiondCore
 
 /// `GET /v1/subscriptions/{original_transaction_id}`.
 struct SubscriptionsController<Context: RequestContext> {

@@ -1,8 +1,8 @@
 import Hummingbird
 import Intake
 import Logging
+import ServiceSupport
 import Store
-import SubscriptiondCore
 
 /// `POST /notifications/appstore`: authenticate, store durably, then answer.
 ///

@@ -3,7 +3,6 @@ import Foundation
 import JSON
 import Settings
 import Store
-import SubscriptiondCore
 
 /// Turns a raw intake body into an inbox entry, or into the contract's error, without I/O.
 ///

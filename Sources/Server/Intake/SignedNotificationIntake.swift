@@ -3,9 +3,9 @@ import AppStoreSignature
 import Foundation
 import Intake
 import Logging
+import ServiceSupport
 import Settings
 import Store
-import SubscriptiondCore
 
 /// Turns a version 2 `signedPayload` into an inbox entry, in the contract's order: verify the
 /// outer JWS and every nested one, check bundle id, environment and (in Production)

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Settings
-import SubscriptiondCore
 
 /// Writes one JSON object per line to standard error, for log shippers (`LOG_FORMAT=json`).
 public struct JSONLogHandler: LogHandler {

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Metrics
 import ServiceLifecycle
+import ServiceSupport
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// Samples the pipeline's gauges every `interval`: the inbox backlog and its oldest entry,

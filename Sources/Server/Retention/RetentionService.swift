@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import ServiceSupport
 import Store
-import SubscriptiondCore
 
 /// The background job that keeps the stored history in bounds, at start and then every
 /// `interval`: it makes the coming months' partitions, removes receipts from notifications

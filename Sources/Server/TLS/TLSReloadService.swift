@@ -1,6 +1,6 @@
 import Logging
 import ServiceLifecycle
-import SubscriptiondCore
+import ServiceSupport
 import UnixSignals
 
 /// Reads the TLS files again on every SIGHUP (a renewed certificate, as certbot and similar

@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import Metrics
 import ServiceLifecycle
+import ServiceSupport
 import Settings
 import Store
-import SubscriptiondCore
 import Webhooks
 
 /// The background service that sends the outbox to the apps' backends: claims due events

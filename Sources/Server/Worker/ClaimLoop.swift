@@ -1,6 +1,6 @@
 import Logging
 import ServiceLifecycle
-import SubscriptiondCore
+import ServiceSupport
 import UseCases
 
 /// The dispatcher the notification worker and webhook delivery share: wait for a free slot

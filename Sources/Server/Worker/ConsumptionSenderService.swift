@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
-import SubscriptiondCore
+import ServiceSupport
 import UseCases
 
 /// Answers CONSUMPTION_REQUESTs in the background (`ConsumptionAnswers`): every `interval`,

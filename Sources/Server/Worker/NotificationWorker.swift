@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import ServiceSupport
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// The background service that drains the inbox: claims due notifications (several

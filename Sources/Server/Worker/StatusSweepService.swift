@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Metrics
 import ServiceLifecycle
+import ServiceSupport
 import Store
-import SubscriptiondCore
 
 /// Runs `SubscriptionSweep` (time moves status) and `EntitlementReviews` (changes and time
 /// move entitlements): every `interval`, and batch after batch while whole batches are due,

@@ -47,10 +47,10 @@ extension StoredPurchases {
             """
             SELECT original_transaction_id, status, product_id, expires_at, auto_renew, auto_renew_product_id, latest_transaction_id,
                    expiration_intent, revocation_reason
-            FROM subscriptions WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
+            FROM subscriptions WHERE environment = \(environment.rawValue) AND original_transaction_id \(equalsOneOf: ids)
             FOR UPDATE
             """)
-        // One key keeps the connection's cached plan; several are planned for their keys.
+        // One key (`= $2`) keeps the connection's cached plan; a list is planned for its keys.
         for row in try session.query(ids.count == 1 ? query.prepared() : query) {
             subscriptions[try row.decode("original_transaction_id")] = try SubscriptionMoment(row: row)
         }
@@ -67,17 +67,16 @@ extension StoredPurchases {
         let query = PostgresQuery(
             """
             SELECT original_transaction_id, app_user_id FROM subscribers
-            WHERE environment = \(environment.rawValue) AND original_transaction_id = ANY(\(ids)::text[])
+            WHERE environment = \(environment.rawValue) AND original_transaction_id \(equalsOneOf: ids)
             """)
         for row in try session.query(ids.count == 1 ? query.prepared() : query) {
             owners[try row.decode("original_transaction_id", as: String.self), default: []].insert(try row.decode("app_user_id"))
         }
         let tokens = Set(ids.flatMap { (transactions[$0] ?? []).compactMap(\.appAccountToken) } + incoming.compactMap(\.appAccountToken))
         guard !tokens.isEmpty else { return }
+        // Not prepared: the function's lookups are planned for the tables as they are now.
         for row in try session.query(
-            PostgresQuery(
-                "SELECT token, kind, app_user_id FROM app_account_token_owners(\(tokens.sorted())::text[])"
-            ).prepared())
+            PostgresQuery("SELECT token, kind, app_user_id FROM app_account_token_owners(\(tokens.sorted())::text[])"))
         {
             let token: String = try row.decode("token")
             self.tokens[token] = try PurchaseOwnership.Token(kind: try row.decode("kind"), user: try row.decode("app_user_id"))

@@ -4,7 +4,6 @@ import Logging
 import Postgres
 import Settings
 import Store
-import SubscriptiondCore
 import Subscriptions
 
 /// Answers CONSUMPTION_REQUESTs (Send Consumption Information) from the requests the worker

@@ -5,7 +5,6 @@ import Postgres
 import Settings
 import Store
 import StoredAnswers
-import SubscriptiondCore
 import Subscriptions
 
 /// What an operator command (`subscriptionctl`) works with: the deployment's database,

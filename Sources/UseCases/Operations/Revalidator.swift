@@ -4,7 +4,6 @@ import Logging
 import Postgres
 import Settings
 import Store
-import SubscriptiondCore
 import Subscriptions
 
 /// `subscriptionctl revalidate`: re-verifies stored receipts with `verifyReceipt` and applies

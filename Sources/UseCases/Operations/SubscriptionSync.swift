@@ -3,7 +3,6 @@ import Logging
 import Postgres
 import Settings
 import Store
-import SubscriptiondCore
 
 /// `subscriptionctl sync`: reads stored subscriptions again from the App Store Server API
 /// (statuses and the customer's whole history) and applies what Apple says now, like a

@@ -6,7 +6,6 @@ import Logging
 import Postgres
 import Settings
 import Store
-import SubscriptiondCore
 import Subscriptions
 
 /// The facts one attempt will apply, each batch with the time its information is from.

@@ -5,7 +5,6 @@ import JSON
 import Logging
 import Settings
 import Store
-import SubscriptiondCore
 import Subscriptions
 
 extension NotificationProcessor {

@@ -3,9 +3,9 @@ import AppStoreSignature
 import Foundation
 import Logging
 import Postgres
+import ServiceSupport
 import Settings
 import Store
-import SubscriptiondCore
 import Subscriptions
 
 /// Processes one claimed inbox entry: gathers what Apple says (``AppleEvidence``), applies

@@ -2,8 +2,8 @@ import AppStore
 import AppStoreServerAPI
 import Foundation
 import Logging
+import ServiceSupport
 import Settings
-import SubscriptiondCore
 import Subscriptions
 
 /// What Apple says now about a receipt or a transaction, as facts to apply: the one place a
@@ -63,7 +63,9 @@ public struct AppleEvidence: Sendable {
     /// Verifies `receipt` with `verifyReceipt`. With `keepingReceipt` the receipt is kept
     /// with the facts (to verify again later) when Apple's answer carries no newer one.
     public func verify(receipt: String, app: AppCredentials, keepingReceipt: Bool, logger: Logger) async -> Answer {
-        switch await receipts.verify(receiptData: receipt, app: app, logger: logger) {
+        switch await receipts.verify(
+            receiptData: receipt, bundleID: app.bundleID, sharedSecret: app.sharedSecret?.revealed, logger: logger)
+        {
         case .verified(let response, let observedAt, let endpoint):
             var facts = ReceiptFacts(
                 verifyResponse: response, bundleID: app.bundleID, observedAt: observedAt, environmentFallback: endpoint)

@@ -1,6 +1,6 @@
 import AppStoreSignature
 import Logging
-import SubscriptiondCore
+import ServiceSupport
 
 /// A signed payload the app's backend forwards from the device (a StoreKit 2 transaction, an
 /// AppTransaction), verified offline: the one place a verification failure becomes the

@@ -2,7 +2,6 @@ import Foundation
 import Postgres
 import Store
 import StoredAnswers
-import SubscriptiondCore
 import Subscriptions
 
 /// Answers "may this customer see the intro offer of these products?" — the same answer

@@ -3,10 +3,10 @@ import AppStoreSignature
 import Foundation
 import Logging
 import Postgres
+import ServiceSupport
 import Settings
 import Store
 import StoredAnswers
-import SubscriptiondCore
 import Subscriptions
 
 /// "Here is what this user bought": a receipt, a StoreKit 2 signed transaction or a

@@ -2,7 +2,6 @@ import AppStore
 import Foundation
 import JSON
 import Store
-import SubscriptiondCore
 
 /// Purchases queued in the inbox because Apple did not answer in time, finished by the
 /// worker: the one owner of their stored bodies, both ways (written by the `/v1` API, read

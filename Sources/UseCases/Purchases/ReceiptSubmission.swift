@@ -1,7 +1,6 @@
 import AppStore
 import AppStoreSignature
 import Settings
-import SubscriptiondCore
 
 /// A receipt sent for a user, resolved to its app.
 public struct ReceiptSubmission: Sendable {

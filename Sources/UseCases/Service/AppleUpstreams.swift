@@ -3,7 +3,6 @@ import AppStoreSignature
 import HTTPClient
 import Logging
 import Settings
-import SubscriptiondCore
 
 /// Everything that talks to Apple, and the verifier of what Apple signs, made from the
 /// configuration in this one place for both executables: `subscriptiond` (through

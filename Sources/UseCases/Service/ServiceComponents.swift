@@ -7,7 +7,6 @@ import Postgres
 import Settings
 import Store
 import StoredAnswers
-import SubscriptiondCore
 import Webhooks
 
 /// Everything `subscriptiond`'s edges and services are built from: the database pool, the

@@ -1,7 +1,7 @@
+import AppStoreServerAPI
 import HTTPClient
 import Logging
 import Settings
-import SubscriptiondCore
 
 /// The process's libcurl clients, one per kind of caller, so no caller's backlog queues
 /// another's requests behind it for transfer slots.

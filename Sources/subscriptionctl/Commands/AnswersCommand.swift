@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Store
 import StoredAnswers
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl answers rebuild`.

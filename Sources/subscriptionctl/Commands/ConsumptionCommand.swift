@@ -1,9 +1,9 @@
 import AppStore
 import ArgumentParser
+import Composition
 import Foundation
 import Settings
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl consumption list | show ID | send ID`.

@@ -1,10 +1,10 @@
 import AppStore
 import AppStoreServerAPI
 import ArgumentParser
+import Composition
 import Foundation
 import Settings
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl extend ORIGINAL_TRANSACTION_ID --days N [--reason R]` and

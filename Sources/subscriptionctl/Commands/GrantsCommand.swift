@@ -1,7 +1,6 @@
 import ArgumentParser
 import ContractDocuments
 import Foundation
-import SubscriptiondCore
 import Subscriptions
 import UseCases
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Settings
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl lookup-order ORDER_ID [--link APP_USER_ID] [--app BUNDLE_ID]`.

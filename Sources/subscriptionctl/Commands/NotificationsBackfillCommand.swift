@@ -1,11 +1,11 @@
 import AppStore
 import AppStoreServerAPI
 import ArgumentParser
+import Composition
 import Foundation
 import Intake
 import Settings
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl notifications backfill --since DATE [--until DATE] [--app B] [--environment E] [--only-failures]`.

@@ -1,7 +1,7 @@
 import ArgumentParser
+import Composition
 import Foundation
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl notifications show ID`.

@@ -2,7 +2,6 @@ import AppStore
 import ArgumentParser
 import Foundation
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl purge --environment Xcode [--dry-run]`.

@@ -2,7 +2,6 @@ import AppStore
 import ArgumentParser
 import Foundation
 import Settings
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl refunds TRANSACTION_ID [--app BUNDLE_ID]`.

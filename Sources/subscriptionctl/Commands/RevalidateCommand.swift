@@ -1,10 +1,11 @@
 import AppStore
+import AppStoreServerAPI
 import ArgumentParser
+import Composition
 import Foundation
 import Logging
 import Settings
 import Store
-import SubscriptiondCore
 import Subscriptions
 import UseCases
 

@@ -1,10 +1,10 @@
 import AppStore
 import ArgumentParser
+import Composition
 import ContractDocuments
 import Foundation
 import Store
 import StoredAnswers
-import SubscriptiondCore
 import Subscriptions
 import UseCases
 

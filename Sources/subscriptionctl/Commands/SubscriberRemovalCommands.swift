@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl subscriber unlink APP_USER_ID ORIGINAL_TRANSACTION_ID`.

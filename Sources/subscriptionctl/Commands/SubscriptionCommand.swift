@@ -1,8 +1,8 @@
 import AppStore
 import ArgumentParser
+import Composition
 import Foundation
 import Store
-import SubscriptiondCore
 import Subscriptions
 import UseCases
 

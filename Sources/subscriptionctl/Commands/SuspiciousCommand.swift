@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl suspicious [--min-apple-accounts N]`.

@@ -1,8 +1,8 @@
 import ArgumentParser
+import Composition
 import Foundation
 import Settings
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl sync ORIGINAL_TRANSACTION_ID... | --all`.

@@ -2,9 +2,9 @@ import AppStore
 import AppStoreServerAPI
 import AppStoreSignature
 import ArgumentParser
+import Composition
 import Foundation
 import Store
-import SubscriptiondCore
 import UseCases
 
 /// `subscriptionctl test-notification [--app BUNDLE_ID] [--environment E]`.

@@ -1,9 +1,9 @@
 import AppStore
 import ArgumentParser
+import Composition
 import Foundation
 import JSON
 import Store
-import SubscriptiondCore
 import Subscriptions
 import UseCases
 import Webhooks

@@ -3,7 +3,6 @@ import ContractDocuments
 import Foundation
 import JSON
 import Store
-import SubscriptiondCore
 import Subscriptions
 
 /// `subscription show --json`: the contract's subscription JSON with `transactions`, plus

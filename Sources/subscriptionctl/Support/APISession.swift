@@ -1,10 +1,10 @@
 import AppStore
 import AppStoreServerAPI
 import AppStoreSignature
+import Composition
 import Foundation
 import Logging
 import Settings
-import SubscriptiondCore
 import UseCases
 
 /// What the App Store Server API commands share: subscriptiond's settings (read from the

@@ -1,7 +1,7 @@
 import ArgumentParser
+import Composition
 import Foundation
 import Settings
-import SubscriptiondCore
 import Subscriptions
 import UseCases
 

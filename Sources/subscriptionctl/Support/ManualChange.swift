@@ -1,5 +1,5 @@
+import Composition
 import Foundation
-import SubscriptiondCore
 import UseCases
 
 /// What the commands that change data by hand (grants, unlink, delete) share.

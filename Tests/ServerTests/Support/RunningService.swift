@@ -6,9 +6,9 @@ import Postgres
 import Server
 import ServiceLifecycle
 import Settings
-import SubscriptiondCore
 import TestSupport
 import Testing
+import UseCases
 import Webhooks
 
 /// The real `subscriptiond` application, started in-process on 127.0.0.1:0 against a

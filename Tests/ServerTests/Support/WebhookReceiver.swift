@@ -3,7 +3,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import SubscriptiondCore
 import Synchronization
 import Webhooks
 

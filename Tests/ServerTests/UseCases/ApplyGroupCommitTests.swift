@@ -2,7 +2,6 @@ import AppStore
 import Foundation
 import Postgres
 import Store
-import SubscriptiondCore
 import Subscriptions
 import Testing
 

@@ -3,7 +3,6 @@ import Logging
 import Postgres
 import Settings
 import Store
-import SubscriptiondCore
 import Subscriptions
 import Testing
 

@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import AppStoreSignature
 import Foundation
 import HTTPClient
@@ -6,7 +7,6 @@ import Postgres
 import Settings
 import SigningTestSupport
 import StoredAnswers
-import SubscriptiondCore
 import TestSupport
 import UseCases
 

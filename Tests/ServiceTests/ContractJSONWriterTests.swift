@@ -5,7 +5,6 @@ import Testing
 
 @testable import ContractDocuments
 @testable import Store
-@testable import SubscriptiondCore
 
 /// The read documents are written one way, without `JSONEncoder`; the bytes must stay
 /// exactly what their former `Encodable` path gave (the contract is byte for byte).

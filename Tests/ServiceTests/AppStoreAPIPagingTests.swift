@@ -3,7 +3,6 @@ import AppStoreServerAPI
 import AppStoreSignature
 import Foundation
 import SigningTestSupport
-import SubscriptiondCore
 import Testing
 
 @Suite("App Store Server API: paging and notification endpoints")

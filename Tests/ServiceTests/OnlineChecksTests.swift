@@ -1,10 +1,10 @@
 import AppStore
+import AppStoreServerAPI
 import AppStoreSignature
 import Foundation
 import HTTPClient
 import Logging
 import SigningTestSupport
-import SubscriptiondCore
 import Synchronization
 import TestSupport
 import Testing

@@ -1,7 +1,6 @@
 import AppStore
 import Foundation
 import HTTPClient
-import SubscriptiondCore
 import Testing
 
 @testable import AppStoreServerAPI

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Postgres
+import ServiceSupport
 import Subscriptions
 import Synchronization
 import TestSupport
@@ -9,7 +10,6 @@ import UseCases
 
 @testable import Store
 @testable import StoredAnswers
-@testable import SubscriptiondCore
 
 /// The background writer stores what reads computed, off the request; whatever it cannot
 /// store is only missing, and the next read computes it again.

@@ -5,7 +5,6 @@ import Logging
 import Postgres
 import Store
 import StoredAnswers
-import SubscriptiondCore
 import Subscriptions
 import TestSupport
 import Testing

@@ -2,7 +2,7 @@ import AppStore
 import Foundation
 import HTTPClient
 import Logging
-import Settings
+import ServiceSupport
 
 /// What verifying a receipt upstream came to.
 public enum VerificationResult: Sendable {
@@ -34,14 +34,17 @@ public struct ReceiptVerifier: Sendable {
     /// failure is classified. The receipt and secret are never logged. An answer whose
     /// receipt names another bundle id is permanent: a shared secret must not vouch for
     /// another app's receipts.
-    public func verify(receiptData: String, app: AppCredentials, logger: Logger) async -> VerificationResult {
-        let expectedBundleID = app.bundleID
-        guard let sharedSecret = app.sharedSecret else {
+    public func verify(
+        receiptData: String, bundleID expectedBundleID: String, sharedSecret: String?, logger: Logger
+    ) async
+        -> VerificationResult
+    {
+        guard let sharedSecret else {
             return .permanent(reason: "no shared secret is configured for \(expectedBundleID): verifyReceipt needs one")
         }
         let body: [UInt8]
         do {
-            body = try VerifyReceiptRequest(receiptData: receiptData, password: sharedSecret.revealed, excludeOldTransactions: false)
+            body = try VerifyReceiptRequest(receiptData: receiptData, password: sharedSecret, excludeOldTransactions: false)
                 .jsonBytes()
         } catch {
             return .permanent(reason: "cannot encode the verifyReceipt request")

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
-import SubscriptiondCore
 import Testing
+import UseCases
 
 /// The one backoff and its named configurations.
 @Suite("Backoff: doubling from the base, capped, spread by the jitter")

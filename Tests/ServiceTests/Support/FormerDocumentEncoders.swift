@@ -2,7 +2,6 @@ import AppStore
 import ContractDocuments
 import Foundation
 import Store
-import SubscriptiondCore
 import Subscriptions
 
 // The read documents' `Encodable` conformances as they were before the documents were

@@ -1,4 +1,4 @@
-import SubscriptiondCore
+import ServiceSupport
 import Synchronization
 import Testing
 

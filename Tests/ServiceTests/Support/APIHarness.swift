@@ -5,7 +5,6 @@ import Foundation
 import HTTPClient
 import Logging
 import SigningTestSupport
-import SubscriptiondCore
 
 /// One app's keys, a trusted test PKI, a scripted API server and a real libcurl client.
 struct APIHarness: Sendable {

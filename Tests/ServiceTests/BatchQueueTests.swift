@@ -1,4 +1,4 @@
-import SubscriptiondCore
+import ServiceSupport
 import Testing
 
 /// The queue under the intake batcher and the answer writer.

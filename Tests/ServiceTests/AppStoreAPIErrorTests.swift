@@ -4,7 +4,6 @@ import Crypto
 import Foundation
 import Logging
 import SigningTestSupport
-import SubscriptiondCore
 import Testing
 
 @Suite("App Store Server API: environments, retries and classification")

@@ -4,7 +4,6 @@ import AppStoreSignature
 import Crypto
 import Foundation
 import Logging
-import SubscriptiondCore
 import Synchronization
 import Testing
 

@@ -2,7 +2,6 @@ import AppStore
 import AppStoreServerAPI
 import Foundation
 import SigningTestSupport
-import SubscriptiondCore
 import Testing
 
 /// Look Up Order ID and Get Refund History through the real libcurl client: Apple's answers,

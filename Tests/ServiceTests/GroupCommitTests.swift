@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 
-@testable import SubscriptiondCore
+@testable import ServiceSupport
 
 @Suite("Group commit")
 struct GroupCommitTests {

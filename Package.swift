@@ -245,7 +245,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 "StoredAnswers",
                 "JSON",
-                "Webhooks",
                 "AppStoreServerAPI",
                 "ServiceSupport",
                 "Store",
@@ -270,6 +269,7 @@ let package = Package(
                 "Intake",
                 "Webhooks",
                 "UseCases",
+                "Composition",
                 "ServiceSupport",
                 "Store",
                 "AppStore",
@@ -320,11 +320,17 @@ let package = Package(
         .target(
             name: "Composition",
             dependencies: [
+                "UseCases",
+                "StoredAnswers",
+                "Webhooks",
                 "AppStoreServerAPI",
+                "AppStoreSignature",
                 "HTTPClient",
                 "Postgres",
                 "Settings",
                 "Store",
+                "Subscriptions",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

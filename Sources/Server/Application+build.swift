@@ -1,4 +1,5 @@
 import AppStoreSignature
+import Composition
 import Foundation
 import Hummingbird
 import HummingbirdCore

@@ -1,3 +1,4 @@
+import Composition
 import Hummingbird
 import Intake
 import Logging

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Composition
 import Foundation
 import Store
 import UseCases

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Composition
 import ContractDocuments
 import Foundation
 import Store

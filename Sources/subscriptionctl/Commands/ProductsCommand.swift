@@ -1,5 +1,6 @@
 import ArgumentParser
 import CatalogFiles
+import Composition
 import Foundation
 import Store
 import Subscriptions

@@ -1,5 +1,6 @@
 import AppStore
 import ArgumentParser
+import Composition
 import Foundation
 import Store
 import UseCases

@@ -7,6 +7,7 @@ import Postgres
 import Settings
 import Store
 import StoredAnswers
+import UseCases
 import Webhooks
 
 /// Everything `subscriptiond`'s edges and services are built from: the database pool, the

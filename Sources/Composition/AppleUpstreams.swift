@@ -3,6 +3,7 @@ import AppStoreSignature
 import HTTPClient
 import Logging
 import Settings
+import UseCases
 
 /// Everything that talks to Apple, and the verifier of what Apple signs, made from the
 /// configuration in this one place for both executables: `subscriptiond` (through

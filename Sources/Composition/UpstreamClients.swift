@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import HTTPClient
 import Logging
 import Settings
+import UseCases
 
 /// The process's libcurl clients, one per kind of caller, so no caller's backlog queues
 /// another's requests behind it for transfer slots.

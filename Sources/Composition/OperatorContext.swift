@@ -6,6 +6,7 @@ import Settings
 import Store
 import StoredAnswers
 import Subscriptions
+import UseCases
 
 /// What an operator command (`subscriptionctl`) works with: the deployment's database,
 /// reached only through the Store's facades and the use cases built on them, so the CLI

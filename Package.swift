@@ -473,6 +473,7 @@ let package = Package(
                 "Settings",
                 "CatalogFiles",
                 "StoredAnswers",
+                "Composition",
                 "Intake",
                 "Webhooks",
                 "AppStoreServerAPI",
@@ -525,6 +526,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        // The use cases' decisions over in-memory ports: no database, no HTTP.
+        .testTarget(
+            name: "UseCasesTests",
+            dependencies: [
+                "UseCases",
+                "Store",
+                "Settings",
+                "Subscriptions",
+                "AppStore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sharedSwiftSettings

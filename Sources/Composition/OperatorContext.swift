@@ -66,7 +66,7 @@ public struct OperatorContext: Sendable {
 
     /// Intro-offer eligibility as the query API answers it.
     public func eligibility(policy: EligibilityPolicy, logger: Logger) -> EligibilityService {
-        EligibilityService(database: database, policy: policy, readAnswers: readAnswers(logger: logger))
+        EligibilityService(policy: policy, readAnswers: readAnswers(logger: logger))
     }
 
     /// `revalidate`.

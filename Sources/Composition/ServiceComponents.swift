@@ -139,8 +139,9 @@ public struct ServiceComponents: Sendable {
         return ServiceComponents(
             migrations: migrations, inbox: NotificationInbox(client: database), roots: roots, signatures: signatures, processor: processor,
             workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
-            eligibility: EligibilityService(database: database, policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
-            offers: OfferSignatures(database: database, apps: configuration.apps, eligibilityPolicy: configuration.eligibilityPolicy),
+            eligibility: EligibilityService(policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
+            offers: OfferSignatures(
+                database: database, apps: configuration.apps, readAnswers: readAnswers, eligibilityPolicy: configuration.eligibilityPolicy),
             consumptionAnswers: ConsumptionAnswers(database: database, api: appStoreAPI, apps: configuration.apps),
             consumptionConsents: ConsumptionConsents(database: database),
             appTransactions: AppTransactionRecorder(

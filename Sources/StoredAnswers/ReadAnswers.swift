@@ -145,6 +145,11 @@ public struct ReadAnswers: Sendable {
         }
     }
 
+    /// The product catalog as it is now, read once per catalog generation (an import makes a new one).
+    public func catalog() async throws -> ProductCatalog {
+        try await store.catalog(generation: try await store.currentCatalogGeneration())
+    }
+
     /// The subscriber document computed from the facts now, stored nowhere (`subscriptionctl
     /// subscriber show`), or nil when the user is unknown.
     public func subscriberDocument(appUserID: String, now: Date = Date()) async throws -> SubscriberDocument? {

@@ -56,7 +56,7 @@ struct AnswerWriterTests {
 
             // Eligibility hands over the user's answer too (with the group usage it is read from).
             try await client.execute("UPDATE products SET updated_at = now()")  // every stored answer goes stale
-            let service = EligibilityService(database: client, policy: .apple, readAnswers: answers)
+            let service = EligibilityService(policy: .apple, readAnswers: answers)
             let eligibility = try await service.answersWithOrigin(
                 appUserID: ReadAnswersTests.user, productIDs: ReadAnswersTests.asked, now: now)
             #expect(eligibility.origin == .computed)

@@ -271,7 +271,7 @@ struct ReadAnswersTests {
             let history = try #require(try await SubscriptionReader(client: client).subscriberRead(appUserID: Self.user, now: now))
             let catalog = try await ProductStore(client: client).catalog()
             for policy in EligibilityPolicy.allCases {
-                let service = EligibilityService(database: client, policy: policy, readAnswers: Self.answers(client))
+                let service = EligibilityService(policy: policy, readAnswers: Self.answers(client))
                 try await client.execute("UPDATE products SET updated_at = now()")  // every stored answer goes stale
                 let first = try await service.answersWithOrigin(appUserID: Self.user, productIDs: Self.asked, now: now)
                 let second = try await service.answersWithOrigin(appUserID: Self.user, productIDs: Self.asked, now: now)
@@ -286,7 +286,7 @@ struct ReadAnswersTests {
                     newCustomer.answers
                         == EligibilityRule.answers(for: Self.asked, catalog: catalog, history: .empty, now: now, policy: policy))
             }
-            let answers = try await EligibilityService(database: client, policy: .apple, readAnswers: Self.answers(client))
+            let answers = try await EligibilityService(policy: .apple, readAnswers: Self.answers(client))
                 .answers(appUserID: Self.user, productIDs: Self.asked, now: now)
             // The trial used pro.monthly's group; news.weekly's is in its grace period (entitled).
             #expect(
@@ -315,7 +315,7 @@ struct ReadAnswersTests {
             let user = try await answers.subscriberBody(appUserID: Self.user, now: now)
             #expect(user?.origin == .stored && user?.body == expected.subscriber)
             #expect(try await answers.subscriberBody(appUserID: "second-user", now: now)?.origin == .stored)
-            let service = EligibilityService(database: client, policy: .apple, readAnswers: Self.answers(client))
+            let service = EligibilityService(policy: .apple, readAnswers: Self.answers(client))
             #expect(try await service.answersWithOrigin(appUserID: Self.user, productIDs: Self.asked, now: now).origin == .stored)
         }
     }

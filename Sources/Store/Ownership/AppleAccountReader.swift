@@ -10,6 +10,11 @@ public struct AppleAccountRead: Sendable {
     public let subscriptions: [SubscriptionSnapshot]
     /// Every transaction and renewal fact of those purchases.
     public let history: CustomerHistory
+
+    public init(subscriptions: [SubscriptionSnapshot], history: CustomerHistory) {
+        self.subscriptions = subscriptions
+        self.history = history
+    }
 }
 
 /// Finds the Apple account a signature may be given for, and reads its purchases.

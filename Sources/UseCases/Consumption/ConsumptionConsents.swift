@@ -1,16 +1,15 @@
 import Foundation
-import Postgres
 import Store
 
 /// `PUT /v1/subscribers/{app_user_id}/consent`: whether an app user consents to sharing
 /// consumption data with Apple when they ask for a refund. Without a consenting user, a
 /// purchase's CONSUMPTION_REQUEST is never answered (Apple refuses such an answer anyway).
 public struct ConsumptionConsents: Sendable {
-    private let store: ConsumptionStore
+    private let store: any ConsentRepository
 
-    /// Records consents in `database`.
-    public init(database: PostgresClient) {
-        store = ConsumptionStore(client: database)
+    /// Records consents in `store`.
+    public init(store: any ConsentRepository) {
+        self.store = store
     }
 
     /// Records `consented` for `appUserID` (withdrawing is `false`); returns when.

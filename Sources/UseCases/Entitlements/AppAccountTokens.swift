@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Postgres
 import Settings
 import Store
 
@@ -13,11 +12,12 @@ import Store
 /// app, the user and 16 random bytes: nobody can compute it, and a user forgotten and asked for
 /// again gets a new token (the old one is kept among the forgotten, naming nobody).
 public struct AppAccountTokens: Sendable {
-    private let store: AppAccountTokenStore
+    private let store: any AppAccountTokenRepository
     private let apps: AppRegistry
 
-    public init(database: PostgresClient, apps: AppRegistry) {
-        store = AppAccountTokenStore(client: database)
+    /// Tokens of the configured `apps`, kept in `store`.
+    public init(store: any AppAccountTokenRepository, apps: AppRegistry) {
+        self.store = store
         self.apps = apps
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Postgres
 import Store
 import Subscriptions
 
@@ -9,10 +8,11 @@ public struct ManualGrants: Sendable {
     /// The longest `reason` kept.
     public static let maximumReasonLength = 1_000
 
-    private let store: GrantStore
+    private let store: any GrantRepository
 
-    public init(database: PostgresClient) {
-        store = GrantStore(client: database)
+    /// Grants kept in `store`.
+    public init(store: any GrantRepository) {
+        self.store = store
     }
 
     /// Grants `entitlement` to `appUserID` until `expiresAt` (nil: for good), for `reason`,

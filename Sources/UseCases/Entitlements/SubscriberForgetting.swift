@@ -1,13 +1,13 @@
-import Postgres
 import Store
 
 /// Forgetting an app user (privacy requests) and removing one of its links, by hand:
 /// `DELETE /v1/subscribers/{id}`, `subscriptionctl subscriber delete` and `subscriber unlink`.
 public struct SubscriberForgetting: Sendable {
-    private let store: SubscriberRemoval
+    private let store: any SubscriberRemovalRepository
 
-    public init(database: PostgresClient) {
-        store = SubscriberRemoval(client: database)
+    /// Forgets and unlinks in `store`.
+    public init(store: any SubscriberRemovalRepository) {
+        self.store = store
     }
 
     /// Removes the user's links, grants, original application versions and stored answers;

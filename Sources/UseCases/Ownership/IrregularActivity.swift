@@ -1,4 +1,3 @@
-import Postgres
 import Store
 import Subscriptions
 
@@ -22,10 +21,11 @@ public struct IrregularActivity: Sendable {
         public let purchases: [IrregularActivityQueries.SharedPurchase]
     }
 
-    private let queries: IrregularActivityQueries
+    private let queries: any IrregularActivitySource
 
-    public init(database: PostgresClient) {
-        queries = IrregularActivityQueries(client: database)
+    /// Reports from what `queries` find.
+    public init(queries: any IrregularActivitySource) {
+        self.queries = queries
     }
 
     /// The report at `minimum` (2 or more).

@@ -1,5 +1,4 @@
 import Foundation
-import Postgres
 import Store
 import StoredAnswers
 import Subscriptions
@@ -10,14 +9,12 @@ public struct EligibilityService: Sendable {
     /// At most this many products per question.
     public static let maximumProducts = 100
 
-    private let database: PostgresClient
     private let policy: EligibilityPolicy
     private let readAnswers: ReadAnswers
 
     /// Creates the service over the process's `readAnswers` (its stored answers and the
     /// catalog it keeps per generation).
-    public init(database: PostgresClient, policy: EligibilityPolicy, readAnswers: ReadAnswers) {
-        self.database = database
+    public init(policy: EligibilityPolicy, readAnswers: ReadAnswers) {
         self.policy = policy
         self.readAnswers = readAnswers
     }
@@ -42,7 +39,7 @@ public struct EligibilityService: Sendable {
     /// customer's statuses and transaction history from the App Store Server API; only
     /// environments that grant in their app count.
     public func answers(receipts: [ReceiptFacts], productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
-        let catalog = try await ProductStore(client: database).catalog()
+        let catalog = try await readAnswers.catalog()
         return EligibilityRule.answers(
             for: productIDs, catalog: catalog, history: CustomerHistory(receipts: receipts).counting(under: readAnswers.policies), now: now,
             policy: policy)

@@ -1,6 +1,5 @@
 import AppStoreSignature
 import Foundation
-import Postgres
 import Settings
 import Store
 import Subscriptions
@@ -34,19 +33,23 @@ public struct OfferSignatures: Sendable {
     }
 
     private let apps: AppRegistry
-    private let database: PostgresClient
-    private let accounts: AppleAccountReader
+    private let catalog: any CatalogSource
+    private let accounts: any AppleAccountSource
     private let appAccountTokens: AppAccountTokens
     private let eligibilityPolicy: EligibilityPolicy
 
-    /// Signs for the configured `apps`, reading the catalog and customers from `database`;
-    /// eligibility is judged under `eligibilityPolicy`.
-    public init(database: PostgresClient, apps: AppRegistry, eligibilityPolicy: EligibilityPolicy) {
+    /// Signs for the configured `apps` from `catalog` and the customers `accounts` finds; the
+    /// v1 format names the user's token from `appAccountTokens`; eligibility is judged under
+    /// `eligibilityPolicy`.
+    public init(
+        apps: AppRegistry, catalog: any CatalogSource, accounts: any AppleAccountSource, appAccountTokens: AppAccountTokens,
+        eligibilityPolicy: EligibilityPolicy
+    ) {
         self.apps = apps
-        self.database = database
+        self.catalog = catalog
+        self.accounts = accounts
+        self.appAccountTokens = appAccountTokens
         self.eligibilityPolicy = eligibilityPolicy
-        accounts = AppleAccountReader(client: database)
-        appAccountTokens = AppAccountTokens(database: database, apps: apps)
     }
 
     /// The eligibility of `productIDs`, signed, for the Apple account behind `transactionID`,
@@ -90,7 +93,7 @@ public struct OfferSignatures: Sendable {
     private func signedEligibility(
         history: CustomerHistory, productIDs: [String], transactionID: String, signer: StoreKitOfferSigner, now: Date
     ) async throws -> SignedEligibility {
-        let catalog = try await ProductStore(client: database).catalog()
+        let catalog = try await self.catalog.catalog()
         let answers = EligibilityRule.answers(
             for: productIDs, catalog: catalog, history: history.counting(under: apps.entitlementPolicies), now: now,
             policy: eligibilityPolicy)
@@ -114,7 +117,7 @@ public struct OfferSignatures: Sendable {
     ) async throws -> PromotionalOffer {
         let bundleID = try signingBundleID(bundleID)
         let signer = try signer(bundleID: bundleID)
-        let catalog = try await ProductStore(client: database).catalog()
+        let catalog = try await self.catalog.catalog()
         guard let product = catalog.product(productID), product.type == .autoRenewable else {
             throw UseCaseError.malformed(
                 "\(productID) is not an auto-renewable subscription in the catalog; promotional offers are for those only")

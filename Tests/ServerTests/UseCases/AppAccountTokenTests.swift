@@ -1,4 +1,5 @@
 import AppStore
+import Composition
 import Foundation
 import Postgres
 import Settings

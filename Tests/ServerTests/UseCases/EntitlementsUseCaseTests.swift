@@ -1,5 +1,6 @@
 import AppStore
 import AppStoreSignature
+import Composition
 import Foundation
 import Logging
 import Postgres

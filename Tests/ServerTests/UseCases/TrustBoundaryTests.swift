@@ -1,5 +1,6 @@
 import AppStore
 import CatalogFiles
+import Composition
 import Crypto
 import Foundation
 import Postgres
@@ -71,7 +72,7 @@ struct TrustBoundaryTests {
                 // A free TestFlight subscription that started with a trial and lapsed 40 days ago.
                 try await FactApplier(database: harness.database, apps: apps).apply(
                     [Self.period(original, of: original, .sandbox, daysAgo: 70, trial: true)], appUserID: user)
-                let offers = OfferSignatures(database: harness.database, apps: apps, eligibilityPolicy: .apple)
+                let offers = OfferSignatures(database: harness.database, apps: apps, eligibilityPolicy: .apple, logger: harness.logger)
                 let offer = {
                     try await offers.promotionalOffer(
                         appUserID: user, productID: "com.example.pro.yearly", offerID: "comeback50", format: .v2, transactionID: original,

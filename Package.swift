@@ -321,6 +321,7 @@ let package = Package(
             name: "Composition",
             dependencies: [
                 "UseCases",
+                "AppStore",
                 "StoredAnswers",
                 "Webhooks",
                 "AppStoreServerAPI",

@@ -1,3 +1,5 @@
+import AppStoreServerAPI
+import AppStoreSignature
 import Logging
 import Postgres
 import Settings
@@ -68,5 +70,76 @@ extension OfferSignatures {
             database: database, apps: apps,
             readAnswers: ReadAnswers(database: database, policies: apps.entitlementPolicies, logger: logger),
             eligibilityPolicy: eligibilityPolicy)
+    }
+}
+
+extension NotificationProcessor {
+    /// The worker's attempts over `database`: its inbox, its stored receipts, its transactions.
+    public init(
+        database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry, retryPolicy: RetryPolicy, attemptDeadline: Duration? = nil
+    ) {
+        self.init(
+            database: database, inbox: NotificationInbox(client: database), receipts: StoredReceipts(client: database), evidence: evidence,
+            apps: apps, retryPolicy: retryPolicy, attemptDeadline: attemptDeadline)
+    }
+}
+
+extension PurchaseRecorder {
+    /// Recording purchases in `database` (applied there, or queued in its inbox).
+    public init(
+        evidence: AppleEvidence, database: PostgresClient, answers: ReadAnswers, signatures: SignedPayloadVerifier,
+        receiptProof: AppReceiptVerifier, apps: AppRegistry, wait: Duration, onQueued: @escaping @Sendable () async -> Void
+    ) {
+        self.init(
+            evidence: evidence, applier: FactApplier(database: database, apps: apps), inbox: NotificationInbox(client: database),
+            answers: answers, signatures: signatures, receiptProof: receiptProof, apps: apps, wait: wait, onQueued: onQueued)
+    }
+}
+
+extension Revalidator {
+    /// Revalidation of the receipts stored in `database`.
+    public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) {
+        self.init(
+            database: database, store: RevalidationStore(client: database), evidence: evidence, apps: apps, concurrency: concurrency,
+            logger: logger)
+    }
+}
+
+extension SubscriptionSync {
+    /// `sync` of the subscriptions stored in `database`.
+    public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) {
+        self.init(
+            applier: FactApplier(database: database, apps: apps), queries: SyncTargetQueries(client: database), evidence: evidence,
+            concurrency: concurrency, logger: logger)
+    }
+}
+
+extension OrderLookup {
+    /// `lookup-order`, applying to `database`.
+    public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry) {
+        self.init(applier: FactApplier(database: database, apps: apps), evidence: evidence)
+    }
+}
+
+extension RefundHistory {
+    /// `refunds`, applying to `database`.
+    public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry) {
+        self.init(applier: FactApplier(database: database, apps: apps), evidence: evidence)
+    }
+}
+
+extension RenewalExtensions {
+    /// `extend`, recording in and applying to `database`.
+    public init(database: PostgresClient, api: AppStoreAPIDirectory?, evidence: AppleEvidence, apps: AppRegistry) {
+        self.init(
+            store: RenewalExtensionStore(client: database), applier: FactApplier(database: database, apps: apps), api: api,
+            evidence: evidence)
+    }
+}
+
+extension ConsumptionAnswers {
+    /// Answers to CONSUMPTION_REQUEST settled in `database`.
+    public init(database: PostgresClient, api: AppStoreAPIDirectory?, apps: AppRegistry) {
+        self.init(store: ConsumptionStore(client: database), api: api, apps: apps)
     }
 }

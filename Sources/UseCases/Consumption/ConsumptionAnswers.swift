@@ -1,7 +1,6 @@
 import AppStoreServerAPI
 import Foundation
 import Logging
-import Postgres
 import Settings
 import Store
 import Subscriptions
@@ -36,9 +35,9 @@ public struct ConsumptionAnswers: Sendable {
     private let api: AppStoreAPIDirectory?
     private let apps: AppRegistry
 
-    /// Sends through `api` (each app's client) for `apps`, settling in `database`.
-    public init(database: PostgresClient, api: AppStoreAPIDirectory?, apps: AppRegistry) {
-        store = ConsumptionStore(client: database)
+    /// Sends through `api` (each app's client) for `apps`, settling in `store`.
+    public init(store: ConsumptionStore, api: AppStoreAPIDirectory?, apps: AppRegistry) {
+        self.store = store
         self.api = api
         self.apps = apps
     }

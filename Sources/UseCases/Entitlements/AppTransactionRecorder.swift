@@ -2,7 +2,6 @@ import AppStore
 import AppStoreSignature
 import Foundation
 import Logging
-import Postgres
 import Settings
 import Store
 import StoredAnswers
@@ -12,12 +11,12 @@ import Subscriptions
 /// like a signed transaction (chain to a configured root, signature, a configured app), whose
 /// original application version is recorded for the user (grandfathering).
 public struct AppTransactionRecorder: Sendable {
-    private let database: PostgresClient
+    private let database: any FactDatabase
     private let answers: ReadAnswers
     private let signatures: SignedPayloadVerifier
     private let apps: AppRegistry
 
-    public init(database: PostgresClient, answers: ReadAnswers, signatures: SignedPayloadVerifier, apps: AppRegistry) {
+    public init(database: any FactDatabase, answers: ReadAnswers, signatures: SignedPayloadVerifier, apps: AppRegistry) {
         self.database = database
         self.answers = answers
         self.signatures = signatures
@@ -38,10 +37,11 @@ public struct AppTransactionRecorder: Sendable {
         guard let version = appTransaction.originalApplicationVersion, !version.isEmpty else {
             throw UseCaseError.signatureRejected("the AppTransaction names no originalApplicationVersion")
         }
-        try await database.withTransaction { session in
-            try OriginalVersionStore.record(
+        let appTransactionID = appTransaction.appTransactionID
+        try await database.transaction { transaction in
+            try transaction.recordOriginalVersion(
                 OriginalApplicationVersion(bundleID: app.bundleID, environment: environment, version: version),
-                appUserID: appUserID, proof: .appTransaction, appTransactionID: appTransaction.appTransactionID, in: session)
+                appUserID: appUserID, proof: .appTransaction, appTransactionID: appTransactionID)
         }
         guard let body = try await answers.entitlementsBody(appUserID: appUserID) else {
             throw UseCaseError.unavailable("the recorded version is not readable yet; retry")

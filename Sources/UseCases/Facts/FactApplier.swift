@@ -1,5 +1,4 @@
 import Foundation
-import Postgres
 import Settings
 import Store
 import Subscriptions
@@ -12,12 +11,12 @@ import Subscriptions
 /// after every subscription the batches touch is locked in the one global order, so two
 /// transactions applying overlapping batches cannot deadlock.
 public struct FactApplier: Sendable {
-    private let database: PostgresClient
+    private let database: any FactDatabase
     private let apps: AppRegistry
 
     /// Applies through `database`, linking under each app's link policy and writing the
     /// webhook events each app's backend receives.
-    public init(database: PostgresClient, apps: AppRegistry) {
+    public init(database: any FactDatabase, apps: AppRegistry) {
         self.database = database
         self.apps = apps
     }
@@ -27,32 +26,33 @@ public struct FactApplier: Sendable {
     @discardableResult
     public func apply(_ batches: [FactBatch], appUserID: String? = nil) async throws -> [StatusChange] {
         do {
-            return try await database.withTransaction { session in
-                try Self.apply(batches, notificationID: nil, appUserID: appUserID, apps: apps, in: session)
+            let apps = apps
+            return try await database.transaction { transaction in
+                try Self.apply(batches, notificationID: nil, appUserID: appUserID, apps: apps, in: transaction)
             }
         } catch let refusal as PurchaseOwnership.Refusal {
             throw UseCaseError.ownedByOtherUser(refusal.reason)
         }
     }
 
-    /// Applies `batches` inside `session`, the caller's transaction; a refused claim throws
+    /// Applies `batches` inside `transaction`, the caller's; a refused claim throws
     /// `PurchaseOwnership.Refusal` (the caller's transaction must not commit).
     @discardableResult
     public static func apply(
-        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, apps: AppRegistry, in session: PostgresSession
+        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, apps: AppRegistry, in transaction: any FactTransaction
     ) throws -> [StatusChange] {
-        try FactStore.lockSubscriptions(of: batches.map(\.facts), in: session)
-        return try applyLocked(batches, notificationID: notificationID, appUserID: appUserID, apps: apps, in: session)
+        try transaction.lockPurchases(of: batches.map(\.facts))
+        return try applyLocked(batches, notificationID: notificationID, appUserID: appUserID, apps: apps, in: transaction)
     }
 
     /// ``apply(_:notificationID:appUserID:apps:in:)`` for a caller whose transaction already
-    /// holds the locks of every subscription `batches` touch (``FactStore/lockSubscriptions(of:in:)``
-    /// with these batches among those it locked): for each batch, what is stored is loaded,
+    /// holds the locks of every subscription `batches` touch (`lockPurchases(of:)` with these
+    /// batches among those it locked): for each batch, what is stored is loaded,
     /// ``FactApplication`` plans, and the plan is written.
     @discardableResult
     static func applyLocked(
         _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, apps: AppRegistry, now: Date = Date(),
-        in session: PostgresSession
+        in transaction: any FactTransaction
     ) throws -> [StatusChange] {
         var changes: [StatusChange] = []
         for batch in batches {
@@ -60,9 +60,9 @@ public struct FactApplier: Sendable {
             let context = FactApplication.Context(
                 claimant: appUserID, linkPolicy: apps.linkPolicies.policy(bundleID: bundleID),
                 webhookEvents: apps.webhookEvents.kinds(bundleID: bundleID), receiptObservedAt: batch.observedAt, now: now)
-            let stored = try FactStore.load(for: batch.facts, claimant: appUserID, in: session)
+            let stored = try transaction.storedPurchases(for: batch.facts, claimant: appUserID)
             let plan = try FactApplication.plan(stored: stored, incoming: batch.facts, context: context)
-            try FactStore.write(plan, notificationID: notificationID, now: now, in: session)
+            try transaction.write(plan, notificationID: notificationID, now: now)
             changes += plan.statusChanges
         }
         return changes

@@ -1,7 +1,6 @@
 import AppStore
 import Foundation
 import Logging
-import Postgres
 import Settings
 
 /// `subscriptionctl lookup-order ORDER_ID [--link APP_USER_ID]`: a customer writes "I paid and
@@ -21,10 +20,10 @@ public struct OrderLookup: Sendable {
     private let evidence: AppleEvidence
     private let applier: FactApplier
 
-    /// Looks orders up through `evidence` and applies what Apple says to `database`.
-    public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry) {
+    /// Looks orders up through `evidence` and applies what Apple says with `applier`.
+    public init(applier: FactApplier, evidence: AppleEvidence) {
         self.evidence = evidence
-        applier = FactApplier(database: database, apps: apps)
+        self.applier = applier
     }
 
     /// Looks `orderID` up with the App Store Server API of `bundleID` (nil: the only app with

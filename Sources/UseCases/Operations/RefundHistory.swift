@@ -1,7 +1,6 @@
 import AppStore
 import Foundation
 import Logging
-import Postgres
 import Settings
 
 /// `subscriptionctl refunds ORIGINAL_TRANSACTION_ID`: Get Refund History for the customer who
@@ -17,10 +16,10 @@ public struct RefundHistory: Sendable {
     private let evidence: AppleEvidence
     private let applier: FactApplier
 
-    /// Asks through `evidence` and applies what Apple says to `database`.
-    public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry) {
+    /// Asks through `evidence` and applies what Apple says with `applier`.
+    public init(applier: FactApplier, evidence: AppleEvidence) {
         self.evidence = evidence
-        applier = FactApplier(database: database, apps: apps)
+        self.applier = applier
     }
 
     /// The refunds of the customer owning `transactionID`, asked with the App Store Server

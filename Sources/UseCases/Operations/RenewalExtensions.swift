@@ -2,7 +2,6 @@ import AppStore
 import AppStoreServerAPI
 import Foundation
 import Logging
-import Postgres
 import Settings
 import Store
 
@@ -31,12 +30,12 @@ public struct RenewalExtensions: Sendable {
     private let evidence: AppleEvidence
     private let applier: FactApplier
 
-    /// Extends through `api`, records in `database`, and applies what `evidence` says after.
-    public init(database: PostgresClient, api: AppStoreAPIDirectory?, evidence: AppleEvidence, apps: AppRegistry) {
-        store = RenewalExtensionStore(client: database)
+    /// Extends through `api`, records in `store`, and applies what `evidence` says after with `applier`.
+    public init(store: RenewalExtensionStore, applier: FactApplier, api: AppStoreAPIDirectory?, evidence: AppleEvidence) {
+        self.store = store
         self.api = api
         self.evidence = evidence
-        applier = FactApplier(database: database, apps: apps)
+        self.applier = applier
     }
 
     /// Extends the subscription `originalTransactionID` of `bundleID` (nil: the only app with

@@ -30,15 +30,19 @@ public struct Revalidator: Sendable {
         case skipped(String)
     }
 
-    private let client: PostgresClient
+    private let database: any FactDatabase
+    private let store: RevalidationStore
     private let evidence: AppleEvidence
     private let apps: AppRegistry
     private let concurrency: Int
     private let logger: Logger
 
     /// Revalidates through `evidence`, `concurrency` receipts at a time.
-    public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) {
-        self.client = database
+    public init(
+        database: any FactDatabase, store: RevalidationStore, evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger
+    ) {
+        self.database = database
+        self.store = store
         self.evidence = evidence
         self.apps = apps
         self.concurrency = max(1, concurrency)
@@ -53,7 +57,6 @@ public struct Revalidator: Sendable {
         shouldStop: @escaping @Sendable () -> Bool,
         onOutcome: @escaping @Sendable (RevalidationItem, Outcome) -> Void
     ) async throws -> (completed: Bool, summary: RevalidationSummary) {
-        let store = RevalidationStore(client: client)
         var summary = RevalidationSummary()
         var completed = false
         try await withThrowingTaskGroup(of: (RevalidationItem, Outcome).self) { group in
@@ -107,9 +110,10 @@ public struct Revalidator: Sendable {
         switch await evidence.verify(receipt: receipt, app: app, keepingReceipt: false, logger: logger) {
         case .facts(let batches):
             do {
-                let changes = try await client.withTransaction { session in
-                    let changes = try FactApplier.apply(batches, notificationID: nil, appUserID: nil, apps: apps, in: session)
-                    try RevalidationStore.record(item, outcome: "verified", in: session)
+                let apps = apps
+                let changes = try await database.transaction { transaction in
+                    let changes = try FactApplier.apply(batches, notificationID: nil, appUserID: nil, apps: apps, in: transaction)
+                    try transaction.recordRevalidation(item, outcome: "verified")
                     return changes
                 }
                 let change = changes.first {
@@ -123,7 +127,7 @@ public struct Revalidator: Sendable {
         case .retry(let reason, _):
             return .retryLater(reason)
         case .refused(let reason, _):
-            try await RevalidationStore(client: client).record(item, outcome: "rejected: \(reason)")
+            try await store.record(item, outcome: "rejected: \(reason)")
             return .rejected(reason)
         }
     }

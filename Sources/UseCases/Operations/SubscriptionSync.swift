@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Postgres
 import Settings
 import Store
 
@@ -14,10 +13,11 @@ public struct SubscriptionSync: Sendable {
     private let concurrency: Int
     private let logger: Logger
 
-    public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) {
+    /// Syncs the targets `queries` finds, asking through `evidence` and applying with `applier`.
+    public init(applier: FactApplier, queries: SyncTargetQueries, evidence: AppleEvidence, concurrency: Int, logger: Logger) {
         self.evidence = evidence
-        self.applier = FactApplier(database: database, apps: apps)
-        self.queries = SyncTargetQueries(client: database)
+        self.applier = applier
+        self.queries = queries
         self.concurrency = max(1, concurrency)
         self.logger = logger
     }

@@ -9,7 +9,7 @@ import Store
 import Subscriptions
 
 /// The facts one attempt will apply, each batch with the time its information is from.
-struct ApplyPlan {
+struct AttemptPlan {
     var batches: [FactBatch] = []
     /// Kept with the attempt when nothing could be verified (so nothing was applied).
     var note: String?
@@ -24,20 +24,19 @@ enum ConsumptionRecord {
     case request(NewConsumptionRequest)
     case outcome(String, environment: AppStoreEnvironment, transactionID: String, decidedAt: Date)
 
-    func record(in session: PostgresSession) throws {
+    func record(in transaction: any FactTransaction) throws {
         switch self {
         case .request(let request):
-            try ConsumptionStore.record(request, in: session)
+            try transaction.recordConsumptionRequest(request)
         case .outcome(let outcome, let environment, let transactionID, let decidedAt):
-            try ConsumptionStore.recordOutcome(
-                outcome, environment: environment, transactionID: transactionID, decidedAt: decidedAt, in: session)
+            try transaction.recordConsumptionOutcome(outcome, environment: environment, transactionID: transactionID, decidedAt: decidedAt)
         }
     }
 }
 
 /// The result of everything an attempt does before touching the database.
 enum Preparation {
-    case apply(ApplyPlan)
+    case apply(AttemptPlan)
     case retry(reason: String, limited: Bool)
     case dead(reason: String)
 }
@@ -65,7 +64,7 @@ extension NotificationProcessor {
             // extend or revoke anything. Its receipt, or else the subscription's stored one,
             // is verified instead.
             if let receipt = body.receiptData {
-                return await verified(receipt: receipt, app: app, plan: ApplyPlan(), logger: logger)
+                return await verified(receipt: receipt, app: app, plan: AttemptPlan(), logger: logger)
             }
             let stored: String?
             do {
@@ -79,13 +78,13 @@ extension NotificationProcessor {
             }
             let removed = notification.receiptRemovedAt.map { "its receipt was removed by retention on \(RetentionText.day($0)); " }
             guard let stored else {
-                var plan = ApplyPlan()
+                var plan = AttemptPlan()
                 plan.note =
                     (removed ?? "no receipt in the body and ")
                     + "none is stored for its subscription: recorded without applying its claims"
                 return .apply(plan)
             }
-            var plan = ApplyPlan()
+            var plan = AttemptPlan()
             plan.note = removed.map { $0 + "verified the subscription's latest stored receipt instead" }
             return await verified(receipt: stored, app: app, plan: plan, logger: logger)
         case .receipt:
@@ -95,7 +94,7 @@ extension NotificationProcessor {
                 }
                 return .dead(reason: "the stored body holds no receipt_data")
             }
-            return await verified(receipt: receipt, app: app, plan: ApplyPlan(), logger: logger)
+            return await verified(receipt: receipt, app: app, plan: AttemptPlan(), logger: logger)
         case .v2:
             return await signedFacts(notification, logger: logger)
         case .transaction:
@@ -103,7 +102,7 @@ extension NotificationProcessor {
         }
     }
 
-    private func verified(receipt: String, app: AppCredentials, plan: ApplyPlan, logger: Logger) async -> Preparation {
+    private func verified(receipt: String, app: AppCredentials, plan: AttemptPlan, logger: Logger) async -> Preparation {
         switch await evidence.verify(receipt: receipt, app: app, keepingReceipt: true, logger: logger) {
         case .facts(let batches):
             var plan = plan

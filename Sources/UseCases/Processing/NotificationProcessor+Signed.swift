@@ -25,7 +25,7 @@ extension NotificationProcessor {
             signedTransaction: verified.transaction, renewalInfo: verified.renewalInfo,
             bundleID: notification.bundleID, environment: notification.environment)
         let handling = SignedNotificationHandling.of(verified.payload.notificationType)
-        var plan = ApplyPlan()
+        var plan = AttemptPlan()
         if verified.payload.notificationType == .renewalExtension { plan.extensionSummary = verified.payload.summary }
         guard !facts.transactions.isEmpty || !facts.renewals.isEmpty else {
             plan.note = handling.noteWithoutFacts(verified)
@@ -85,7 +85,7 @@ extension NotificationProcessor {
             logger: logger)
         {
         case .facts(let batches):
-            return .apply(ApplyPlan(batches: batches))
+            return .apply(AttemptPlan(batches: batches))
         case .retry(let reason, _):
             return .retry(reason: reason, limited: false)
         case .refused(let reason, _):

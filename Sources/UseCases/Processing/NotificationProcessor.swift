@@ -24,7 +24,7 @@ public struct NotificationProcessor: Sendable {
         case superseded
     }
 
-    let database: PostgresClient
+    let database: any FactDatabase
     let inbox: NotificationInbox
     let evidence: AppleEvidence
     let apps: AppRegistry
@@ -49,16 +49,18 @@ public struct NotificationProcessor: Sendable {
     static let applyTransactionsInFlight = 4
     static let appliesPerTransaction = 32
 
-    /// Creates a processor asking Apple through `evidence`.
+    /// Creates a processor asking Apple through `evidence`, closing claims of `inbox` and
+    /// applying through `database`; `receipts` gives a subscription's stored receipt.
     public init(
-        database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry, retryPolicy: RetryPolicy, attemptDeadline: Duration? = nil
+        database: any FactDatabase, inbox: NotificationInbox, receipts: StoredReceipts, evidence: AppleEvidence, apps: AppRegistry,
+        retryPolicy: RetryPolicy, attemptDeadline: Duration? = nil
     ) {
         self.database = database
-        self.inbox = NotificationInbox(client: database)
+        self.inbox = inbox
         self.evidence = evidence
         self.apps = apps
         self.retryPolicy = retryPolicy
-        self.receipts = StoredReceipts(client: database)
+        self.receipts = receipts
         self.attemptDeadline = attemptDeadline
         self.groupCommit = GroupCommit(
             maximumBatchSize: Self.appliesPerTransaction, maximumInFlight: Self.applyTransactionsInFlight, maximumQueued: 65_536
@@ -74,7 +76,7 @@ public struct NotificationProcessor: Sendable {
         var logger = logger
         logger[metadataKey: LogKey.notificationID] = "\(notification.id)"
         logger[metadataKey: LogKey.attempt] = "\(notification.attempt)"
-        let plan: ApplyPlan
+        let plan: AttemptPlan
         let preparation: Preparation
         if let attemptDeadline {
             let attemptLogger = logger
@@ -121,7 +123,7 @@ public struct NotificationProcessor: Sendable {
 
     /// Applies the plan's facts and marks the notification processed, in one transaction
     /// (shared with other attempts' applies that are ready at the same moment).
-    private func apply(_ plan: ApplyPlan, of notification: ClaimedNotification, linking appUserID: String?) async throws {
+    private func apply(_ plan: AttemptPlan, of notification: ClaimedNotification, linking appUserID: String?) async throws {
         try await groupCommit.submit(ApplyJob(plan: plan, notification: notification, appUserID: appUserID))
     }
 
@@ -130,20 +132,20 @@ public struct NotificationProcessor: Sendable {
     /// job's facts and what goes with them, and its outcome. Anything that fails (a claim gone
     /// stale, a link the app's policy refuses) rolls all of them back, and the group commit
     /// writes each again alone.
-    static func write(_ jobs: [ApplyJob], database: PostgresClient, apps: AppRegistry) async throws {
-        try await database.withTransaction { session in
-            try FactStore.lockSubscriptions(of: jobs.flatMap { $0.plan.batches.map(\.facts) }, in: session)
+    static func write(_ jobs: [ApplyJob], database: any FactDatabase, apps: AppRegistry) async throws {
+        try await database.transaction { transaction in
+            try transaction.lockPurchases(of: jobs.flatMap { $0.plan.batches.map(\.facts) })
             for job in jobs {
                 let (plan, notification) = (job.plan, job.notification)
                 try FactApplier.applyLocked(
-                    plan.batches, notificationID: notification.id, appUserID: job.appUserID, apps: apps, in: session)
-                try plan.consumption?.record(in: session)
+                    plan.batches, notificationID: notification.id, appUserID: job.appUserID, apps: apps, in: transaction)
+                try plan.consumption?.record(in: transaction)
                 if let summary = plan.extensionSummary, let identifier = summary.requestIdentifier {
-                    try RenewalExtensionStore.recordSummary(
+                    try transaction.recordExtensionSummary(
                         requestIdentifier: identifier, bundleID: notification.bundleID, succeededCount: summary.succeededCount,
-                        failedCount: summary.failedCount, in: session)
+                        failedCount: summary.failedCount)
                 }
-                try NotificationInbox.markProcessed(notification, note: plan.note, in: session)
+                try transaction.markProcessed(notification, note: plan.note)
             }
         }
     }
@@ -164,7 +166,7 @@ public struct NotificationProcessor: Sendable {
 
 /// One attempt's apply: the facts and what goes with them, and the claim they close.
 struct ApplyJob: Sendable {
-    let plan: ApplyPlan
+    let plan: AttemptPlan
     let notification: ClaimedNotification
     let appUserID: String?
 }

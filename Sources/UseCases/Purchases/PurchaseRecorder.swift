@@ -40,13 +40,13 @@ public struct PurchaseRecorder: Sendable {
     ///   - onQueued: called after a purchase is queued (to wake the worker).
     ///   - answers: reads the user's subscriber JSON back.
     public init(
-        evidence: AppleEvidence, database: PostgresClient, answers: ReadAnswers, signatures: SignedPayloadVerifier,
+        evidence: AppleEvidence, applier: FactApplier, inbox: NotificationInbox, answers: ReadAnswers, signatures: SignedPayloadVerifier,
         receiptProof: AppReceiptVerifier, apps: AppRegistry, wait: Duration, onQueued: @escaping @Sendable () async -> Void
     ) {
         self.evidence = evidence
-        self.applier = FactApplier(database: database, apps: apps)
+        self.applier = applier
         self.answers = answers
-        self.inbox = NotificationInbox(client: database)
+        self.inbox = inbox
         self.signatures = signatures
         self.receiptProof = receiptProof
         self.apps = apps

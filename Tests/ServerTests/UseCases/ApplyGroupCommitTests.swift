@@ -122,7 +122,7 @@ struct ApplyGroupCommitTests {
             let facts = ReceiptFacts(
                 environment: .production, bundleID: UseCaseHarness.bundleID, transactions: transactions, renewals: [], latestReceipt: nil)
             return ApplyJob(
-                plan: ApplyPlan(batches: [FactBatch(facts: facts, observedAt: now)]), notification: notification, appUserID: nil)
+                plan: AttemptPlan(batches: [FactBatch(facts: facts, observedAt: now)]), notification: notification, appUserID: nil)
         }
     }
 }

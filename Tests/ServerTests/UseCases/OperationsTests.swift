@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import AppStoreSignature
 import AppStoreSimulator
+import Composition
 import Foundation
 import HTTPClient
 import Logging

@@ -1,5 +1,6 @@
 import AppStoreServerAPI
 import AppStoreSignature
+import Composition
 import Foundation
 import HTTPClient
 import Logging

@@ -1,6 +1,5 @@
 import AppStoreServerAPI
 import HTTPClient
-import Postgres
 import Settings
 import Store
 
@@ -19,10 +18,10 @@ public struct FailureReport: Sendable {
             self.init(message: error.description, exitCode: 2)
         case let error as MigrationError:
             self.init(message: error.description, exitCode: 2)
-        case let error as PostgresError where error.code == .invalidConfiguration:
-            self.init(message: error.message, exitCode: 2)
-        case let error as PostgresError where error.code == .unreachable || error.code == .connectionLost || error.code == .poolTimeout:
-            self.init(message: error.message, exitCode: 3)
+        case _ where StoreFailure(error) == .misconfigured:
+            self.init(message: StoreFailure.reason(error), exitCode: 2)
+        case _ where StoreFailure(error) == .unreachable:
+            self.init(message: StoreFailure.reason(error), exitCode: 3)
         case let error as CommandFailure:
             self.init(message: error.message, exitCode: error.exitCode)
         case let error as AppStoreAPIError:

@@ -1,5 +1,4 @@
 import Logging
-import Postgres
 import ServiceSupport
 import Store
 import Synchronization
@@ -158,10 +157,6 @@ public final class IntakeBatcher: Sendable {
 
     /// True when the error comes from an entry's data, not from the database being unavailable.
     static func isCausedByAnEntry(_ error: any Error) -> Bool {
-        guard let error = error as? PostgresError else { return false }
-        if error.code == .invalidParameter { return true }
-        guard error.code == .server, let sqlState = error.sqlState else { return false }
-        // 22: data exception (bad JSON, bad Unicode escape); 23: integrity constraint; 54: program limit.
-        return sqlState.hasPrefix("22") || sqlState.hasPrefix("23") || sqlState.hasPrefix("54")
+        StoreFailure(error)?.isCausedByData == true
     }
 }

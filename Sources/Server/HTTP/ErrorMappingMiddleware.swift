@@ -34,10 +34,10 @@ public struct ErrorMappingMiddleware<Context: RequestContext>: RouterMiddleware 
         case let error as IntakeBatcherError:
             logger.warning("intake unavailable", metadata: [LogKey.error: "\(error)"])
             return APIError.unavailable("\(error); retry later")
-        case _ where DatabaseFailure(error) == .unavailable:
+        case _ where StoreFailure(error)?.canHeal == true:
             logger.warning("database unavailable", metadata: [LogKey.error: "\(error)"])
             return APIError.unavailable("the database is unavailable; retry later")
-        case _ where DatabaseFailure(error) == .unstorableText:
+        case _ where StoreFailure(error) == .unstorableText:
             return APIError.malformed("a value contains a NUL character (\\u0000), which cannot be stored")
         default:
             // `description` only: a database error's detail can quote row values (a receipt).

@@ -1,7 +1,6 @@
 import AppStore
 import Foundation
 import Logging
-import Postgres
 import Settings
 import Store
 import Subscriptions
@@ -120,9 +119,9 @@ public struct Revalidator: Sendable {
                     $0.originalTransactionID == item.originalTransactionID && $0.environment == item.environment && $0.oldStatus != nil
                 }
                 return .verified(change: change)
-            } catch let error as PostgresError where error.code == .server && error.isTransient {
+            } catch let error where StoreFailure(error) == .busy {
                 // A deadlock or serialization failure against the worker: nothing was applied.
-                return .retryLater("database: \(error.message)")
+                return .retryLater("database: \(StoreFailure.reason(error))")
             }
         case .retry(let reason, _):
             return .retryLater(reason)

@@ -3,7 +3,6 @@ import AppStoreSignature
 import Foundation
 import JSON
 import Logging
-import Postgres
 import Settings
 import Store
 import Subscriptions
@@ -71,8 +70,8 @@ extension NotificationProcessor {
                 stored = try await receipts.latestReceipt(
                     bundleID: notification.bundleID, environment: notification.environment,
                     originalTransactionIDs: body.originalTransactionIDs)
-            } catch let error as PostgresError where error.isTransient {
-                return .retry(reason: "database: \(error.message)", limited: false)
+            } catch let error where StoreFailure(error)?.canHeal == true {
+                return .retry(reason: "database: \(StoreFailure.reason(error))", limited: false)
             } catch {
                 return .dead(reason: "cannot look up the subscription's stored receipt: \(error)")
             }

@@ -2,7 +2,6 @@ import AppStore
 import AppStoreSignature
 import Foundation
 import Logging
-import Postgres
 import ServiceSupport
 import Settings
 import Store
@@ -110,12 +109,12 @@ public struct NotificationProcessor: Sendable {
         } catch let error as StaleClaimError {
             logger.info("attempt superseded; its work was rolled back", metadata: [LogKey.error: "\(error)"])
             return .superseded
-        } catch let error as PostgresError where error.isTransient {
-            return try await retry(notification, reason: "database: \(error.message)", limited: false, logger: logger)
-        } catch let error as PostgresError {
+        } catch let error where StoreFailure(error)?.canHeal == true {
+            return try await retry(notification, reason: "database: \(StoreFailure.reason(error))", limited: false, logger: logger)
+        } catch let error where StoreFailure(error) != nil {
             // The statement itself was refused (a value out of range, a constraint): the same
             // facts will be refused again, so retrying after every lease would only block the inbox.
-            return try await dead(notification, reason: "the database refused its facts: \(error.description)", logger: logger)
+            return try await dead(notification, reason: "the database refused its facts: \(error)", logger: logger)
         }
         logger.debug("notification processed")
         return .processed

@@ -2,7 +2,6 @@ import AppStore
 import AppStoreSignature
 import Foundation
 import Logging
-import Postgres
 import ServiceSupport
 import Settings
 import Store

@@ -36,6 +36,8 @@ public struct ServiceComponents: Sendable {
     public let eligibility: EligibilityService
     /// Offer signatures StoreKit enforces (eligibility JWS, promotional offers).
     public let offers: OfferSignatures
+    /// `POST /v1/eligibility`: answers by app user or receipt, signed when asked.
+    public let eligibilityQuestions: EligibilityQuestions
     /// Answers to CONSUMPTION_REQUEST, and the consents they need.
     public let consumptionAnswers: ConsumptionAnswers
     public let consumptionConsents: ConsumptionConsents
@@ -136,12 +138,15 @@ public struct ServiceComponents: Sendable {
             evidence: apiEvidence, database: database, answers: readAnswers.followingWrites, signatures: signatures,
             receiptProof: apple.receiptProof, apps: configuration.apps,
             wait: configuration.receiptWait, onQueued: onQueued)
+        let eligibility = EligibilityService(policy: configuration.eligibilityPolicy, readAnswers: readAnswers)
+        let offers = OfferSignatures(
+            database: database, apps: configuration.apps, readAnswers: readAnswers, eligibilityPolicy: configuration.eligibilityPolicy)
         return ServiceComponents(
             migrations: migrations, inbox: NotificationInbox(client: database), roots: roots, signatures: signatures, processor: processor,
             workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
-            eligibility: EligibilityService(policy: configuration.eligibilityPolicy, readAnswers: readAnswers),
-            offers: OfferSignatures(
-                database: database, apps: configuration.apps, readAnswers: readAnswers, eligibilityPolicy: configuration.eligibilityPolicy),
+            eligibility: eligibility, offers: offers,
+            eligibilityQuestions: EligibilityQuestions(
+                eligibility: eligibility, offers: offers, purchases: purchases, apps: configuration.apps),
             consumptionAnswers: ConsumptionAnswers(database: database, api: appStoreAPI, apps: configuration.apps),
             consumptionConsents: ConsumptionConsents(database: database),
             appTransactions: AppTransactionRecorder(

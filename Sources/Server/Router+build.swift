@@ -37,8 +37,8 @@ func buildRouter(
     ReceiptsController(purchases: components.purchases, apps: configuration.apps, maxBodyBytes: configuration.maxBodyBytes).addRoutes(
         to: api)
     SubscribersController(
-        answers: components.readAnswers, forgetting: components.forgetting, purchases: components.purchases, apps: configuration.apps,
-        eligibility: components.eligibility, offers: components.offers, maxBodyBytes: configuration.maxBodyBytes
+        answers: components.readAnswers, forgetting: components.forgetting,
+        questions: components.eligibilityQuestions, maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: api)
     OffersController(offers: components.offers, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
     ConsentController(consents: components.consumptionConsents, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)

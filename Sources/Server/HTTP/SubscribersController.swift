@@ -12,10 +12,7 @@ import UseCases
 struct SubscribersController<Context: RequestContext> {
     let answers: ReadAnswers
     let forgetting: SubscriberForgetting
-    let purchases: PurchaseRecorder
-    let apps: AppRegistry
-    let eligibility: EligibilityService
-    let offers: OfferSignatures
+    let questions: EligibilityQuestions
     let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<Context>) {
@@ -37,49 +34,31 @@ struct SubscribersController<Context: RequestContext> {
 
     private func postEligibility(_ request: Request, context: Context) async throws -> JSONResponse {
         let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
-        guard let productIDs = QueryRequest.strings(body, "product_ids"), !productIDs.isEmpty,
-            productIDs.count <= EligibilityService.maximumProducts, productIDs.allSatisfy({ !$0.isEmpty })
-        else {
+        guard let productIDs = QueryRequest.strings(body, "product_ids") else {
             throw APIError.malformed("product_ids must be a list of 1 to \(EligibilityService.maximumProducts) product ids")
         }
-        let appUserID = try QueryRequest.optionalString(body, "app_user_id")
         let sign = try QueryRequest.flag(body, "sign")
         let transactionID = try QueryRequest.optionalString(body, "transaction_id")
-        let bundleID = try QueryRequest.optionalString(body, "bundle_id")
         if sign, transactionID == nil {
             throw APIError.malformed(
                 "sign needs transaction_id: a transaction of the customer this server verified, e.g. AppTransaction's appTransactionID")
         }
-        let receiptData = try QueryRequest.optionalString(body, "receipt_data", maxLength: maxBodyBytes)
-        switch (appUserID, receiptData, transactionID) {
-        case (let appUserID?, nil, let transactionID?) where sign:
-            let signed = try await offers.eligibility(
-                appUserID: appUserID, transactionID: transactionID, productIDs: productIDs, bundleID: bundleID)
-            return JSONResponse(document: EligibilityDocument(signed))
-        case (let appUserID?, nil, _):
-            let answered = try await eligibility.answersWithOrigin(appUserID: appUserID, productIDs: productIDs)
-            ReadAnswerMetrics.record(.eligibility, answered.origin)
-            return JSONResponse(document: EligibilityDocument(eligibility: answered.answers.mapValues(\.rawValue)))
-        case (nil, let receiptData?, _):
-            let submission = try ReceiptSubmission(receiptData: receiptData, bundleID: bundleID, apps: apps)
-            let facts = try await purchases.facts(of: submission, logger: context.logger)
-            if sign, let transactionID {
-                let signed = try await offers.eligibility(
-                    receipts: facts, transactionID: transactionID, productIDs: productIDs, bundleID: bundleID)
-                return JSONResponse(document: EligibilityDocument(signed))
-            }
-            let answers = try await eligibility.answers(receipts: facts, productIDs: productIDs)
-            return JSONResponse(document: EligibilityDocument(eligibility: answers.mapValues(\.rawValue)))
-        default:
-            throw APIError.malformed("give exactly one of app_user_id and receipt_data")
+        let customer: EligibilityQuestions.Customer
+        switch (
+            try QueryRequest.optionalString(body, "app_user_id"),
+            try QueryRequest.optionalString(body, "receipt_data", maxLength: maxBodyBytes)
+        ) {
+        case (let appUserID?, nil): customer = .appUser(appUserID)
+        case (nil, let receiptData?): customer = .receipt(receiptData)
+        default: throw APIError.malformed("give exactly one of app_user_id and receipt_data")
         }
-    }
-}
-
-extension EligibilityDocument {
-    /// The answers and their signatures.
-    init(_ signed: OfferSignatures.SignedEligibility) {
-        self.init(eligibility: signed.answers.mapValues(\.rawValue), signatures: signed.signatures)
+        let answer = try await questions.answer(
+            EligibilityQuestions.Question(
+                customer: customer, productIDs: productIDs, bundleID: try QueryRequest.optionalString(body, "bundle_id"),
+                signingTransactionID: sign ? transactionID : nil),
+            logger: context.logger)
+        if let origin = answer.origin { ReadAnswerMetrics.record(.eligibility, origin) }
+        return JSONResponse(document: EligibilityDocument(eligibility: answer.answers.mapValues(\.rawValue), signatures: answer.signatures))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Intake
 import UseCases
 
 /// An error answered to an HTTP client as `{"error": "<code>", "message": "<sentence>"}`.
@@ -79,6 +80,14 @@ extension APIError {
 }
 
 extension APIError {
+    /// Intake's refusal of a body: 400 or 401.
+    init(_ refusal: IntakeRefusal) {
+        switch refusal.kind {
+        case .malformed: self = .malformed(refusal.message)
+        case .unauthorized: self = .unauthorized(refusal.message)
+        }
+    }
+
     /// A use case's refusal, by its kind.
     init(_ error: UseCaseError) {
         switch error {

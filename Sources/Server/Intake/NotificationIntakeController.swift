@@ -39,7 +39,11 @@ struct NotificationIntakeController<Context: RequestContext> {
                 do {
                     let parser = self.parser
                     let parsed = try await largeBodies.read(size: body.count) { () throws(APIError) -> IntakeBody in
-                        try parser.parse(body)
+                        do throws(IntakeRefusal) {
+                            return try parser.parse(body)
+                        } catch {
+                            throw APIError(error)
+                        }
                     }
                     switch parsed {
                     case .v1(let v1):

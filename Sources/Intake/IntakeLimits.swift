@@ -11,7 +11,7 @@ enum IntakeLimits {
     static let maximumBundleIDLength = 255
 
     /// Throws 400 naming the first identifier that is too long or holds a control character.
-    static func check(_ notification: NotificationV1) throws(APIError) {
+    static func check(_ notification: NotificationV1) throws(IntakeRefusal) {
         if let bundleID = notification.bundleID { try check(bundleID, field: "bid", limit: maximumBundleIDLength) }
         for id in notification.originalTransactionIDs {
             try check(id, field: "original_transaction_id", limit: maximumIDLength)
@@ -21,10 +21,10 @@ enum IntakeLimits {
         }
     }
 
-    private static func check(_ value: String, field: String, limit: Int) throws(APIError) {
-        guard value.utf8.count <= limit else { throw APIError.malformed("\(field) is longer than \(limit) characters") }
+    private static func check(_ value: String, field: String, limit: Int) throws(IntakeRefusal) {
+        guard value.utf8.count <= limit else { throw IntakeRefusal.malformed("\(field) is longer than \(limit) characters") }
         guard !value.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw APIError.malformed("\(field) contains a control character")
+            throw IntakeRefusal.malformed("\(field) contains a control character")
         }
     }
 

@@ -19,49 +19,49 @@ public struct NotificationIntakeParser: Sendable {
 
     /// Parses a body: a version 1 notification is authenticated and prepared for the inbox
     /// here; a version 2 `signedPayload` is handed back for signature verification.
-    public func parse(_ bytes: [UInt8]) throws(APIError) -> IntakeBody {
-        guard !bytes.isEmpty else { throw APIError.malformed("the body is empty") }
+    public func parse(_ bytes: [UInt8]) throws(IntakeRefusal) -> IntakeBody {
+        guard !bytes.isEmpty else { throw IntakeRefusal.malformed("the body is empty") }
         // One strict parse: duplicate keys are refused, so the stored copy and the typed
         // view below cannot read different values for the same field.
         let tree: JSONValue
         do {
             tree = try StrictJSONParser.parse(bytes)
         } catch {
-            throw APIError.malformed("the body is not valid JSON: \(error)")
+            throw IntakeRefusal.malformed("the body is not valid JSON: \(error)")
         }
-        guard let object = tree.objectMembers else { throw APIError.malformed("the body must be a JSON object") }
+        guard let object = tree.objectMembers else { throw IntakeRefusal.malformed("the body must be a JSON object") }
         if let signed = object["signedPayload"] {
-            guard let jws = signed.stringValue else { throw APIError.malformed("signedPayload must be a string (a compact JWS)") }
+            guard let jws = signed.stringValue else { throw IntakeRefusal.malformed("signedPayload must be a string (a compact JWS)") }
             return .signed(jws)
         }
         // Authenticate first: a sender without the secret costs no typed decode.
         let credentials = try? tree.decode(NotificationV1Credentials.self)
         guard let bundleID = credentials?.bundleID, !bundleID.isEmpty else {
-            throw APIError.malformed("the notification has no bid (bundle id)")
+            throw IntakeRefusal.malformed("the notification has no bid (bundle id)")
         }
         guard let app = apps.app(bundleID: bundleID), let password = credentials?.password, app.sharedSecret?.matches(password) == true
         else {
-            throw APIError.unauthorized("unknown bundle id or wrong shared secret")
+            throw IntakeRefusal.unauthorized("unknown bundle id or wrong shared secret")
         }
         if let number = StorableJSON.firstUnstorableNumber(in: tree) {
             let shown = number.text.count > 24 ? String(number.text.prefix(24)) + "…" : number.text
-            throw APIError.malformed(
+            throw IntakeRefusal.malformed(
                 "the body holds a number beyond what can be stored (\(shown)): at most 131072 digits before the point and 16383 after")
         }
         let notification: NotificationV1
         do {
             notification = try NotificationV1.decode(from: tree)
         } catch {
-            throw APIError.malformed("not a version 1 App Store notification: \(DecodingProblem.describe(error))")
+            throw IntakeRefusal.malformed("not a version 1 App Store notification: \(DecodingProblem.describe(error))")
         }
         guard let environment = notification.environment ?? notification.unifiedReceipt?.environment else {
-            throw APIError.malformed("the notification names no environment (expected PROD or Sandbox)")
+            throw IntakeRefusal.malformed("the notification names no environment (expected PROD or Sandbox)")
         }
         try IntakeLimits.check(notification)
         let stored = CanonicalJSONWriter.bytes(tree.removingMember("password"))
         // PostgreSQL cannot store U+0000 in text or jsonb; the canonical writer spells it `\u0000`.
         if IntakeLimits.containsNUL(stored) {
-            throw APIError.malformed("the body contains a NUL character (\\u0000), which cannot be stored")
+            throw IntakeRefusal.malformed("the body contains a NUL character (\\u0000), which cannot be stored")
         }
         let digest = ContentHash.sha256Hex(stored)
         return .v1(

@@ -243,6 +243,7 @@ let package = Package(
                 "Settings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "StoredAnswers",
+                "Intake",
                 "JSON",
                 "AppStoreServerAPI",
                 "ServiceSupport",

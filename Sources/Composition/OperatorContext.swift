@@ -50,7 +50,9 @@ public struct OperatorContext: Sendable {
     /// Irregular activity: users fed by many Apple accounts, purchases linked to many users.
     public var irregularActivity: IrregularActivity { IrregularActivity(database: database) }
     /// Notification history backfill runs.
-    public var backfill: BackfillStore { BackfillStore(client: database) }
+    public var backfillRuns: BackfillStore { BackfillStore(client: database) }
+    /// `notifications backfill` for `apps`.
+    public func backfill(apps: AppRegistry) -> NotificationBackfill { NotificationBackfill(store: backfillRuns, apps: apps) }
     /// Revalidation runs and candidates.
     public var revalidations: RevalidationStore { RevalidationStore(client: database) }
 

@@ -53,39 +53,23 @@ struct NotificationsBackfillCommand: AsyncParsableCommand {
         try await CommandExecution.withDatabase(options) { context in
             try await APISession.with { session in
                 let client = try session.client(app: app)
-                let store = context.backfill
-                var run = try await store.open(
-                    bundleID: client.bundleID, environment: environment, start: start, end: end, onlyFailures: onlyFailures)
-                if run.resumed && !options.json {
-                    Output.line("resuming backfill \(run.id) after \(run.pages) page\(run.pages == 1 ? "" : "s")")
-                }
-                // Without --until, a run stopped earlier resumes with the window it had.
-                let query = NotificationHistoryQuery(startDate: start, endDate: run.end, onlyFailures: onlyFailures)
-                repeat {
-                    let page = try await client.notificationHistoryPage(
-                        query, paginationToken: run.paginationToken, environment: environment)
-                    var entries: [InboxEntry] = []
-                    var refused = 0
-                    for item in page.notifications {
-                        switch SignedNotificationEntry.make(
-                            item.notification, signedPayload: item.signedPayload, apps: session.settings.apps)
-                        {
-                        case .success(let entry):
-                            entries.append(entry)
-                        case .failure(let refusal):
-                            refused += 1
-                            Output.error("subscriptionctl: skipped a notification: \(refusal)")
+                let json = options.json
+                let run = try await context.backfill(apps: session.settings.apps).run(
+                    client: client, environment: environment, start: start, end: end, onlyFailures: onlyFailures,
+                    onStart: { run in
+                        if run.resumed && !json {
+                            Output.line("resuming backfill \(run.id) after \(run.pages) page\(run.pages == 1 ? "" : "s")")
                         }
-                    }
-                    let (after, stored, duplicates) = try await store.storePage(
-                        entries, refused: refused, next: page.hasMore ? page.paginationToken : nil, of: run)
-                    run = after
-                    if !options.json {
+                    },
+                    onPage: { page in
+                        for refusal in page.refusals { Output.error("subscriptionctl: skipped a notification: \(refusal)") }
+                        guard !json else { return }
+                        let refused = page.refusals.count
                         Output.line(
-                            "page \(run.pages): \(stored) stored, \(duplicates) already there\(refused > 0 ? ", \(refused) refused" : "")")
-                    }
-                } while run.paginationToken != nil
-                if options.json {
+                            "page \(page.run.pages): \(page.stored) stored, \(page.duplicates) already there\(refused > 0 ? ", \(refused) refused" : "")"
+                        )
+                    })
+                if json {
                     try Output.json(
                         BackfillDocument(
                             run: run.id, pages: run.pages, stored: run.stored, duplicates: run.duplicates, refused: run.refused))

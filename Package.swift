@@ -244,6 +244,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 "StoredAnswers",
                 "Intake",
+                "Webhooks",
                 "JSON",
                 "AppStoreServerAPI",
                 "ServiceSupport",

@@ -5,6 +5,7 @@ import ServiceLifecycle
 import ServiceSupport
 import Settings
 import Store
+import UseCases
 import Webhooks
 
 /// The background service that sends the outbox to the apps' backends: claims due events
@@ -92,22 +93,13 @@ public struct WebhookDelivery: Service {
         var logger = logger
         logger[metadataKey: LogKey.webhookEventID] = "\(claim.event.eventID)"
         logger[metadataKey: LogKey.attempt] = "\(claim.attempt)"
-        guard let target = apps.app(bundleID: claim.event.bundleID)?.webhook else { return }
-        let outcome = await sender.send(claim.event, to: target, logger: logger)
+        let attempt = WebhookAttempt(outbox: outbox, sender: sender, apps: apps, retry: configuration.retry)
         do {
-            switch outcome {
-            case .acknowledged(let status):
-                if try await outbox.markDelivered(claim, status: status) { metrics.delivered.increment() }
-            case .failed(let status, let reason):
-                if let next = configuration.retry.nextAttempt(after: claim.attempt, windowStart: claim.event.retryWindowStart, now: Date())
-                {
-                    logger.info("webhook delivery failed; will retry", metadata: [LogKey.error: "\(reason)", "next_attempt_at": "\(next)"])
-                    if try await outbox.scheduleRetry(claim, at: next, status: status, reason: reason) { metrics.retried.increment() }
-                } else {
-                    let final = "gave up after \(claim.attempt) attempts: \(reason)"
-                    logger.warning("webhook event is dead", metadata: [LogKey.error: "\(final)"])
-                    if try await outbox.markDead(claim, status: status, reason: final) { metrics.dead.increment() }
-                }
+            switch try await attempt.deliver(claim, logger: logger) {
+            case .delivered: metrics.delivered.increment()
+            case .retrying: metrics.retried.increment()
+            case .dead: metrics.dead.increment()
+            case .superseded, .notConfigured: break
             }
         } catch {
             // Recording the outcome failed (database trouble): the lease brings it back.

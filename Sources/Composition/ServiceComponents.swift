@@ -4,6 +4,7 @@ import Foundation
 import HTTPClient
 import Logging
 import Postgres
+import ServiceLifecycle
 import Settings
 import Store
 import StoredAnswers
@@ -170,23 +171,10 @@ public struct ServiceComponents: Sendable {
         return (pool.inUse, pool.idle, pool.waiting)
     }
 
-    /// Closes the database connections (last: everything before it may still write).
-    public func shutdownDatabase() async throws {
-        try? await readDatabase?.shutdown()
-        try await database.shutdown()
-    }
+    /// The database clients as services of the group: placed before everything that uses
+    /// them, they close last (a group stops in reverse order); the replica's before the primary's.
+    public var databaseServices: [any Service] { [database] + (readDatabase.map { [$0] } ?? []) }
 
-    /// Stops every upstream client, each even when one before it failed to stop (that
-    /// failure is thrown after); transfers still running fail.
-    public func shutdownUpstreams() async throws {
-        var firstFailure: (any Error)?
-        for client in upstreams {
-            do {
-                try await client.shutdown()
-            } catch {
-                firstFailure = firstFailure ?? error
-            }
-        }
-        if let firstFailure { throw firstFailure }
-    }
+    /// The upstream libcurl clients as services (transfers still running fail when they stop).
+    public var upstreamServices: [any Service] { upstreams }
 }

@@ -73,8 +73,8 @@ public func buildApplication(
         configuration: configuration, environment: environment, components: components, intakeBatcher: intakeBatcher,
         largeBodies: largeBodies, intakeLatency: intakeLatency)
 
-    var services: [any Service] = [
-        ShutdownService(name: "database") { try await components.shutdownDatabase() },
+    var services: [any Service] = components.databaseServices
+    services += [
         // Before the database closes: entries still queued answer 503 (Apple retries them);
         // batches already sent finish and answer.
         ShutdownService(name: "intake") {
@@ -86,9 +86,9 @@ public func buildApplication(
             components.answerWriter.close()
             await components.answerWriter.flush()
         },
-        ShutdownService(name: "upstream-http") { try await components.shutdownUpstreams() },
-        PipelineMetricsService(components: components, interval: environment.metricsSampleInterval, logger: logger),
     ]
+    services += components.upstreamServices
+    services.append(PipelineMetricsService(components: components, interval: environment.metricsSampleInterval, logger: logger))
     if let replicaMonitor = components.replicaMonitor {
         services.append(ReplicaMonitorService(monitor: replicaMonitor))
     }

@@ -22,6 +22,12 @@ public struct AppCredentials: Sendable {
     public let linkPolicy: LinkPolicy
     /// The event types its webhook receives (`webhook_event_types`; nil: every type).
     public let webhookEventTypes: Set<LifecycleEvent.Kind>?
+
+    /// The event types written for it: none without a webhook URL (they would only pile up
+    /// undeliverable), else its `webhook_event_types` (every type when absent).
+    public var webhookEventKinds: Set<LifecycleEvent.Kind> {
+        webhook == nil ? [] : webhookEventTypes ?? Set(LifecycleEvent.Kind.allCases)
+    }
     /// How it answers CONSUMPTION_REQUEST (`consumption`; nil: not answered).
     public let consumptionPolicy: ConsumptionPolicy?
     /// The StoreKit configuration's certificate its Xcode test purchases are signed with
@@ -71,10 +77,7 @@ public struct AppRegistry: Sendable {
         let appsByBundleID = Dictionary(apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
         self.appsByBundleID = appsByBundleID
         linkPolicies = LinkPolicies(appsByBundleID.mapValues(\.linkPolicy))
-        webhookEvents = WebhookEventSelection(
-            appsByBundleID.mapValues { app in
-                app.webhook == nil ? [] : app.webhookEventTypes ?? Set(LifecycleEvent.Kind.allCases)
-            })
+        webhookEvents = WebhookEventSelection(appsByBundleID.mapValues(\.webhookEventKinds))
     }
 
     /// The app with this bundle id, if configured.

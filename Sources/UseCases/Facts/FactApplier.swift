@@ -51,15 +51,18 @@ public struct FactApplier: Sendable {
     /// ``FactApplication`` plans, and the plan is written.
     @discardableResult
     static func applyLocked(
-        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, apps: AppRegistry, now: Date = Date(),
-        in transaction: any FactTransaction
+        _ batches: [FactBatch], notificationID: Int64?, appUserID: String?, app: AppCredentials? = nil, apps: AppRegistry,
+        now: Date = Date(), in transaction: any FactTransaction
     ) throws -> [StatusChange] {
         var changes: [StatusChange] = []
         for batch in batches {
             let bundleID = batch.facts.bundleID
+            // The caller's app when it resolved the batch's already (the worker, once per claim).
+            let known = app?.bundleID == bundleID ? app : nil
             let context = FactApplication.Context(
-                claimant: appUserID, linkPolicy: apps.linkPolicies.policy(bundleID: bundleID),
-                webhookEvents: apps.webhookEvents.kinds(bundleID: bundleID), receiptObservedAt: batch.observedAt, now: now)
+                claimant: appUserID, linkPolicy: known?.linkPolicy ?? apps.linkPolicies.policy(bundleID: bundleID),
+                webhookEvents: known?.webhookEventKinds ?? apps.webhookEvents.kinds(bundleID: bundleID),
+                receiptObservedAt: batch.observedAt, now: now)
             let stored = try transaction.storedPurchases(for: batch.facts, claimant: appUserID)
             let plan = try FactApplication.plan(stored: stored, incoming: batch.facts, context: context)
             try transaction.write(plan, notificationID: notificationID, now: now)

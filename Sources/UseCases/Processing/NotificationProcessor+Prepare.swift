@@ -12,6 +12,8 @@ struct AttemptPlan {
     var batches: [FactBatch] = []
     /// Kept with the attempt when nothing could be verified (so nothing was applied).
     var note: String?
+    /// The notification's app, resolved once per claim and passed down to the apply.
+    var app: AppCredentials?
     /// A CONSUMPTION_REQUEST to answer, or the refund decision that follows one.
     var consumption: ConsumptionRecord?
     /// A RENEWAL_EXTENSION summary: Apple finished a mass extension this service may have asked for.
@@ -41,11 +43,22 @@ enum Preparation {
 }
 
 extension NotificationProcessor {
-    /// Decodes the stored body, verifies its receipt upstream and gathers the facts.
+    /// Decodes the stored body, verifies its receipt upstream and gathers the facts. The
+    /// app is looked up here, once per claim, and goes down with the plan.
     func prepare(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
         guard let app = apps.app(bundleID: notification.bundleID) else {
             return .dead(reason: "bundle id \(notification.bundleID) is not a configured app")
         }
+        switch await prepare(notification, app: app, logger: logger) {
+        case .apply(var plan):
+            plan.app = app
+            return .apply(plan)
+        case let other:
+            return other
+        }
+    }
+
+    private func prepare(_ notification: ClaimedNotification, app: AppCredentials, logger: Logger) async -> Preparation {
         switch notification.source {
         case .v1:
             let body: NotificationV1
@@ -95,9 +108,9 @@ extension NotificationProcessor {
             }
             return await verified(receipt: receipt, app: app, plan: AttemptPlan(), logger: logger)
         case .v2:
-            return await signedFacts(notification, logger: logger)
+            return await signedFacts(notification, app: app, logger: logger)
         case .transaction:
-            return await lookedUp(notification, logger: logger)
+            return await lookedUp(notification, app: app, logger: logger)
         }
     }
 

@@ -11,7 +11,7 @@ extension NotificationProcessor {
     /// The facts of a stored v2 notification, read back without verifying it again: intake
     /// verified it before storing it (``VerifiedNotificationV2/readingStored(_:)`` says why
     /// once is enough). What its type adds is in ``SignedNotificationHandling``.
-    func signedFacts(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
+    func signedFacts(_ notification: ClaimedNotification, app: AppCredentials, logger: Logger) async -> Preparation {
         guard let jws = (try? StrictJSONParser.parse(Array(notification.body.utf8)))?["signedPayload"]?.stringValue else {
             return .dead(reason: "the stored body holds no signedPayload")
         }
@@ -32,7 +32,7 @@ extension NotificationProcessor {
             return .apply(plan)
         }
         plan.batches.append(FactBatch(facts: facts, observedAt: verified.payload.signedDate ?? notification.receivedAt))
-        plan.consumption = consumptionRecord(verified, notification)
+        plan.consumption = consumptionRecord(verified, notification, app: app)
         guard handling.reconciles, evidence.canLookUp(bundleID: notification.bundleID), let id = facts.subscriptionIDs.first else {
             return .apply(plan)
         }
@@ -53,12 +53,14 @@ extension NotificationProcessor {
 
     /// A CONSUMPTION_REQUEST of an app that answers them, or a refund decision (to join to
     /// the request before it); nil for anything else.
-    private func consumptionRecord(_ verified: VerifiedNotificationV2, _ notification: ClaimedNotification) -> ConsumptionRecord? {
+    private func consumptionRecord(
+        _ verified: VerifiedNotificationV2, _ notification: ClaimedNotification, app: AppCredentials
+    ) -> ConsumptionRecord? {
         guard let transaction = verified.transaction, let transactionID = transaction.transactionID else { return nil }
         let signedAt = verified.payload.signedDate ?? notification.receivedAt
         switch verified.payload.notificationType {
         case .consumptionRequest?:
-            guard apps.app(bundleID: notification.bundleID)?.consumptionPolicy != nil, let uuid = verified.payload.notificationUUID else {
+            guard app.consumptionPolicy != nil, let uuid = verified.payload.notificationUUID else {
                 return nil
             }
             return .request(
@@ -76,12 +78,12 @@ extension NotificationProcessor {
 
     /// A transaction id queued by `POST /v1/transactions`: looked up with the API, applied,
     /// and the user linked.
-    func lookedUp(_ notification: ClaimedNotification, logger: Logger) async -> Preparation {
+    func lookedUp(_ notification: ClaimedNotification, app: AppCredentials, logger: Logger) async -> Preparation {
         guard let id = QueuedPurchases.transactionID(fromStoredBody: notification.body) else {
             return .dead(reason: "the stored body holds no transaction_id")
         }
         switch await evidence.lookUpForLinking(
-            transactionID: id, bundleID: notification.bundleID, readingOriginalVersion: apps.grandfathers(bundleID: notification.bundleID),
+            transactionID: id, bundleID: notification.bundleID, readingOriginalVersion: app.entitlementPolicy.grandfather != nil,
             logger: logger)
         {
         case .facts(let batches):

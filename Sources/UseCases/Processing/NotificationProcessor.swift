@@ -137,7 +137,7 @@ public struct NotificationProcessor: Sendable {
             for job in jobs {
                 let (plan, notification) = (job.plan, job.notification)
                 try FactApplier.applyLocked(
-                    plan.batches, notificationID: notification.id, appUserID: job.appUserID, apps: apps, in: transaction)
+                    plan.batches, notificationID: notification.id, appUserID: job.appUserID, app: plan.app, apps: apps, in: transaction)
                 try plan.consumption?.record(in: transaction)
                 if let summary = plan.extensionSummary, let identifier = summary.requestIdentifier {
                     try transaction.recordExtensionSummary(

@@ -212,11 +212,11 @@ public struct ReadAnswers: Sendable {
             guard let read = try await source.reader.subscriberRead(appUserID: appUserID, now: now) else {
                 return (GroupUsage.none, catalog, .computed)
             }
-            if read.isStorable {
-                let answer = Self.answer(appUserID: appUserID, read, catalog: catalog, policies: policies, stamp: stamp, now: now)
-                await keep(answer)
-            }
-            return (read.usage(under: policies, at: now), catalog, .computed)
+            guard read.isStorable else { return (read.usage(under: policies, at: now), catalog, .computed) }
+            // The answer kept for the next read carries the same usage: summarised once.
+            let answer = Self.answer(appUserID: appUserID, read, catalog: catalog, policies: policies, stamp: stamp, now: now)
+            await keep(answer)
+            return (answer.usage, catalog, .computed)
         }
     }
 

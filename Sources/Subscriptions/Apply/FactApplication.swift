@@ -71,11 +71,8 @@ public enum FactApplication {
         var unlinked: [String] = []
         for id in subscriptionIDs {
             let write = recompute(id, stored: stored, now: context.now)
-            if let write {
-                plan.subscriptions.append(write)
-                stored.wrote(SubscriptionMoment(write.snapshot), of: id)
-            }
-            let change = try settle(id, facts: facts, stored: &stored, context: context, plan: &plan)
+            if let write { plan.subscriptions.append(write) }
+            let change = try settle(id, facts: facts, stored: stored, context: context, plan: &plan)
             let events = write?.events ?? []
             if !events.isEmpty || !change.link.isEmpty || !change.unlink.isEmpty { moved.append(id) }
             unlinked += change.unlink
@@ -88,7 +85,7 @@ public enum FactApplication {
         // One-time purchases belong to users the same way and have no subscription row; their
         // events say what changed of the purchase.
         for id in facts.oneTimePurchaseIDs {
-            let change = try settle(id, facts: facts, stored: &stored, context: context, plan: &plan)
+            let change = try settle(id, facts: facts, stored: stored, context: context, plan: &plan)
             let events = merged.filter { $0.after.originalTransactionID == id && $0.after.isOneTimePurchase }
                 .flatMap { LifecycleRule.events(before: $0.before, after: $0.after) }
             if !events.isEmpty || !change.link.isEmpty || !change.unlink.isEmpty { moved.append(id) }
@@ -158,7 +155,7 @@ public enum FactApplication {
 
     /// The links of purchase `id` after the ownership rule (no change when the facts cannot change them).
     private static func settle(
-        _ id: String, facts: ReceiptFacts, stored: inout StoredPurchases, context: Context, plan: inout ApplyPlan
+        _ id: String, facts: ReceiptFacts, stored: StoredPurchases, context: Context, plan: inout ApplyPlan
     ) throws(PurchaseOwnership.Refusal) -> PurchaseOwnership.Change {
         guard mayChangeOwners(of: id, facts: facts, claimant: context.claimant) else { return PurchaseOwnership.Change() }
         let owners = stored.owners[id] ?? []
@@ -168,7 +165,6 @@ public enum FactApplication {
         if !change.isEmpty || confirmed != nil {
             plan.links.append(ApplyPlan.LinkWrite(originalTransactionID: id, change: change, confirmed: confirmed))
         }
-        stored.wrote(change, of: id)
         return change
     }
 

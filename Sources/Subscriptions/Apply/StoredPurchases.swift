@@ -3,9 +3,9 @@ import Foundation
 /// What is stored of the purchases one batch of facts speaks about, read inside the
 /// transaction that holds their locks: the "stored" input of ``FactApplication``.
 ///
-/// Planning writes into it what the plan writes to the store, as the store would read it
-/// back (`storedForm`: dates at the columns' precision), so every later decision of the same
-/// plan compares with what the tables will hold.
+/// Planning writes into it the facts the plan writes (transactions, renewal info) as the
+/// store would read them back (dates at the columns' precision), so the recompute that
+/// follows in the same plan compares with what the tables will hold.
 public struct StoredPurchases: Sendable {
     /// Transactions by original transaction id.
     public private(set) var transactions: [String: [TransactionFact]] = [:]
@@ -70,14 +70,4 @@ public struct StoredPurchases: Sendable {
         add(storedRenewal(renewal))
     }
 
-    /// Records the subscription row as written.
-    mutating func wrote(_ moment: SubscriptionMoment, of id: String) {
-        subscriptions[id] = moment
-    }
-
-    /// Records a purchase's links after `change`.
-    mutating func wrote(_ change: PurchaseOwnership.Change, of id: String) {
-        owners[id, default: []].formUnion(change.link)
-        owners[id]?.subtract(change.unlink)
-    }
 }

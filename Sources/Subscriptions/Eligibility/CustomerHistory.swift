@@ -1,3 +1,5 @@
+import AppStore
+
 /// Everything known about one customer's purchases: the facts of every original transaction
 /// linked to the customer (an `app_user_id`), or of a receipt given directly.
 ///
@@ -24,9 +26,15 @@ public struct CustomerHistory: Sendable {
     /// app ignores it, Xcode only where Xcode transactions are accepted): what eligibility and
     /// offer audiences count, so a lapsed TestFlight subscription opens no production offer.
     public func counting(under policies: EntitlementPolicies) -> CustomerHistory {
-        CustomerHistory(
-            transactions: transactions.filter { policies.policy(for: $0.bundleID).counts($0.environment) },
-            renewals: renewals.filter { policies.policy(for: $0.bundleID).counts($0.environment) })
+        let counts = { (bundleID: String, environment: AppStoreEnvironment) in policies.policy(for: bundleID).counts(environment) }
+        // Usually everything counts (Sandbox grants by default): no second coalescing then.
+        guard
+            !transactions.allSatisfy({ counts($0.bundleID, $0.environment) })
+                || !renewals.allSatisfy({ counts($0.bundleID, $0.environment) })
+        else { return self }
+        return CustomerHistory(
+            transactions: transactions.filter { counts($0.bundleID, $0.environment) },
+            renewals: renewals.filter { counts($0.bundleID, $0.environment) })
     }
 
     /// A customer who never bought anything.

@@ -123,10 +123,21 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
+        // Who may do what: scopes, principals, API keys and their constant-time lookup.
+        .target(
+            name: "Access",
+            dependencies: [
+                "ServiceSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
         // PostgreSQL repositories and migrations.
         .target(
             name: "Store",
             dependencies: [
+                "Access",
                 "JSON",
                 "Postgres",
                 "AppStore",
@@ -156,6 +167,7 @@ let package = Package(
         .target(
             name: "Settings",
             dependencies: [
+                "ServiceSupport",
                 "Store",
                 "AppStoreServerAPI",
                 "AppStoreSignature",
@@ -193,6 +205,7 @@ let package = Package(
         .target(
             name: "StoredAnswers",
             dependencies: [
+                "Access",
                 "Postgres",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "ServiceSupport",
@@ -225,6 +238,7 @@ let package = Package(
         .target(
             name: "Webhooks",
             dependencies: [
+                "ServiceSupport",
                 "ContractDocuments",
                 "Settings",
                 "Store",
@@ -242,6 +256,7 @@ let package = Package(
         .target(
             name: "UseCases",
             dependencies: [
+                "Access",
                 "Settings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "StoredAnswers",
@@ -264,6 +279,7 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
+                "Access",
                 "ContractDocuments",
                 "Settings",
                 "StoredAnswers",
@@ -322,6 +338,7 @@ let package = Package(
         .target(
             name: "Composition",
             dependencies: [
+                "ServiceSupport",
                 "UseCases",
                 "AppStore",
                 "StoredAnswers",
@@ -358,6 +375,7 @@ let package = Package(
         .executableTarget(
             name: "subscriptionctl",
             dependencies: [
+                "Access",
                 "BuildInfo",
                 "ContractDocuments",
                 "Settings",
@@ -474,6 +492,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
+                "Access",
                 "Settings",
                 "CatalogFiles",
                 "StoredAnswers",
@@ -497,6 +516,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
@@ -535,6 +555,11 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         // The use cases' decisions over in-memory ports: no database, no HTTP.
+        .testTarget(
+            name: "AccessTests",
+            dependencies: ["Access"],
+            swiftSettings: sharedSwiftSettings
+        ),
         .testTarget(
             name: "UseCasesTests",
             dependencies: [

@@ -43,6 +43,10 @@ public struct OperatorContext: Sendable {
     public var answers: AnswerStore { AnswerStore(client: database, format: ReadAnswers.storedFormat(policies: policies)) }
     /// The read answers: the subscriber and entitlements documents, and rebuilding them.
     public func readAnswers(logger: Logger) -> ReadAnswers { ReadAnswers(database: database, policies: policies, logger: logger) }
+    /// API keys (`keys create/list/revoke`), limited to the `configuredApps`.
+    public func apiKeys(configuredApps: Set<String>) -> APIKeys {
+        APIKeys(repository: APIKeyStore(client: database), configuredApps: configuredApps)
+    }
     /// Manual grants.
     public var manualGrants: ManualGrants { ManualGrants(database: database) }
     /// Forgetting users and removing links.

@@ -11,6 +11,7 @@ import UseCases
 // The Store's types are what the use cases' ports stand for in production; the conformances
 // live here, in the composition root, the one place that sees both.
 extension GrantStore: GrantRepository {}
+extension APIKeyStore: APIKeyRepository {}
 extension SubscriberRemoval: SubscriberRemovalRepository {}
 extension ConsumptionStore: ConsentRepository {}
 extension IrregularActivityQueries: IrregularActivitySource {}

@@ -5,6 +5,7 @@ import HTTPClient
 import Logging
 import Postgres
 import ServiceLifecycle
+import ServiceSupport
 import Settings
 import Store
 import StoredAnswers
@@ -63,6 +64,8 @@ public struct ServiceComponents: Sendable {
     public let entitlementReviews: EntitlementReviews
     /// Tells the reads when the replica (`DATABASE_READ_URL`) is fresh enough; nil without one.
     public let replicaMonitor: ReplicaMonitor?
+    /// Who each `/v1` request is: the API keys (and `ADMIN_TOKEN`), reloaded every second.
+    public let keyAuthentication: APIKeyAuthentication
 
     private let database: PostgresClient
     private let readDatabase: PostgresClient?
@@ -162,7 +165,26 @@ public struct ServiceComponents: Sendable {
             entitlementReviews: EntitlementReviews(
                 client: database, policies: configuration.apps.entitlementPolicies, webhookEvents: configuration.apps.webhookEvents,
                 apps: configuration.apps.bundleIDs),
-            replicaMonitor: replicaMonitor, database: database, readDatabase: readDatabase, upstreams: upstreams.all)
+            replicaMonitor: replicaMonitor,
+            keyAuthentication: try await Self.keyAuthentication(database: database, adminToken: configuration.adminToken, logger: logger),
+            database: database, readDatabase: readDatabase, upstreams: upstreams.all)
+    }
+
+    /// The keys as the database holds them at startup; when they cannot be read, `ADMIN_TOKEN`
+    /// alone until the first reload that succeeds.
+    private static func keyAuthentication(
+        database: PostgresClient, adminToken: Secret?, logger: Logger
+    ) async throws
+        -> APIKeyAuthentication
+    {
+        let authentication = APIKeyAuthentication(repository: APIKeyStore(client: database), adminToken: adminToken?.revealed)
+        do {
+            try await authentication.refresh()
+        } catch {
+            logger.warning(
+                "the API keys could not be read; retrying every second", metadata: [LogKey.error: "\(StoreFailure.reason(error))"])
+        }
+        return authentication
     }
 
     /// The database pool at this moment: connections leased, idle, and requests waiting for one.

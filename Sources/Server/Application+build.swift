@@ -88,6 +88,7 @@ public func buildApplication(
         },
     ]
     services += components.upstreamServices
+    services.append(APIKeyRefreshService(authentication: components.keyAuthentication, logger: logger))
     services.append(PipelineMetricsService(components: components, interval: environment.metricsSampleInterval, logger: logger))
     if let replicaMonitor = components.replicaMonitor {
         services.append(ReplicaMonitorService(monitor: replicaMonitor))

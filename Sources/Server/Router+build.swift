@@ -5,8 +5,8 @@ import Logging
 import Settings
 import UseCases
 
-/// The routes: health and metrics, notification intake, and (with `ADMIN_TOKEN`) the
-/// query API. Each controller decodes, calls one use case of `components`, encodes.
+/// The routes: health and metrics, notification intake, and the query API (`/v1`, for API
+/// keys and `ADMIN_TOKEN`, each route guarded by its scope: `APIRoute`). Each controller decodes, calls one use case of `components`, encodes.
 func buildRouter(
     configuration: ServiceConfiguration, environment: ApplicationEnvironment, components: ServiceComponents,
     intakeBatcher: IntakeBatcher, largeBodies: LargeBodyLane, intakeLatency: IntakeLatencyWindow?
@@ -27,11 +27,7 @@ func buildRouter(
         bodyBudget: InflightBodyBudget(capacity: configuration.intakeMaxInflightBytes), latency: intakeLatency
     ).addRoutes(to: router)
 
-    guard let token = configuration.adminToken else {
-        environment.logger.notice("ADMIN_TOKEN is not set: the query API (/v1/...) is off and answers 404")
-        return router
-    }
-    let api = router.group("v1").add(middleware: AdminTokenMiddleware(token: token))
+    let api = router.group("v1").add(middleware: APIKeyMiddleware(authentication: components.keyAuthentication))
     SubscriptionsController(answers: components.readAnswers).addRoutes(to: api)
     TransactionsController(purchases: components.purchases, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
     ReceiptsController(purchases: components.purchases, apps: configuration.apps, maxBodyBytes: configuration.maxBodyBytes).addRoutes(

@@ -1,3 +1,4 @@
+import Access
 import ContractDocuments
 import Crypto
 import Foundation
@@ -143,6 +144,53 @@ public struct ReadAnswers: Sendable {
         case .stale(let stamp):
             return try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now, from: source).map { ($0.body, .computed) }
         }
+    }
+
+    /// The subscriber body as a principal that sees only `apps` is shown it: the stored
+    /// answer for every app; for some, computed from the facts of those apps (and the user's
+    /// grants) and stored nowhere. Nil when the user is unknown, or nothing of theirs is visible.
+    public func subscriberBody(
+        appUserID: String, visibleTo apps: AppScope, now: Date = Date()
+    ) async throws -> (body: String, origin: Origin)? {
+        guard case .only(let bundleIDs) = apps else { return try await subscriberBody(appUserID: appUserID, now: now) }
+        return try await restrictedSubscriber(appUserID: appUserID, to: bundleIDs, now: now).map {
+            (String(decoding: ContractJSONWriter.bytes(of: $0), as: UTF8.self), .computed)
+        }
+    }
+
+    /// The entitlements body as a principal that sees only `apps` is shown it: entitlements
+    /// from those apps' purchases and the user's grants.
+    public func entitlementsBody(
+        appUserID: String, visibleTo apps: AppScope, now: Date = Date()
+    ) async throws -> (body: String, origin: Origin)? {
+        guard case .only(let bundleIDs) = apps else { return try await entitlementsBody(appUserID: appUserID, now: now) }
+        return try await restrictedSubscriber(appUserID: appUserID, to: bundleIDs, now: now).map {
+            (String(decoding: ContractJSONWriter.bytes(of: $0.entitlementsDocument), as: UTF8.self), .computed)
+        }
+    }
+
+    /// The subscription body when its app is among `apps`; nil when it is unknown or not visible.
+    public func subscriptionBody(
+        originalTransactionID id: String, visibleTo apps: AppScope, now: Date = Date()
+    ) async throws -> (
+        body: String, origin: Origin
+    )? {
+        guard case .only(let bundleIDs) = apps else { return try await subscriptionBody(originalTransactionID: id, now: now) }
+        guard let read = try await readSource().reader.subscriptionRead(originalTransactionID: id, now: now),
+            bundleIDs.contains(read.view.snapshot.bundleID)
+        else { return nil }
+        return (
+            String(decoding: ContractJSONWriter.bytes(of: SubscriptionDocument(read.view, includeTransactions: true)), as: UTF8.self),
+            .computed
+        )
+    }
+
+    private func restrictedSubscriber(appUserID: String, to bundleIDs: Set<String>, now: Date) async throws -> SubscriberDocument? {
+        let source = readSource()
+        guard let read = try await source.reader.subscriberRead(appUserID: appUserID, now: now)?.restricted(to: bundleIDs), !read.isEmpty
+        else { return nil }
+        let catalog = try await source.store.catalog(generation: try await source.store.currentCatalogGeneration())
+        return SubscriberDocument(appUserID: appUserID, read: read, catalog: catalog, policies: policies, now: now)
     }
 
     /// The product catalog as it is now, read once per catalog generation (an import makes a new one).

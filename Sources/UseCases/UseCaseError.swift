@@ -21,12 +21,16 @@ public enum UseCaseError: Error, Sendable, Equatable, CustomStringConvertible {
     case notEligible(String)
     /// A signature was asked for a transaction this server has not verified for the customer.
     case unverifiedTransaction(String)
+    /// The principal asking lacks the scope, or does not see the app, that this needs.
+    case forbidden(String)
+    /// Something of that name exists already (an API key).
+    case alreadyExists(String)
 
     public var description: String {
         switch self {
         case .malformed(let message), .receiptRejected(let message), .signatureRejected(let message), .unavailable(let message),
             .unknownEntitlement(let message), .notFound(let message), .ownedByOtherUser(let message), .notConfigured(let message),
-            .notEligible(let message), .unverifiedTransaction(let message):
+            .notEligible(let message), .unverifiedTransaction(let message), .forbidden(let message), .alreadyExists(let message):
             message
         }
     }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ServiceSupport
 import Settings
 
 /// The `Subscriptiond-Signature` header: `v1=` and the hex HMAC-SHA256, keyed with the

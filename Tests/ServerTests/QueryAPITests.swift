@@ -24,11 +24,12 @@ struct QueryAPITests {
         }
     }
 
-    @Test("without ADMIN_TOKEN the query API is off (404)")
-    func apiOff() async throws {
+    @Test("without ADMIN_TOKEN and without keys the query API lets nobody in (401), and the old token is refused")
+    func noAdminToken() async throws {
         try await RunningService.with(settings: ["ADMIN_TOKEN": ""], runsWorker: false) { service in
             let response = try await service.get("/v1/subscriptions/1")
-            #expect(response.status == 404)
+            #expect(response.status == 401)
+            #expect(try jsonObject(response)["error"] as? String == "unauthorized")
         }
     }
 

@@ -46,6 +46,8 @@ extension APIError {
     public static func malformed(_ message: String) -> APIError { .init(.badRequest, code: "malformed", message: message) }
     /// 401: missing or wrong credentials.
     public static func unauthorized(_ message: String) -> APIError { .init(.unauthorized, code: "unauthorized", message: message) }
+    /// 403: the key lacks the scope, or does not see the app, that the request needs.
+    public static func forbidden(_ message: String) -> APIError { .init(.forbidden, code: "forbidden", message: message) }
     /// 404: nothing with that id.
     public static func notFound(_ message: String) -> APIError { .init(.notFound, code: "not_found", message: message) }
     /// 413: the body is larger than allowed.
@@ -101,6 +103,8 @@ extension APIError {
         case .notConfigured(let message): self = .init(.conflict, code: "not_configured", message: message)
         case .notEligible(let message): self = .init(.forbidden, code: "not_eligible", message: message)
         case .unverifiedTransaction(let message): self = .init(.unprocessableContent, code: "unverified_transaction", message: message)
+        case .forbidden(let message): self = .forbidden(message)
+        case .alreadyExists(let message): self = .init(.conflict, code: "already_exists", message: message)
         }
     }
 }

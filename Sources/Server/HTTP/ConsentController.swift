@@ -1,3 +1,4 @@
+import Access
 import Foundation
 import Hummingbird
 import JSON
@@ -7,18 +8,18 @@ import UseCases
 /// consent to share consumption data when they ask Apple for a refund (without it, their
 /// purchases' CONSUMPTION_REQUESTs are not answered). Answers
 /// `{"app_user_id", "consumption_data", "updated_at"}`.
-struct ConsentController<Context: RequestContext> {
+struct ConsentController<Context: PrincipalRequestContext> {
     let consents: ConsumptionConsents
     let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<Context>) {
-        group.put("subscribers/:app_user_id/consent") { request, context in
+        group.add(.putConsent) { request, context in
             let appUserID = try context.parameters.require("app_user_id")
             let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
             guard case .bool(let consented)? = body["consumption_data"] else {
                 throw APIError.malformed("consumption_data is required (true or false)")
             }
-            let updatedAt = try await consents.set(appUserID: appUserID, consented: consented)
+            let updatedAt = try await consents.set(appUserID: appUserID, consented: consented, actor: try context.requirePrincipal().actor)
             return try JSONResponse(document: ConsentResponse(appUserID: appUserID, consumptionData: consented, updatedAt: updatedAt))
         }
     }

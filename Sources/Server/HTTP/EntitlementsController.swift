@@ -1,3 +1,4 @@
+import Access
 import ContractDocuments
 import Foundation
 import Hummingbird
@@ -9,7 +10,7 @@ import UseCases
 /// stored answer), manual grants (`POST` / `DELETE /v1/subscribers/{id}/grants`),
 /// `GET /v1/subscribers/{id}/app-account-token` and `POST /v1/app-transactions` (a StoreKit 2
 /// AppTransaction, for grandfathering).
-struct EntitlementsController<Context: RequestContext> {
+struct EntitlementsController<Context: PrincipalRequestContext> {
     let answers: ReadAnswers
     let grants: ManualGrants
     let appTransactions: AppTransactionRecorder
@@ -17,40 +18,45 @@ struct EntitlementsController<Context: RequestContext> {
     let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<Context>) {
-        group.get("subscribers/:app_user_id/entitlements") { _, context in
+        group.add(.getEntitlements) { _, context in
             let appUserID = try context.parameters.require("app_user_id")
             return try ReadAnswerMetrics.response(
-                try await answers.entitlementsBody(appUserID: appUserID), of: .entitlements,
+                try await answers.entitlementsBody(appUserID: appUserID, visibleTo: try context.requirePrincipal().apps), of: .entitlements,
                 missing: "no subscriber with app_user_id \(appUserID)")
         }
-        group.post("subscribers/:app_user_id/grants") { request, context in
+        group.add(.postGrant) { request, context in
             let appUserID = try context.parameters.require("app_user_id")
             let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
             let grant = try await grants.add(
                 appUserID: appUserID, entitlement: try QueryRequest.string(body, "entitlement"),
                 expiresAt: try Self.expiresAt(body),
                 reason: try QueryRequest.string(body, "reason", maxLength: ManualGrants.maximumReasonLength),
-                actor: "api")
+                actor: try context.requirePrincipal().actor)
             return JSONResponse(status: .created, document: GrantDocument(grant))
         }
-        group.delete("subscribers/:app_user_id/grants/:grant_id") { _, context in
+        group.add(.deleteGrant) { _, context in
             let appUserID = try context.parameters.require("app_user_id")
             let text = try context.parameters.require("grant_id")
             guard let id = Int64(text), id > 0 else { throw APIError.malformed("grant_id must be a positive number, got \(text)") }
-            return JSONResponse(document: GrantDocument(try await grants.revoke(id: id, appUserID: appUserID, reason: nil, actor: "api")))
+            return JSONResponse(
+                document: GrantDocument(
+                    try await grants.revoke(id: id, appUserID: appUserID, reason: nil, actor: try context.requirePrincipal().actor)))
         }
-        group.get("subscribers/:app_user_id/app-account-token") { request, context in
+        group.add(.getAppAccountToken) { request, context in
             let appUserID = try context.parameters.require("app_user_id")
             let token = try await appAccountTokens.token(
-                for: appUserID, bundleID: request.uri.queryParameters["bundle_id"].map(String.init))
+                for: appUserID, bundleID: request.uri.queryParameters["bundle_id"].map(String.init),
+                visibleTo: try context.requirePrincipal().apps)
             return try JSONResponse(document: ["app_account_token": token])
         }
-        group.post("app-transactions") { request, context in
+        group.add(.postAppTransactions) { request, context in
             let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
             let appUserID = try QueryRequest.string(body, "app_user_id")
             let signed = try QueryRequest.string(body, "signed_app_transaction", maxLength: maxBodyBytes)
             return JSONBodyResponse(
-                body: try await appTransactions.record(signedAppTransaction: signed, appUserID: appUserID, logger: context.logger))
+                body: try await appTransactions.record(
+                    signedAppTransaction: signed, appUserID: appUserID, visibleTo: try context.requirePrincipal().apps,
+                    logger: context.logger))
         }
     }
 

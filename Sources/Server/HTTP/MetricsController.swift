@@ -10,7 +10,7 @@ struct MetricsController<Context: RequestContext> {
 
     func addRoutes(to router: Router<Context>) {
         let group = router.group("metrics")
-        if let token { group.add(middleware: AdminTokenMiddleware(token: token)) }
+        if let token { group.add(middleware: BearerTokenMiddleware(token: token)) }
         group.get { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"

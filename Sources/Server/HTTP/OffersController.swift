@@ -1,3 +1,4 @@
+import Access
 import AppStoreSignature
 import Hummingbird
 import JSON
@@ -7,12 +8,12 @@ import UseCases
 /// "bundle_id"?}`: a promotional offer signed with the app's In-App Purchase key for a customer
 /// this server verified (the transaction's Apple account), as StoreKit takes it (`format` `v2`, the default: `{"jws"}`; `v1`:
 /// `{"key_id", "nonce", "timestamp", "signature", "app_account_token"}`).
-struct OffersController<Context: RequestContext> {
+struct OffersController<Context: PrincipalRequestContext> {
     let offers: OfferSignatures
     let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<Context>) {
-        group.post("offers/sign") { request, _ in
+        group.add(.postOfferSignature) { request, context in
             let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
             let formatName = try QueryRequest.optionalString(body, "format") ?? OfferSignatures.Format.v2.rawValue
             guard let format = OfferSignatures.Format(rawValue: formatName) else {
@@ -22,7 +23,7 @@ struct OffersController<Context: RequestContext> {
                 appUserID: try QueryRequest.string(body, "app_user_id"), productID: try QueryRequest.string(body, "product_id"),
                 offerID: try QueryRequest.string(body, "offer_id"), format: format,
                 transactionID: try QueryRequest.string(body, "transaction_id"),
-                bundleID: try QueryRequest.optionalString(body, "bundle_id"))
+                bundleID: try QueryRequest.optionalString(body, "bundle_id"), by: try context.requirePrincipal())
             return try JSONResponse(document: PromotionalOfferResponse(signed))
         }
     }

@@ -1,3 +1,4 @@
+import Access
 import ContractDocuments
 import Hummingbird
 import JSON
@@ -9,25 +10,25 @@ import UseCases
 
 /// `GET` and `DELETE /v1/subscribers/{app_user_id}`, `POST /v1/eligibility` (with `"sign": true`,
 /// each answer also as the JWS StoreKit enforces).
-struct SubscribersController<Context: RequestContext> {
+struct SubscribersController<Context: PrincipalRequestContext> {
     let answers: ReadAnswers
     let forgetting: SubscriberForgetting
     let questions: EligibilityQuestions
     let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<Context>) {
-        group.get("subscribers/:app_user_id") { _, context in
+        group.add(.getSubscriber) { _, context in
             let appUserID = try context.parameters.require("app_user_id")
             return try ReadAnswerMetrics.response(
-                try await answers.subscriberBody(appUserID: appUserID), of: .subscriber,
+                try await answers.subscriberBody(appUserID: appUserID, visibleTo: try context.requirePrincipal().apps), of: .subscriber,
                 missing: "no subscriber with app_user_id \(appUserID)")
         }
-        group.delete("subscribers/:app_user_id") { _, context in
+        group.add(.deleteSubscriber) { _, context in
             let appUserID = try context.parameters.require("app_user_id")
-            let forgotten = try await forgetting.forget(appUserID: appUserID, actor: "api")
+            let forgotten = try await forgetting.forget(appUserID: appUserID, by: try context.requirePrincipal())
             return try JSONResponse(document: ForgottenResponse(appUserID: appUserID, forgotten: forgotten))
         }
-        group.post("eligibility") { request, context in
+        group.add(.postEligibility) { request, context in
             try await postEligibility(request, context: context)
         }
     }
@@ -56,7 +57,7 @@ struct SubscribersController<Context: RequestContext> {
             EligibilityQuestions.Question(
                 customer: customer, productIDs: productIDs, bundleID: try QueryRequest.optionalString(body, "bundle_id"),
                 signingTransactionID: sign ? transactionID : nil),
-            logger: context.logger)
+            by: try context.requirePrincipal(), logger: context.logger)
         if let origin = answer.origin { ReadAnswerMetrics.record(.eligibility, origin) }
         return JSONResponse(document: EligibilityDocument(eligibility: answer.answers.mapValues(\.rawValue), signatures: answer.signatures))
     }

@@ -172,7 +172,7 @@ public struct ConsumptionStore: Sendable {
 
     /// Records whether `appUserID` consents to sharing consumption data; returns when. A
     /// consent makes the pending requests of the user's purchases due at once.
-    public func setConsent(appUserID: String, consented: Bool) async throws -> Date {
+    public func setConsent(appUserID: String, consented: Bool, actor: String) async throws -> Date {
         try await client.withTransaction { session in
             guard
                 let row = try session.queryFirst(
@@ -184,6 +184,9 @@ public struct ConsumptionStore: Sendable {
                         """
                     ).prepared())
             else { throw StoreError("INSERT … RETURNING gave no row") }
+            try AuditLog.record(
+                action: "consent_set", actor: actor, appUserID: appUserID, detail: ["consumption_data": consented ? "true" : "false"],
+                in: session)
             if consented {
                 try session.execute(
                     PostgresQuery(

@@ -45,6 +45,26 @@ public struct SubscriberRead: Sendable {
     public static let unknown = SubscriberRead(
         views: [], holdings: CustomerHoldings(), history: .empty, catalogGroups: [:], validUntil: nil, isStorable: false)
 
+    /// What a principal that sees only `bundleIDs` is shown of the user: those apps'
+    /// subscriptions, one-time purchases and original application versions, and the manual
+    /// grants (which belong to the user, not to an app).
+    public func restricted(to bundleIDs: Set<String>) -> SubscriberRead {
+        var read = SubscriberRead(
+            views: views.filter { bundleIDs.contains($0.snapshot.bundleID) },
+            holdings: CustomerHoldings(
+                subscriptions: holdings.subscriptions.filter { bundleIDs.contains($0.bundleID) },
+                oneTimePurchases: holdings.oneTimePurchases.filter { bundleIDs.contains($0.bundleID) },
+                versions: holdings.versions.filter { bundleIDs.contains($0.bundleID) }, grants: holdings.grants),
+            history: history, catalogGroups: catalogGroups, validUntil: validUntil, isStorable: false)
+        read.appleAccounts = appleAccounts
+        return read
+    }
+
+    /// True when it holds nothing: no subscription, purchase, original version or grant.
+    public var isEmpty: Bool {
+        views.isEmpty && holdings.oneTimePurchases.isEmpty && holdings.versions.isEmpty && holdings.grants.isEmpty
+    }
+
     /// The user's history summarised per subscription group at `now`, counting only the
     /// environments that grant in each app under `policies`.
     public func usage(under policies: EntitlementPolicies, at now: Date) -> GroupUsage {

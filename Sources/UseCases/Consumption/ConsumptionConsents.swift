@@ -13,7 +13,7 @@ public struct ConsumptionConsents: Sendable {
     }
 
     /// Records `consented` for `appUserID` (withdrawing is `false`); returns when.
-    public func set(appUserID: String, consented: Bool) async throws -> Date {
-        try await store.setConsent(appUserID: appUserID, consented: consented)
+    public func set(appUserID: String, consented: Bool, actor: String) async throws -> Date {
+        try await store.setConsent(appUserID: appUserID, consented: consented, actor: actor)
     }
 }

@@ -1,3 +1,4 @@
+import Access
 import Crypto
 import Foundation
 import Settings
@@ -23,10 +24,11 @@ public struct AppAccountTokens: Sendable {
 
     /// The token of `appUserID` in `bundleID` (nil: the only configured app), recorded so that
     /// purchases carrying it link to the user: the stored one, else a new one.
-    public func token(for appUserID: String, bundleID: String?) async throws -> String {
+    public func token(for appUserID: String, bundleID: String?, visibleTo visible: AppScope = .all) async throws -> String {
         guard let bundleID = bundleID ?? (apps.bundleIDs.count == 1 ? apps.bundleIDs.first : nil) else {
             throw UseCaseError.malformed("bundle_id is required when several apps are configured")
         }
+        try visible.require(bundleID)
         guard apps.app(bundleID: bundleID) != nil else { throw UseCaseError.malformed("\(bundleID) is not a configured app") }
         var salt = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()

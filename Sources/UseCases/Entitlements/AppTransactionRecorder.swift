@@ -1,3 +1,4 @@
+import Access
 import AppStore
 import AppStoreSignature
 import Foundation
@@ -25,7 +26,9 @@ public struct AppTransactionRecorder: Sendable {
 
     /// Verifies `jws` and records its original application version for `appUserID`;
     /// returns the user's entitlements JSON. Nothing is stored unless all of it verifies.
-    public func record(signedAppTransaction jws: String, appUserID: String, logger: Logger) async throws -> String {
+    public func record(
+        signedAppTransaction jws: String, appUserID: String, visibleTo visible: AppScope = .all, logger: Logger
+    ) async throws -> String {
         let appTransaction = try await DeviceSignedPayload.appTransaction.verified(
             jws, as: AppTransactionPayload.self, by: signatures, logger: logger)
         guard let bundleID = appTransaction.bundleID, let app = apps.app(bundleID: bundleID),
@@ -37,6 +40,7 @@ public struct AppTransactionRecorder: Sendable {
         guard let version = appTransaction.originalApplicationVersion, !version.isEmpty else {
             throw UseCaseError.signatureRejected("the AppTransaction names no originalApplicationVersion")
         }
+        try visible.require(app.bundleID)
         let appTransactionID = appTransaction.appTransactionID
         try await database.transaction { transaction in
             try transaction.recordOriginalVersion(

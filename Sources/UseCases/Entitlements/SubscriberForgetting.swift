@@ -1,3 +1,4 @@
+import Access
 import Store
 
 /// Forgetting an app user (privacy requests) and removing one of its links, by hand:
@@ -12,6 +13,15 @@ public struct SubscriberForgetting: Sendable {
 
     /// Removes the user's links, grants, original application versions and stored answers;
     /// `notFound` when nothing was known of it.
+    /// Forgets `appUserID` for `principal`, which must be an admin that sees every app: a user
+    /// is one across the deployment's apps, and forgetting removes them from all.
+    public func forget(appUserID: String, by principal: Principal) async throws -> SubscriberRemoval.Forgotten {
+        guard principal.may(.admin), principal.apps == .all else {
+            throw UseCaseError.forbidden("forgetting a user removes them from every app: it needs an admin key for every app")
+        }
+        return try await forget(appUserID: appUserID, actor: principal.actor)
+    }
+
     public func forget(appUserID: String, actor: String) async throws -> SubscriberRemoval.Forgotten {
         guard let forgotten = try await store.forget(appUserID: appUserID, actor: actor) else {
             throw UseCaseError.notFound("no subscriber with app_user_id \(appUserID)")

@@ -1,3 +1,4 @@
+import Access
 import Logging
 import Settings
 import StoredAnswers
@@ -23,6 +24,8 @@ public struct EligibilityQuestions: Sendable {
         public var bundleID: String?
         /// Sign the answers for the customer of this transaction (nil: do not sign).
         public var signingTransactionID: String?
+        /// The apps of the principal asking: a receipt of another app is refused.
+        public var apps: AppScope = .all
 
         public init(customer: Customer, productIDs: [String], bundleID: String?, signingTransactionID: String?) {
             self.customer = customer
@@ -34,7 +37,7 @@ public struct EligibilityQuestions: Sendable {
 
     /// The answers, their signatures when asked for, and whether they came from a stored answer.
     public struct Answer: Sendable {
-        public let answers: [String: EligibilityAnswer]
+        public var answers: [String: EligibilityAnswer]
         public let signatures: [String: String]?
         /// Where an unsigned answer about an app user came from (nil for the other questions).
         public let origin: ReadAnswers.Origin?
@@ -55,11 +58,34 @@ public struct EligibilityQuestions: Sendable {
     /// Answers `question`. Throws `UseCaseError`: `malformed` for too many or empty product
     /// ids or a receipt that does not parse, `unverifiedTransaction` when signing for a
     /// transaction not verified for the customer, and what asking Apple about a receipt throws.
-    public func answer(_ question: Question, logger: Logger) async throws -> Answer {
-        let productIDs = question.productIDs
-        guard !productIDs.isEmpty, productIDs.count <= EligibilityService.maximumProducts, productIDs.allSatisfy({ !$0.isEmpty }) else {
-            throw UseCaseError.malformed("product_ids must be a list of 1 to \(EligibilityService.maximumProducts) product ids")
+    /// Answers `question` for `principal`: signing needs the `offers` scope, a named app or a
+    /// receipt's app must be one it sees, and products of apps it does not see answer
+    /// `unknown_product` (and are never signed).
+    public func answer(_ question: Question, by principal: Principal, logger: Logger) async throws -> Answer {
+        if question.signingTransactionID != nil, !principal.may(.offers) {
+            throw UseCaseError.forbidden("the key \(principal.name) lacks the offers scope that signing needs")
         }
+        if let bundleID = question.bundleID { try principal.apps.require(bundleID) }
+        try Self.check(question.productIDs)
+        var question = question
+        question.apps = principal.apps
+        let visible = try await eligibility.visible(question.productIDs, to: principal.apps)
+        guard visible.count < Set(question.productIDs).count else { return try await answer(question, logger: logger) }
+        var narrowed = question
+        narrowed.productIDs = question.productIDs.filter(visible.contains)
+        var answer =
+            narrowed.productIDs.isEmpty
+            ? Answer(answers: [:], signatures: question.signingTransactionID == nil ? nil : [:], origin: nil)
+            : try await self.answer(narrowed, logger: logger)
+        for productID in question.productIDs where !visible.contains(productID) {
+            answer.answers[productID] = .unknownProduct
+        }
+        return answer
+    }
+
+    func answer(_ question: Question, logger: Logger) async throws -> Answer {
+        let productIDs = question.productIDs
+        try Self.check(productIDs)
         switch question.customer {
         case .appUser(let appUserID):
             if let transactionID = question.signingTransactionID {
@@ -71,6 +97,7 @@ public struct EligibilityQuestions: Sendable {
             return Answer(answers: answered.answers, signatures: nil, origin: answered.origin)
         case .receipt(let receiptData):
             let submission = try ReceiptSubmission(receiptData: receiptData, bundleID: question.bundleID, apps: apps)
+            try question.apps.require(submission.app.bundleID)
             let facts = try await purchases.facts(of: submission, logger: logger)
             if let transactionID = question.signingTransactionID {
                 let signed = try await offers.eligibility(
@@ -78,6 +105,12 @@ public struct EligibilityQuestions: Sendable {
                 return Answer(answers: signed.answers, signatures: signed.signatures, origin: nil)
             }
             return Answer(answers: try await eligibility.answers(receipts: facts, productIDs: productIDs), signatures: nil, origin: nil)
+        }
+    }
+
+    private static func check(_ productIDs: [String]) throws {
+        guard !productIDs.isEmpty, productIDs.count <= EligibilityService.maximumProducts, productIDs.allSatisfy({ !$0.isEmpty }) else {
+            throw UseCaseError.malformed("product_ids must be a list of 1 to \(EligibilityService.maximumProducts) product ids")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Access
 import Foundation
 import Store
 import StoredAnswers
@@ -23,6 +24,14 @@ public struct EligibilityService: Sendable {
     /// the user's stored group usage while it is current, else from the stored facts. Only
     /// environments that grant in their app count (`sandbox_entitlement`, Xcode). These answers
     /// are never signed: a signature is judged for a verified Apple account (``OfferSignatures``).
+    /// The product ids among `productIDs` that apps in `apps` sell (products the catalog does
+    /// not list are kept: they answer `unknown_product` to everyone).
+    public func visible(_ productIDs: [String], to apps: AppScope) async throws -> Set<String> {
+        guard case .only = apps else { return Set(productIDs) }
+        let catalog = try await readAnswers.catalog()
+        return Set(productIDs.filter { id in catalog.product(id).map { apps.contains($0.bundleID) } ?? true })
+    }
+
     public func answers(appUserID: String, productIDs: [String], now: Date = Date()) async throws -> [String: EligibilityAnswer] {
         try await answersWithOrigin(appUserID: appUserID, productIDs: productIDs, now: now).answers
     }

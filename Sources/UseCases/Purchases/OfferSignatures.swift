@@ -1,3 +1,4 @@
+import Access
 import AppStoreSignature
 import Foundation
 import Settings
@@ -113,9 +114,11 @@ public struct OfferSignatures: Sendable {
     /// `GET /v1/subscribers/{id}/app-account-token` gives), which the purchase must carry.
     public func promotionalOffer(
         appUserID: String, productID: String, offerID: String, format: Format, transactionID: String, bundleID: String?,
-        now: Date = Date()
+        by principal: Principal, now: Date = Date()
     ) async throws -> PromotionalOffer {
+        guard principal.may(.offers) else { throw UseCaseError.forbidden("the key \(principal.name) lacks the offers scope") }
         let bundleID = try signingBundleID(bundleID)
+        try principal.apps.require(bundleID)
         let signer = try signer(bundleID: bundleID)
         let catalog = try await self.catalog.catalog()
         guard let product = catalog.product(productID), product.type == .autoRenewable else {

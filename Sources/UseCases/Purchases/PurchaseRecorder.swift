@@ -1,3 +1,4 @@
+import Access
 import AppStore
 import AppStoreSignature
 import Foundation
@@ -56,11 +57,14 @@ public struct PurchaseRecorder: Sendable {
     /// A device's receipt: verified with `verifyReceipt`, or, for an app with an App Store
     /// Server API key and no shared secret, looked up by the transaction id it names once its
     /// signature verifies.
-    public func record(receipt submission: ReceiptSubmission, appUserID: String, logger: Logger) async throws -> Recorded {
+    public func record(
+        receipt submission: ReceiptSubmission, appUserID: String, visibleTo visible: AppScope, logger: Logger
+    ) async throws -> Recorded {
+        try visible.require(submission.app.bundleID)
         if submission.isLookedUp(by: evidence) {
             return try await record(
                 lookup: try await submission.provenTransactionID(verifiedBy: receiptProof), bundleID: submission.app.bundleID,
-                appUserID: appUserID, logger: logger)
+                appUserID: appUserID, visibleTo: visible, logger: logger)
         }
         let evidence = self.evidence
         let answer =
@@ -69,7 +73,7 @@ public struct PurchaseRecorder: Sendable {
             } ?? .retry(reason: "the App Store did not answer within \(wait)", limited: false)
         switch answer {
         case .facts(let batches):
-            return try await applied(batches, appUserID: appUserID)
+            return try await applied(batches, appUserID: appUserID, visibleTo: visible)
         case .retry(let reason, _):
             return try await queue(
                 try QueuedPurchases.receiptEntry(
@@ -82,8 +86,12 @@ public struct PurchaseRecorder: Sendable {
 
     /// A transaction id, looked up with the App Store Server API of `bundleID` (nil: the only
     /// app with an API key).
-    public func record(lookup transactionID: String, bundleID: String?, appUserID: String, logger: Logger) async throws -> Recorded {
+    public func record(
+        lookup transactionID: String, bundleID: String?, appUserID: String, visibleTo visible: AppScope, logger: Logger
+    ) async throws -> Recorded {
+        if let bundleID { try visible.require(bundleID) }
         let bundleID = try evidence.appWithAPIKey(bundleID, hint: ": send signed_transaction instead")
+        try visible.require(bundleID)
         let evidence = self.evidence
         let grandfathers = apps.grandfathers(bundleID: bundleID)
         let answer =
@@ -93,7 +101,7 @@ public struct PurchaseRecorder: Sendable {
             } ?? .retry(reason: "the App Store Server API did not answer within \(wait)", limited: false)
         switch answer {
         case .facts(let batches):
-            return try await applied(batches, appUserID: appUserID)
+            return try await applied(batches, appUserID: appUserID, visibleTo: visible)
         case .refused(_, notFound: true):
             throw UseCaseError.signatureRejected("the App Store does not know transaction \(transactionID) in either environment")
         case .refused(let reason, _):
@@ -107,9 +115,12 @@ public struct PurchaseRecorder: Sendable {
 
     /// A StoreKit 2 signed transaction from the device, verified offline (chain to a
     /// configured root, signature, a configured app) and applied.
-    public func record(signedTransaction jws: String, appUserID: String, logger: Logger) async throws -> Recorded {
+    public func record(
+        signedTransaction jws: String, appUserID: String, visibleTo visible: AppScope, logger: Logger
+    ) async throws -> Recorded {
         if let claim = XcodeTransactionCertificate.claim(of: jws) {
-            return try await record(xcodeTransaction: jws, claimedBundleID: claim.bundleID, appUserID: appUserID, logger: logger)
+            return try await record(
+                xcodeTransaction: jws, claimedBundleID: claim.bundleID, appUserID: appUserID, visibleTo: visible, logger: logger)
         }
         let transaction = try await DeviceSignedPayload.transaction.verified(
             jws, as: JWSTransactionPayload.self, by: signatures, logger: logger)
@@ -120,14 +131,15 @@ public struct PurchaseRecorder: Sendable {
         }
         let facts = ReceiptFacts(
             signedTransaction: transaction, renewalInfo: nil, bundleID: app.bundleID, environment: transaction.environment ?? .production)
-        return try await applied([FactBatch(facts: facts, observedAt: transaction.signedDate ?? .now)], appUserID: appUserID)
+        return try await applied(
+            [FactBatch(facts: facts, observedAt: transaction.signedDate ?? .now)], appUserID: appUserID, visibleTo: visible)
     }
 
     /// A purchase made with StoreKit Testing in Xcode: signed by the app's StoreKit
     /// configuration certificate (`xcode_certificate_file`) rather than Apple, stored with the
     /// environment `Xcode`, which grants only in apps that accept such purchases.
     private func record(
-        xcodeTransaction jws: String, claimedBundleID: String?, appUserID: String, logger: Logger
+        xcodeTransaction jws: String, claimedBundleID: String?, appUserID: String, visibleTo visible: AppScope, logger: Logger
     ) async throws -> Recorded {
         guard let bundleID = claimedBundleID, let app = apps.app(bundleID: bundleID) else {
             throw UseCaseError.signatureRejected("the signed transaction is not for a configured app")
@@ -145,7 +157,8 @@ public struct PurchaseRecorder: Sendable {
             throw UseCaseError.signatureRejected("the signed transaction does not verify with \(bundleID)'s Xcode certificate")
         }
         let facts = ReceiptFacts(signedTransaction: transaction, renewalInfo: nil, bundleID: bundleID, environment: .xcode)
-        return try await applied([FactBatch(facts: facts, observedAt: transaction.signedDate ?? .now)], appUserID: appUserID)
+        return try await applied(
+            [FactBatch(facts: facts, observedAt: transaction.signedDate ?? .now)], appUserID: appUserID, visibleTo: visible)
     }
 
     /// What Apple says of a receipt now, applied nowhere (`/v1/eligibility` with a receipt).
@@ -181,7 +194,10 @@ public struct PurchaseRecorder: Sendable {
         }
     }
 
-    private func applied(_ batches: [FactBatch], appUserID: String) async throws -> Recorded {
+    /// Applies what Apple said with the user linked, unless it is about an app the principal
+    /// does not see (then nothing is stored and the request is 403).
+    private func applied(_ batches: [FactBatch], appUserID: String, visibleTo visible: AppScope) async throws -> Recorded {
+        for batch in batches { try visible.require(batch.facts.bundleID) }
         try await applier.apply(batches, appUserID: appUserID)
         return .applied(try await answers.subscriberBodyEvenIfUnknown(appUserID: appUserID))
     }

@@ -1,3 +1,4 @@
+import Access
 import AppStore
 import AppStoreSignature
 import Composition
@@ -79,7 +80,9 @@ struct EntitlementsUseCaseTests {
     ) async throws -> SubscriberJSON {
         try harness.verify.answerAlways(answer)
         let submission = try ReceiptSubmission(receiptData: UseCaseHarness.receipt(user), bundleID: bundleID, apps: harness.apps)
-        guard case .applied(let body) = try await harness.purchases().record(receipt: submission, appUserID: user, logger: harness.logger)
+        guard
+            case .applied(let body) = try await harness.purchases().record(
+                receipt: submission, appUserID: user, visibleTo: .all, logger: harness.logger)
         else {
             throw CocoaError(.featureUnsupported)
         }
@@ -142,7 +145,7 @@ struct EntitlementsUseCaseTests {
             guard
                 case .applied(let body) = try await purchases.record(
                     signedTransaction: try transaction(refunded: false, signedAt: now - 10_000), appUserID: "lifetime-v2",
-                    logger: harness.logger)
+                    visibleTo: .all, logger: harness.logger)
             else { throw CocoaError(.featureUnsupported) }
             let bought = try SubscriberJSON(body)
             #expect(bought.summary("pro") == "active:non_consumable")
@@ -154,7 +157,8 @@ struct EntitlementsUseCaseTests {
 
             guard
                 case .applied(let after) = try await purchases.record(
-                    signedTransaction: try transaction(refunded: true, signedAt: now), appUserID: "lifetime-v2", logger: harness.logger)
+                    signedTransaction: try transaction(refunded: true, signedAt: now), appUserID: "lifetime-v2", visibleTo: .all,
+                    logger: harness.logger)
             else { throw CocoaError(.featureUnsupported) }
             let refunded = try SubscriberJSON(after)
             #expect(refunded.summary("pro") == "inactive:-")
@@ -182,7 +186,7 @@ struct EntitlementsUseCaseTests {
                 payload: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self), by: harness.pki)
             guard
                 case .applied(let body) = try await harness.purchases().record(
-                    signedTransaction: jws, appUserID: "tester", logger: harness.logger)
+                    signedTransaction: jws, appUserID: "tester", visibleTo: .all, logger: harness.logger)
             else { throw CocoaError(.featureUnsupported) }
             let tester = try SubscriberJSON(body)
             #expect(tester.summary("pro") == "inactive:-", "a TestFlight purchase costs nothing: no production access")
@@ -275,10 +279,11 @@ struct EntitlementsUseCaseTests {
             }
             let forged = try appTransaction("1.0", by: try TestPKI())
             await #expect(throws: UseCaseError.signatureRejected("the AppTransaction does not verify")) {
-                _ = try await recorder.record(signedAppTransaction: forged, appUserID: "forger", logger: harness.logger)
+                _ = try await recorder.record(signedAppTransaction: forged, appUserID: "forger", visibleTo: .all, logger: harness.logger)
             }
             await #expect(throws: UseCaseError.self) {
-                _ = try await recorder.record(signedAppTransaction: "not.a.jws", appUserID: "forger", logger: harness.logger)
+                _ = try await recorder.record(
+                    signedAppTransaction: "not.a.jws", appUserID: "forger", visibleTo: .all, logger: harness.logger)
             }
             #expect(try await harness.count("SELECT count(*) AS n FROM original_application_versions WHERE app_user_id = 'forger'") == 0)
             #expect(try await harness.answers.entitlementsBody(appUserID: "forger") == nil)

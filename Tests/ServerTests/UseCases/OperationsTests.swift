@@ -1,3 +1,4 @@
+import Access
 import AppStoreServerAPI
 import AppStoreSignature
 import AppStoreSimulator
@@ -22,7 +23,7 @@ struct OperationsTests {
             harness.verify.answerOneActivePeriodPerReceipt()
             let id = "4300000000000001"
             let submission = try ReceiptSubmission(receiptData: UseCaseHarness.receipt(id), bundleID: nil, apps: harness.apps)
-            _ = try await harness.purchases().record(receipt: submission, appUserID: "user-4", logger: harness.logger)
+            _ = try await harness.purchases().record(receipt: submission, appUserID: "user-4", visibleTo: .all, logger: harness.logger)
 
             // Apple now says the purchase was refunded an hour ago.
             harness.verify.respond { _, _ in

@@ -1,3 +1,4 @@
+import Access
 import AppStoreSignature
 import Foundation
 import Logging
@@ -19,7 +20,8 @@ struct PurchaseRecorderTests {
             harness.verify.answerOneActivePeriodPerReceipt()
             let submission = try ReceiptSubmission(
                 receiptData: UseCaseHarness.receipt("4100000000000001"), bundleID: nil, apps: harness.apps)
-            let recorded = try await harness.purchases().record(receipt: submission, appUserID: "user-1", logger: harness.logger)
+            let recorded = try await harness.purchases().record(
+                receipt: submission, appUserID: "user-1", visibleTo: .all, logger: harness.logger)
             guard case .applied(let body) = recorded else {
                 Issue.record("expected applied, got \(recorded)")
                 return
@@ -40,7 +42,7 @@ struct PurchaseRecorderTests {
                 receiptData: UseCaseHarness.receipt("4100000000000002"), bundleID: nil, apps: harness.apps)
             for _ in 0..<2 {
                 harness.verify.inject([.hang(.seconds(2))])
-                let recorded = try await purchases.record(receipt: submission, appUserID: "user-2", logger: harness.logger)
+                let recorded = try await purchases.record(receipt: submission, appUserID: "user-2", visibleTo: .all, logger: harness.logger)
                 guard case .queued = recorded else {
                     Issue.record("expected queued, got \(recorded)")
                     return
@@ -59,7 +61,7 @@ struct PurchaseRecorderTests {
             // With time to answer (a loaded machine can take longer than 200 ms), Apple's refusal.
             harness.verify.inject([.status(21010, retryable: nil)])
             await #expect(throws: UseCaseError.self) {
-                _ = try await harness.purchases().record(receipt: submission, appUserID: "user-2", logger: harness.logger)
+                _ = try await harness.purchases().record(receipt: submission, appUserID: "user-2", visibleTo: .all, logger: harness.logger)
             }
         }
     }
@@ -78,7 +80,8 @@ struct PurchaseRecorderTests {
                 return String(decoding: (try? JSONSerialization.data(withJSONObject: object)) ?? Data(), as: UTF8.self)
             }
             let signed = try TestJWS.sign(payload: transaction(bundleID: UseCaseHarness.bundleID), by: harness.pki)
-            let recorded = try await purchases.record(signedTransaction: signed, appUserID: "user-3", logger: harness.logger)
+            let recorded = try await purchases.record(
+                signedTransaction: signed, appUserID: "user-3", visibleTo: .all, logger: harness.logger)
             guard case .applied(let body) = recorded else {
                 Issue.record("expected applied, got \(recorded)")
                 return
@@ -89,7 +92,7 @@ struct PurchaseRecorderTests {
             let forged = try TestJWS.sign(payload: transaction(bundleID: UseCaseHarness.bundleID), by: try TestPKI())
             for jws in [otherApp, forged] {
                 do {
-                    _ = try await purchases.record(signedTransaction: jws, appUserID: "user-3", logger: harness.logger)
+                    _ = try await purchases.record(signedTransaction: jws, appUserID: "user-3", visibleTo: .all, logger: harness.logger)
                     Issue.record("accepted")
                 } catch let error as UseCaseError {
                     guard case .signatureRejected = error else {
@@ -99,7 +102,7 @@ struct PurchaseRecorderTests {
                 }
             }
             do {
-                _ = try await purchases.record(signedTransaction: "not a jws", appUserID: "user-3", logger: harness.logger)
+                _ = try await purchases.record(signedTransaction: "not a jws", appUserID: "user-3", visibleTo: .all, logger: harness.logger)
                 Issue.record("accepted")
             } catch let error as UseCaseError {
                 guard case .malformed = error else {

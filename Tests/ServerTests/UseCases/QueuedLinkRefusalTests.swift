@@ -1,3 +1,4 @@
+import Access
 import Composition
 import Foundation
 import Logging
@@ -25,7 +26,9 @@ struct QueuedLinkRefusalTests {
             harness.verify.answerOneActivePeriodPerReceipt()
             let submission = try ReceiptSubmission(
                 receiptData: UseCaseHarness.receipt("4300000000000001"), bundleID: nil, apps: harness.apps)
-            guard case .applied = try await harness.purchases().record(receipt: submission, appUserID: "user-a", logger: harness.logger)
+            guard
+                case .applied = try await harness.purchases().record(
+                    receipt: submission, appUserID: "user-a", visibleTo: .all, logger: harness.logger)
             else {
                 Issue.record("A's receipt was not applied")
                 return
@@ -34,7 +37,7 @@ struct QueuedLinkRefusalTests {
             harness.verify.inject([.hang(.seconds(2))])
             guard
                 case .queued = try await harness.purchases(wait: .milliseconds(200)).record(
-                    receipt: submission, appUserID: "user-b", logger: harness.logger)
+                    receipt: submission, appUserID: "user-b", visibleTo: .all, logger: harness.logger)
             else {
                 Issue.record("B's receipt was not queued")
                 return

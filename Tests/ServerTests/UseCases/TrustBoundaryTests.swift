@@ -1,3 +1,4 @@
+import Access
 import AppStore
 import CatalogFiles
 import Composition
@@ -76,7 +77,7 @@ struct TrustBoundaryTests {
                 let offer = {
                     try await offers.promotionalOffer(
                         appUserID: user, productID: "com.example.pro.yearly", offerID: "comeback50", format: .v2, transactionID: original,
-                        bundleID: nil)
+                        bundleID: nil, by: .cli(user: "test"))
                 }
                 if counts {
                     guard case .v2 = try await offer() else { throw UseCaseError.malformed("expected a v2 offer") }
@@ -156,9 +157,9 @@ struct TrustBoundaryTests {
                 try await harness.database.execute("UPDATE consumption_requests SET next_attempt_at = now() - interval '1 second'")
                 return try #require(try await store.claimDue(limit: 1, lease: .seconds(60)).first).consented
             }
-            _ = try await consents.set(appUserID: "sharer", consented: true)
+            _ = try await consents.set(appUserID: "sharer", consented: true, actor: "test")
             #expect(try await consented() == false, "the sharer does not answer for the buyer")
-            _ = try await consents.set(appUserID: "buyer", consented: true)
+            _ = try await consents.set(appUserID: "buyer", consented: true, actor: "test")
             #expect(try await consented() == true)
         }
     }

@@ -1,8 +1,9 @@
 import Hummingbird
 import Settings
 
-/// Guards the `/v1` query API: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time.
-struct AdminTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Guards a route with one fixed bearer token (`/metrics` with `METRICS_TOKEN`), compared in
+/// constant time.
+struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: Secret
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

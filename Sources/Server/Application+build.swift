@@ -28,7 +28,7 @@ public func buildApplication(
         onQueued: { await workerSignal.signal() }, onAnswerWrite: ReadAnswerMetrics.recordWrites,
         onUpstreamRequest: PipelineMetrics.upstreamRequest, onRead: ReplicaMonitorService.recordRead)
     warnAboutTrust(configuration, roots: components.roots, logger: logger)
-    for warning in configuration.exposureWarnings(hasCredentials: configuration.adminToken != nil) { logger.warning("\(warning)") }
+    for warning in configuration.exposureWarnings() { logger.warning("\(warning)") }
 
     let runsWorker = environment.runsWorker && configuration.workerConcurrency > 0
     // Intake's answer times, which the worker yields to; kept only when both run here.

@@ -13,26 +13,24 @@ struct ExposureWarningsTests {
                 .merging(settings) { _, new in new })
     }
 
-    @Test("the rule: off loopback, credentials without TLS warn naming ADMIN_TOKEN and TLS_CERT_FILE; no METRICS_TOKEN warns naming it")
+    @Test("the rule: off loopback, no TLS warns naming API keys, ADMIN_TOKEN and TLS_CERT_FILE; no METRICS_TOKEN warns naming it")
     func rule() throws {
         let open = try configuration(["SUBSCRIPTIOND_HOST": "0.0.0.0"])
-        let both = open.exposureWarnings(hasCredentials: true)
+        let both = open.exposureWarnings()
         #expect(both.count == 2, "\(both)")
         #expect(both.contains { $0.contains("ADMIN_TOKEN") && $0.contains("TLS_CERT_FILE") && $0.contains("0.0.0.0") })
         #expect(both.contains { $0.hasPrefix("METRICS_TOKEN is not set") && $0.contains("/metrics") })
         #expect(both.allSatisfy { !$0.contains("\n") })
-        // No credentials: nothing secret crosses in clear; /metrics is still open.
-        #expect(open.exposureWarnings(hasCredentials: false).count == 1)
+        // /v1 takes keys whether or not ADMIN_TOKEN is set: without TLS they cross in clear.
         let guarded = try configuration(["SUBSCRIPTIOND_HOST": "10.0.0.5", "METRICS_TOKEN": "metrics-token-0123456789"])
-        #expect(guarded.exposureWarnings(hasCredentials: false).isEmpty)
-        #expect(guarded.exposureWarnings(hasCredentials: true).count == 1)
+        #expect(guarded.exposureWarnings().count == 1)
         // On loopback (the default, and behind a reverse proxy) nothing is said.
         for host in ["127.0.0.1", "::1", "localhost"] {
-            #expect(try configuration(["SUBSCRIPTIOND_HOST": host]).exposureWarnings(hasCredentials: true).isEmpty)
+            #expect(try configuration(["SUBSCRIPTIOND_HOST": host]).exposureWarnings().isEmpty)
         }
         // The token itself never appears in a warning.
         let token = try configuration(["SUBSCRIPTIOND_HOST": "0.0.0.0", "ADMIN_TOKEN": RunningService.adminToken])
-        #expect(token.exposureWarnings(hasCredentials: true).allSatisfy { !$0.contains(RunningService.adminToken) })
+        #expect(token.exposureWarnings().allSatisfy { !$0.contains(RunningService.adminToken) })
     }
 
     @Test("the real binary on 0.0.0.0 with ADMIN_TOKEN and no METRICS_TOKEN logs both at warning; on 127.0.0.1 neither")

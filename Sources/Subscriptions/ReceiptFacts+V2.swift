@@ -44,6 +44,7 @@ extension TransactionFact {
             currency: t.currency,
             storefront: t.storefront,
             revocationType: t.revocationDate == nil ? nil : t.revocationTypeRaw,
+            revocationPercentage: t.revocationDate == nil ? nil : t.revocationPercentage.flatMap { (0...100_000).contains($0) ? $0 : nil },
             appTransactionID: t.appTransactionID
         )
     }

@@ -58,6 +58,7 @@ extension TransactionFact {
         result.cancellationDate = cancellation.date
         result.cancellationReason = cancellation.reason
         result.revocationType = cancellation.type
+        result.revocationPercentage = cancellation.percentage
         return result
     }
 
@@ -84,17 +85,17 @@ extension TransactionFact {
         }
     }
 
-    /// A cancellation as one value: the date, Apple's reason code and revocation type.
-    private typealias Cancellation = (date: Date?, reason: String?, type: String?)
+    /// A cancellation as one value: the date, Apple's reason code, revocation type and percentage.
+    private typealias Cancellation = (date: Date?, reason: String?, type: String?, percentage: Int?)
 
-    private var cancellation: Cancellation { (cancellationDate, cancellationReason, revocationType) }
+    private var cancellation: Cancellation { (cancellationDate, cancellationReason, revocationType, revocationPercentage) }
 
     /// The smaller of two cancellations: a date beats none, the earlier date wins, then a
-    /// reason beats none, then a type beats none. Taking a minimum keeps the merge associative
+    /// reason beats none, then a type beats none, then a percentage beats none. Taking a minimum keeps the merge associative
     /// and commutative.
     private static func pickCancellation(_ a: Cancellation, _ b: Cancellation) -> Cancellation {
-        func key(_ c: Cancellation) -> (Date, Int, String, Int, String) {
-            (c.date ?? .distantFuture, c.reason == nil ? 1 : 0, c.reason ?? "", c.type == nil ? 1 : 0, c.type ?? "")
+        func key(_ c: Cancellation) -> (Date, Int, String, Int, String, Int) {
+            (c.date ?? .distantFuture, c.reason == nil ? 1 : 0, c.reason ?? "", c.type == nil ? 1 : 0, c.type ?? "", c.percentage ?? .max)
         }
         return key(b) < key(a) ? b : a
     }

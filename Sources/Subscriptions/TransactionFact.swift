@@ -63,6 +63,9 @@ public struct TransactionFact: Sendable, Hashable, Codable {
     public var storefront: String?
     /// Apple's `revocationType` (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`), with the cancellation.
     public var revocationType: String?
+    /// Apple's `revocationPercentage` with a prorated refund: the share of the price refunded,
+    /// in thousandths of a percent (50000: half).
+    public var revocationPercentage: Int?
     /// Apple's id of the customer's purchase of the app (`appTransactionId`, StoreKit 2
     /// transactions since 2025): one per Apple account and app, never the account's name.
     public var appTransactionID: String?
@@ -97,6 +100,7 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         currency: String? = nil,
         storefront: String? = nil,
         revocationType: String? = nil,
+        revocationPercentage: Int? = nil,
         appTransactionID: String? = nil
     ) {
         self.transactionID = transactionID
@@ -127,6 +131,7 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         self.currency = currency
         self.storefront = storefront
         self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
         self.appTransactionID = appTransactionID
     }
 

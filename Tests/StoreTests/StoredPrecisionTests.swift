@@ -16,14 +16,18 @@ struct StoredPrecisionTests {
     /// A moment with a fraction of a microsecond.
     static let moment = Date(timeIntervalSince1970: 1_795_000_000.123_456_789)
 
-    @Test("a transaction and renewal info with every date set, written and read back, equal their asStored copies")
+    @Test(
+        "a transaction and renewal info with every date (and the money: price, refund share) set, written and read back, equal their asStored copies"
+    )
     func roundTrip() async throws {
         try await TestDatabase.withClient { client, _ in
             let transaction = TransactionFact(
                 transactionID: "4500000000000001", originalTransactionID: "4500000000000001", productID: "com.example.pro.monthly",
                 bundleID: "com.example.app", environment: .production, purchaseDate: Self.moment,
                 originalPurchaseDate: Self.moment.addingTimeInterval(-0.000_000_4), expiresDate: Self.moment.addingTimeInterval(86_400.5),
-                cancellationDate: Self.moment.addingTimeInterval(3.999_999_6), statedAt: Self.moment.addingTimeInterval(7.000_000_49))
+                cancellationDate: Self.moment.addingTimeInterval(3.999_999_6), statedAt: Self.moment.addingTimeInterval(7.000_000_49),
+                priceMilliunits: 11_900, currency: "EUR", storefront: "DEU", revocationType: "REFUND_PRORATED",
+                revocationPercentage: 25_000)
             let renewal = RenewalFact(
                 originalTransactionID: "4500000000000001", bundleID: "com.example.app", environment: .production,
                 productID: "com.example.pro.monthly", autoRenewProductID: "com.example.pro.monthly", autoRenewStatus: true,

@@ -10,7 +10,7 @@ extension TransactionFact {
         purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
         is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
         offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token,
-        product_type, quantity, price_milliunits, currency, storefront, revocation_type, app_transaction_id
+        product_type, quantity, price_milliunits, currency, storefront, revocation_type, revocation_percentage, app_transaction_id
         """
 
     /// Reads one `transactions` row.
@@ -43,7 +43,7 @@ extension TransactionFact {
             priceMilliunits: try row.decode("price_milliunits"),
             currency: try row.decode("currency"),
             storefront: try row.decode("storefront"),
-            revocationType: try row.decode("revocation_type"),
+            revocationType: try row.decode("revocation_type"), revocationPercentage: try row.decode("revocation_percentage"),
             appTransactionID: try row.decode("app_transaction_id")
         )
     }
@@ -69,13 +69,13 @@ extension TransactionFact {
                     purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
                     is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
                     offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token,
-                    product_type, quantity, price_milliunits, currency, storefront, revocation_type, app_transaction_id)
+                    product_type, quantity, price_milliunits, currency, storefront, revocation_type, revocation_percentage, app_transaction_id)
                 VALUES (\(environment.rawValue), \(transactionID), \(originalTransactionID), \(bundleID), \(productID),
                     \(subscriptionGroupID), \(purchaseDate), \(originalPurchaseDate), \(expiresDate), \(webOrderLineItemID),
                     \(isTrialPeriod), \(isInIntroOfferPeriod), \(isUpgraded), \(cancellationDate), \(cancellationReason),
                     \(ownershipType), \(offerCodeRefName), \(promotionalOfferID), \(source.rawValue), \(statedAt), \(offerType),
                     \(appAccountToken), \(productType?.rawValue), \(quantity), \(priceMilliunits), \(currency), \(storefront),
-                    \(revocationType), \(appTransactionID))
+                    \(revocationType), \(revocationPercentage), \(appTransactionID))
                 ON CONFLICT (environment, transaction_id) DO UPDATE SET
                     original_transaction_id = EXCLUDED.original_transaction_id, bundle_id = EXCLUDED.bundle_id,
                     product_id = EXCLUDED.product_id, subscription_group_id = EXCLUDED.subscription_group_id,
@@ -88,6 +88,7 @@ extension TransactionFact {
                     source = EXCLUDED.source, stated_at = EXCLUDED.stated_at, offer_type = EXCLUDED.offer_type, app_account_token = EXCLUDED.app_account_token,
                     product_type = EXCLUDED.product_type, quantity = EXCLUDED.quantity, price_milliunits = EXCLUDED.price_milliunits,
                     currency = EXCLUDED.currency, storefront = EXCLUDED.storefront, revocation_type = EXCLUDED.revocation_type,
+                    revocation_percentage = EXCLUDED.revocation_percentage,
                     app_transaction_id = EXCLUDED.app_transaction_id,
                     updated_at = now()
                 """

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What the reports need to know about money beyond the facts: what each transaction cost
+/// (Apple's price, or the catalog's for receipts that do not say), each product's billing
+/// period, exchange rates, tax rates and the apps' Small Business Program periods.
+public struct ReportPricing: Sendable {
+    /// A transaction's price and its currency; nil when neither Apple nor the catalog says.
+    public let price: @Sendable (TransactionFact) -> (amount: Decimal, currency: String)?
+    /// A product's billing period (the catalog's).
+    public let period: @Sendable (String) -> ISO8601Duration?
+    /// `amount` of `currency` in the report currency on `day` (the newest rate on or before
+    /// it); nil when there is no such rate.
+    public let convert: @Sendable (_ amount: Decimal, _ currency: String, _ day: Date) -> Decimal?
+    public let taxRates: TaxRates
+    /// An app's Small Business Program membership.
+    public let smallBusiness: @Sendable (String) -> SmallBusinessProgram
+
+    public init(
+        price: @escaping @Sendable (TransactionFact) -> (amount: Decimal, currency: String)?,
+        period: @escaping @Sendable (String) -> ISO8601Duration?,
+        convert: @escaping @Sendable (Decimal, String, Date) -> Decimal?, taxRates: TaxRates = TaxRates(),
+        smallBusiness: @escaping @Sendable (String) -> SmallBusinessProgram = { _ in SmallBusinessProgram() }
+    ) {
+        self.price = price
+        self.period = period
+        self.convert = convert
+        self.taxRates = taxRates
+        self.smallBusiness = smallBusiness
+    }
+
+    /// Apple's price in milliunits, as units.
+    public static func applePrice(_ transaction: TransactionFact) -> (amount: Decimal, currency: String)? {
+        guard let milliunits = transaction.priceMilliunits, let currency = transaction.currency else { return nil }
+        return (Decimal(milliunits) / 1000, currency)
+    }
+}
+
+extension TransactionFact {
+    /// The share of the price Apple gave back: nil when not refunded (a family revocation is
+    /// not a refund), the prorated share, or 1 for a full refund or one without a type.
+    public var refundedShare: Decimal? {
+        guard cancellationDate != nil else { return nil }
+        switch revocationType {
+        case "FAMILY_REVOKE": return nil
+        case "REFUND_PRORATED": return revocationPercentage.map { Decimal($0) / 100_000 } ?? 1
+        default: return 1
+        }
+    }
+
+    /// A period the customer paid for: not a free trial.
+    var isPaid: Bool { !isTrialPeriod }
+}

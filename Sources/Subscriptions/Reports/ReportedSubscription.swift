@@ -1,0 +1,64 @@
+import AppStore
+import Foundation
+
+/// One purchase chain as the reports read it: an auto-renewable subscription's transactions
+/// and renewal fact, or one one-time purchase (which counts only in revenue, proceeds and
+/// refunds).
+public struct ReportedSubscription: Sendable {
+    public let originalTransactionID: String
+    public let bundleID: String
+    public let environment: AppStoreEnvironment
+    /// Every transaction of the chain, oldest first.
+    public let transactions: [TransactionFact]
+    public let renewal: RenewalFact?
+    /// True for an auto-renewable subscription.
+    public let isAutoRenewable: Bool
+
+    public init(
+        originalTransactionID: String, bundleID: String, environment: AppStoreEnvironment, transactions: [TransactionFact],
+        renewal: RenewalFact?, isAutoRenewable: Bool
+    ) {
+        self.originalTransactionID = originalTransactionID
+        self.bundleID = bundleID
+        self.environment = environment
+        self.transactions = transactions.sorted { ($0.purchaseDate, $0.transactionID) < ($1.purchaseDate, $1.transactionID) }
+        self.renewal = renewal
+        self.isAutoRenewable = isAutoRenewable
+    }
+
+    /// The chains of `history`: one per original transaction and environment.
+    public static func chains(of history: CustomerHistory, isAutoRenewable: (TransactionFact) -> Bool) -> [ReportedSubscription] {
+        let byChain = Dictionary(grouping: history.transactions) { "\($0.environment.rawValue)|\($0.originalTransactionID)" }
+        return byChain.values.compactMap { transactions in
+            guard let first = transactions.first else { return nil }
+            return ReportedSubscription(
+                originalTransactionID: first.originalTransactionID, bundleID: first.bundleID, environment: first.environment,
+                transactions: transactions,
+                renewal: history.renewals.first {
+                    $0.originalTransactionID == first.originalTransactionID && $0.environment == first.environment
+                },
+                isAutoRenewable: isAutoRenewable(first))
+        }.sorted { $0.originalTransactionID < $1.originalTransactionID }
+    }
+
+    /// The chain as it was known to be at `instant`, seen from now: transactions bought by
+    /// then, and a refund only from its revocation date (before it, the period and its price
+    /// stand).
+    func asOf(_ instant: Date) -> [TransactionFact] {
+        transactions.filter { $0.purchaseDate <= instant }.map { transaction in
+            guard let revoked = transaction.cancellationDate, revoked >= instant else { return transaction }
+            var before = transaction
+            before.cancellationDate = nil
+            before.cancellationReason = nil
+            return before
+        }
+    }
+
+    /// The status at `instant`, as known now.
+    func snapshot(at instant: Date) -> SubscriptionSnapshot? {
+        let known = asOf(instant)
+        guard !known.isEmpty else { return nil }
+        return SubscriptionStatusRule.snapshot(
+            originalTransactionID: originalTransactionID, transactions: known, renewal: renewal, at: instant)
+    }
+}

@@ -13,12 +13,12 @@ struct APIKeyMiddleware<Context: PrincipalRequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let principal: Principal
-        switch await authentication.authenticate(authorization: request.headers[.authorization]) {
+        switch authentication.authenticate(authorization: request.headers[.authorization]) {
         case .principal(let found):
             principal = found
         case .refused(let reason):
             Self.count(key: "none", outcome: "unauthorized")
-            guard await authentication.hasLoaded else {
+            guard authentication.hasLoaded else {
                 throw APIError.unavailable("the API keys have not been read from the database yet")
             }
             throw APIError.unauthorized(reason)

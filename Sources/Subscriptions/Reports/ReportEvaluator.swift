@@ -21,7 +21,6 @@ public struct ReportEvaluator: Sendable {
     public func answer(_ query: ReportQuery, over chains: [ReportedSubscription]) -> ReportAnswer {
         let selected = chains.filter { chain in
             chain.environment == query.environment && query.app.map { $0 == chain.bundleID } ?? true
-                && query.product.map { product in chain.transactions.contains { $0.productID == product } } ?? true
         }
         var tally = Tally()
         let points = query.buckets.map { bucket in point(query, bucket, selected, &tally) }
@@ -48,6 +47,11 @@ public struct ReportEvaluator: Sendable {
         -> ReportAnswer.Point
     {
         var point = ReportAnswer.Point(date: bucket.start, value: 0, groups: [:], counts: [:])
+        // The product filter applies to the transaction each number is about: the current
+        // period's, the first period's, the one sold.
+        func selected(_ transaction: TransactionFact) -> Bool { query.product.map { $0 == transaction.productID } ?? true }
+        // Amounts at a point convert at its last day's rate.
+        let lastDay = bucket.end.addingTimeInterval(-86_400)
         func add(_ amount: Decimal, _ key: String?) {
             point.value = (point.value ?? 0) + amount
             if let key { point.groups[key, default: 0] += amount }
@@ -55,7 +59,7 @@ public struct ReportEvaluator: Sendable {
         switch query.metric {
         case .activeSubscriptions, .activeTrials:
             for chain in chains where chain.isAutoRenewable {
-                guard let state = state(of: chain, at: bucket.end) else { continue }
+                guard let state = chain.reportState(at: bucket.end), selected(state.transaction) else { continue }
                 if query.metric == .activeSubscriptions ? state.paid : state.trial {
                     add(1, key(query.groupBy, chain, state.transaction))
                 }
@@ -63,26 +67,26 @@ public struct ReportEvaluator: Sendable {
         case .mrr, .arr:
             let factor: Decimal = query.metric == .arr ? 12 : 1
             for chain in chains where chain.isAutoRenewable {
-                guard let state = state(of: chain, at: bucket.end), state.paid else { continue }
+                guard let state = chain.reportState(at: bucket.end), state.paid, selected(state.transaction) else { continue }
                 guard let monthly = pricing.period(state.transaction.productID)?.monthlyFactor else { continue }
-                guard let amount = money(state.transaction, in: chain, proceeds: query.proceeds, refunds: false, on: bucket.start, &tally)
+                guard let amount = money(state.transaction, in: chain, proceeds: query.proceeds, refunds: false, on: lastDay, &tally)
                 else { continue }
                 add(amount * monthly * factor, key(query.groupBy, chain, state.transaction))
             }
         case .newSubscriptions, .newTrials:
             for chain in chains where chain.isAutoRenewable {
-                guard let first = chain.transactions.first, bucket.contains(first.purchaseDate), first.purchaseDate < bucket.end else {
-                    continue
-                }
+                guard let first = chain.transactions.first, first.purchaseDate >= bucket.start, first.purchaseDate < bucket.end,
+                    selected(first)
+                else { continue }
                 if first.isTrialPeriod == (query.metric == .newTrials) { add(1, key(query.groupBy, chain, first)) }
             }
         case .churn:
             var base = 0
             var churned = 0
             for chain in chains where chain.isAutoRenewable {
-                guard let start = state(of: chain, at: bucket.start), start.paid else { continue }
+                guard let start = chain.reportState(at: bucket.start), start.paid, selected(start.transaction) else { continue }
                 base += 1
-                if !(state(of: chain, at: bucket.end)?.paid ?? false) { churned += 1 }
+                if !(chain.reportState(at: bucket.end)?.paid ?? false) { churned += 1 }
             }
             point.counts = ["churned": churned, "base": base]
             point.value = base == 0 ? nil : Decimal(churned) / Decimal(base)
@@ -109,7 +113,9 @@ public struct ReportEvaluator: Sendable {
         case .revenue, .proceeds:
             for chain in chains {
                 for transaction in chain.transactions
-                where transaction.isPaid && transaction.purchaseDate >= bucket.start && transaction.purchaseDate < bucket.end {
+                where transaction.isPaid && transaction.purchaseDate >= bucket.start && transaction.purchaseDate < bucket.end
+                    && selected(transaction)
+                {
                     guard
                         let amount = money(
                             transaction, in: chain, proceeds: query.metric == .proceeds, refunds: true, on: transaction.purchaseDate, &tally
@@ -123,7 +129,9 @@ public struct ReportEvaluator: Sendable {
             var refunded = 0
             for chain in chains {
                 for transaction in chain.transactions
-                where transaction.isPaid && transaction.purchaseDate >= bucket.start && transaction.purchaseDate < bucket.end {
+                where transaction.isPaid && transaction.purchaseDate >= bucket.start && transaction.purchaseDate < bucket.end
+                    && selected(transaction)
+                {
                     guard let price = pricing.price(transaction), price.amount > 0 else { continue }
                     sold += 1
                     if transaction.refundedShare != nil { refunded += 1 }
@@ -135,18 +143,6 @@ public struct ReportEvaluator: Sendable {
         return point
     }
 
-    /// A subscription at `instant`, as known now: paid and active (or in grace), in a free
-    /// trial, and the transaction of its current (or, in grace, last) period.
-    private func state(of chain: ReportedSubscription, at instant: Date) -> (paid: Bool, trial: Bool, transaction: TransactionFact)? {
-        guard let snapshot = chain.snapshot(at: instant) else { return nil }
-        let known = chain.asOf(instant)
-        guard let transaction = known.last(where: { $0.transactionID == snapshot.latestTransactionID }) ?? known.last else {
-            return nil
-        }
-        let entitled = snapshot.status == .active || snapshot.status == .gracePeriod
-        return (entitled && !snapshot.inTrial, snapshot.status == .active && snapshot.inTrial, transaction)
-    }
-
     /// A transaction's price (or estimated proceeds) in the report currency, converted at
     /// `day`; with `refunds`, less what a refund gave back. Nil (and noted) without a price or rate.
     private func money(
@@ -156,17 +152,8 @@ public struct ReportEvaluator: Sendable {
             tally.unpriced.insert(transaction.transactionID)
             return nil
         }
-        let amount: Decimal
-        if proceeds {
-            amount =
-                TransactionMoney.of(
-                    price: price.amount, currency: price.currency, storefront: transaction.storefront,
-                    refund: refunds ? transaction.refundedShare : nil, commission: commission(transaction, in: chain),
-                    taxRates: pricing.taxRates
-                ).proceeds
-        } else {
-            amount = refunds ? price.amount * (1 - (transaction.refundedShare ?? 0)) : price.amount
-        }
+        let money = pricing.money(of: transaction, in: chain, price: price, refunds: refunds)
+        let amount = proceeds ? money.proceeds : money.revenue
         guard let converted = pricing.convert(amount, price.currency, day) else {
             tally.missingRates.insert(price.currency)
             return nil
@@ -174,23 +161,7 @@ public struct ReportEvaluator: Sendable {
         return converted
     }
 
-    /// Apple's commission on `transaction`: reduced in the Small Business Program, and for a
-    /// subscription period that starts after a year of paid service in the chain.
-    func commission(_ transaction: TransactionFact, in chain: ReportedSubscription) -> CommissionRate {
-        if pricing.smallBusiness(chain.bundleID).includes(transaction.purchaseDate) { return .reduced }
-        guard chain.isAutoRenewable else { return .standard }
-        let paid = chain.transactions.filter { $0.isPaid && $0.refundedShare != 1 }
-        guard let index = paid.firstIndex(where: { $0.transactionID == transaction.transactionID }) else { return .standard }
-        let periods = paid.map { DateInterval(start: $0.purchaseDate, end: max($0.purchaseDate, $0.expiresDate ?? $0.purchaseDate)) }
-        return PaidServiceYear.reduced(periods)[index] ? .reduced : .standard
-    }
-
     private func key(_ grouping: ReportGrouping?, _ chain: ReportedSubscription, _ transaction: TransactionFact) -> String? {
-        switch grouping {
-        case nil: nil
-        case .app: chain.bundleID
-        case .product: transaction.productID
-        case .storefront: transaction.storefront ?? "unknown"
-        }
+        grouping?.key(bundleID: chain.bundleID, productID: transaction.productID, storefront: transaction.storefront)
     }
 }

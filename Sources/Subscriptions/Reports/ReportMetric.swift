@@ -28,4 +28,13 @@ public enum ReportInterval: String, CaseIterable, Sendable {
 /// What a report's points may be grouped by.
 public enum ReportGrouping: String, CaseIterable, Sendable {
     case product, storefront, app
+
+    /// The group a number about this app, product and storefront falls in.
+    public func key(bundleID: String, productID: String, storefront: String?) -> String {
+        switch self {
+        case .app: bundleID
+        case .product: productID
+        case .storefront: storefront ?? "unknown"
+        }
+    }
 }

@@ -35,6 +35,31 @@ public struct ReportPricing: Sendable {
     }
 }
 
+extension ReportPricing {
+    /// What `transaction` of `chain` brought at `price`: revenue and estimated proceeds (less
+    /// what a refund gave back, with `refunds`).
+    func money(
+        of transaction: TransactionFact, in chain: ReportedSubscription, price: (amount: Decimal, currency: String), refunds: Bool
+    )
+        -> TransactionMoney
+    {
+        TransactionMoney.of(
+            price: price.amount, currency: price.currency, storefront: transaction.storefront,
+            refund: refunds ? transaction.refundedShare : nil, commission: commission(transaction, in: chain), taxRates: taxRates)
+    }
+
+    /// Apple's commission on `transaction`: reduced in the Small Business Program, and for a
+    /// subscription period that starts after a year of paid service in the chain.
+    func commission(_ transaction: TransactionFact, in chain: ReportedSubscription) -> CommissionRate {
+        if smallBusiness(chain.bundleID).includes(transaction.purchaseDate) { return .reduced }
+        guard chain.isAutoRenewable else { return .standard }
+        let paid = chain.transactions.filter { $0.isPaid && $0.refundedShare != 1 }
+        guard let index = paid.firstIndex(where: { $0.transactionID == transaction.transactionID }) else { return .standard }
+        let periods = paid.map { DateInterval(start: $0.purchaseDate, end: max($0.purchaseDate, $0.expiresDate ?? $0.purchaseDate)) }
+        return PaidServiceYear.reduced(periods)[index] ? .reduced : .standard
+    }
+}
+
 extension TransactionFact {
     /// The share of the price Apple gave back: nil when not refunded (a family revocation is
     /// not a refund), the prorated share, or 1 for a full refund or one without a type.

@@ -79,3 +79,15 @@ public struct ReportAnswer: Sendable, Equatable {
     /// What was counted oddly (purchases without a price), in sentences.
     public var warnings: [String]
 }
+
+extension ReportAnswer {
+    /// The warning about paid transactions with no price, if any.
+    static func warnings(unpriced: Set<String>) -> [String] {
+        unpriced.isEmpty
+            ? []
+            : [
+                "\(unpriced.count) paid transaction(s) with no price from Apple or the catalog are not in the amounts: "
+                    + unpriced.sorted().prefix(5).joined(separator: ", ")
+            ]
+    }
+}

@@ -46,7 +46,7 @@ public struct ReportedSubscription: Sendable {
     /// stand).
     func asOf(_ instant: Date) -> [TransactionFact] {
         transactions.filter { $0.purchaseDate <= instant }.map { transaction in
-            guard let revoked = transaction.cancellationDate, revoked >= instant else { return transaction }
+            guard let revoked = transaction.cancellationDate, revoked > instant else { return transaction }
             var before = transaction
             before.cancellationDate = nil
             before.cancellationReason = nil
@@ -60,5 +60,27 @@ public struct ReportedSubscription: Sendable {
         guard !known.isEmpty else { return nil }
         return SubscriptionStatusRule.snapshot(
             originalTransactionID: originalTransactionID, transactions: known, renewal: renewal, at: instant)
+    }
+
+    /// What a chain is at `instant` for the reports, as known now.
+    struct ReportState: Equatable {
+        /// Paid and active, or in a grace period.
+        let paid: Bool
+        /// In a free trial.
+        let trial: Bool
+        /// The transaction of the current (in grace, the last) period.
+        let transaction: TransactionFact
+    }
+
+    /// The chain at `instant`, as known now; nil before its first purchase.
+    func reportState(at instant: Date) -> ReportState? {
+        guard let snapshot = snapshot(at: instant) else { return nil }
+        let known = asOf(instant)
+        guard let transaction = known.last(where: { $0.transactionID == snapshot.latestTransactionID }) ?? known.last else {
+            return nil
+        }
+        let entitled = snapshot.status == .active || snapshot.status == .gracePeriod
+        return ReportState(
+            paid: entitled && !snapshot.inTrial, trial: snapshot.status == .active && snapshot.inTrial, transaction: transaction)
     }
 }

@@ -256,6 +256,7 @@ let package = Package(
         .target(
             name: "UseCases",
             dependencies: [
+                "CatalogFiles",
                 "Access",
                 "Settings",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -47,6 +47,10 @@ public struct OperatorContext: Sendable {
     public func apiKeys(configuredApps: Set<String>) -> APIKeys {
         APIKeys(repository: APIKeyStore(client: database), configuredApps: configuredApps)
     }
+    /// Exchange rates into `reportCurrency` (`rates import/list`).
+    public func exchangeRates(reportCurrency: String) -> ExchangeRateImport {
+        ExchangeRateImport(repository: ExchangeRateStore(client: database), reportCurrency: reportCurrency)
+    }
     /// Manual grants.
     public var manualGrants: ManualGrants { ManualGrants(database: database) }
     /// Forgetting users and removing links.

@@ -12,6 +12,7 @@ import UseCases
 // live here, in the composition root, the one place that sees both.
 extension GrantStore: GrantRepository {}
 extension APIKeyStore: APIKeyRepository {}
+extension ExchangeRateStore: ExchangeRateRepository {}
 extension SubscriberRemoval: SubscriberRemovalRepository {}
 extension ConsumptionStore: ConsentRepository {}
 extension IrregularActivityQueries: IrregularActivitySource {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BuildInfo
+import Composition
 import Foundation
 import Logging
 
@@ -20,7 +21,7 @@ struct SubscriptionCtl: AsyncParsableCommand {
             NotificationsCommand.self, EligibilityCommand.self, RevalidateCommand.self, StatsCommand.self, WebhooksCommand.self,
             SyncCommand.self, TestNotificationCommand.self, AnswersCommand.self, GrantsCommand.self, SuspiciousCommand.self,
             LookupOrderCommand.self, RefundsCommand.self, ConsumptionCommand.self, ExtendCommand.self, PurgeCommand.self,
-            KeysCommand.self,
+            KeysCommand.self, RatesCommand.self,
         ]
     )
 
@@ -36,6 +37,10 @@ struct SubscriptionCtl: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let failure as CommandFailure {
+            // A command's own refusal before it reached the database: its one line and code.
+            Output.error("subscriptionctl: \(failure.message)")
+            Foundation.exit(failure.exitCode)
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             Output.error("subscriptionctl: \(message(for: error)) (see --help)")

@@ -11,6 +11,15 @@ enum TimeText {
         return formatter.string(from: date)
     }
 
+    /// `2026-12-01`: the UTC day.
+    static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
+    }
+
     /// `2026-12-01 10:00Z (in 8 days)`.
     static func withAge(_ date: Date, now: Date = Date()) -> String {
         "\(utc(date)) (\(relative(date, now: now)))"

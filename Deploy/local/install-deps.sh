@@ -25,6 +25,12 @@ if [ "${INSTALL_TEST_TOOLS:-0}" = 1 ]; then
         python3 -m pip install --quiet pyyaml jsonschema openapi-spec-validator >&2 \
             || python3 -m pip install --quiet --break-system-packages pyyaml jsonschema openapi-spec-validator >&2
     fi
+    # The webhook tests verify deliveries with an independent Standard Webhooks implementation.
+    if ! python3 -c 'import standardwebhooks' >/dev/null 2>&1; then
+        echo "install-deps: installing standardwebhooks (pip)" >&2
+        python3 -m pip install --quiet standardwebhooks >&2 \
+            || python3 -m pip install --quiet --break-system-packages standardwebhooks >&2
+    fi
 fi
 # `make image` and Deploy/container/image-test.sh build the container image.
 if [ "${INSTALL_TEST_TOOLS:-0}" = 1 ] || [ "${INSTALL_IMAGE_TOOLS:-0}" = 1 ]; then

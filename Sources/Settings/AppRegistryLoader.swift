@@ -27,10 +27,19 @@ enum AppRegistryLoader {
         } else if apiSettings.0 != nil || apiSettings.1 != nil || apiSettings.2 != nil {
             throw ConfigurationError("APPSTORE_BUNDLE_ID", "is not set, but App Store Server API settings (APPSTORE_ISSUER_ID …) are")
         }
-        // WEBHOOK_URL / WEBHOOK_SECRET: every app without a webhook of its own uses them.
+        // WEBHOOK_URL / WEBHOOK_SECRET (or WEBHOOK_SECRETS=new,old): every app without a
+        // webhook of its own uses them.
+        let webhookSecret = reader.string("WEBHOOK_SECRET")
+        let webhookSecretList = reader.string("WEBHOOK_SECRETS")
+        if webhookSecret != nil && webhookSecretList != nil {
+            throw ConfigurationError(
+                "WEBHOOK_SECRET", "and WEBHOOK_SECRETS are both set: keep one (WEBHOOK_SECRETS=new,old signs with each during a rotation)")
+        }
+        let secrets =
+            webhookSecret.map { WebhookSecretTexts(setting: "WEBHOOK_SECRET", values: [$0], isList: false) }
+            ?? WebhookSecretTexts.commaSeparated(webhookSecretList, setting: "WEBHOOK_SECRETS")
         let defaultWebhook = try WebhookTarget.validated(
-            url: reader.string("WEBHOOK_URL"), secret: reader.string("WEBHOOK_SECRET"), setting: "WEBHOOK_URL",
-            secretSetting: "WEBHOOK_SECRET")
+            url: reader.string("WEBHOOK_URL"), secrets: secrets, setting: "WEBHOOK_URL", secretSetting: "WEBHOOK_SECRET")
         let registry = AppRegistry(try merged(apps).map { $0.webhook == nil ? $0.with(webhook: defaultWebhook) : $0 })
         guard !registry.isEmpty else {
             throw ConfigurationError(

@@ -3,8 +3,8 @@ import Foundation
 import Subscriptions
 
 /// The `SUBSCRIPTIOND_CONFIG` file:
-/// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id", "webhook_url", "webhook_secret",
-/// "issuer_id", "key_id", "private_key_file", "grandfather": {"before_version", "entitlement"},
+/// `{"apps":[{"bundle_id", "shared_secret" or "shared_secret_file", "app_apple_id", "webhook_url", "webhook_secret"
+/// or "webhook_secrets": ["new", "old"] or "webhook_secret_file", "issuer_id", "key_id", "private_key_file", "grandfather": {"before_version", "entitlement"},
 /// "sandbox_entitlement": "grant" or "ignore", "link_policy": "transfer", "share" or "refuse",
 /// "webhook_event_types": ["expired", ...], "consumption": {"refund_preference", "delivery_status",
 /// "sample_content_provided"}, "xcode_certificate_file"}]}`.
@@ -16,6 +16,8 @@ struct ConfigurationFile: Decodable {
         let appAppleID: String?
         let webhookURL: String?
         let webhookSecret: String?
+        let webhookSecrets: [String]?
+        let webhookSecretFile: String?
         let issuerID: String?
         let keyID: String?
         let privateKeyFile: String?
@@ -51,6 +53,7 @@ struct ConfigurationFile: Decodable {
         enum CodingKeys: String, CodingKey, CaseIterable {
             case bundleID = "bundle_id", sharedSecret = "shared_secret", sharedSecretFile = "shared_secret_file"
             case appAppleID = "app_apple_id", webhookURL = "webhook_url", webhookSecret = "webhook_secret"
+            case webhookSecrets = "webhook_secrets", webhookSecretFile = "webhook_secret_file"
             case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
             case grandfather, sandboxEntitlement = "sandbox_entitlement", linkPolicy = "link_policy"
             case webhookEventTypes = "webhook_event_types", consumption, xcodeCertificateFile = "xcode_certificate_file"
@@ -63,6 +66,8 @@ struct ConfigurationFile: Decodable {
             sharedSecretFile = try container.decodeIfPresent(String.self, forKey: .sharedSecretFile)
             webhookURL = try container.decodeIfPresent(String.self, forKey: .webhookURL)
             webhookSecret = try container.decodeIfPresent(String.self, forKey: .webhookSecret)
+            webhookSecrets = try container.decodeIfPresent([String].self, forKey: .webhookSecrets)
+            webhookSecretFile = try container.decodeIfPresent(String.self, forKey: .webhookSecretFile)
             issuerID = try container.decodeIfPresent(String.self, forKey: .issuerID)
             keyID = try container.decodeIfPresent(String.self, forKey: .keyID)
             privateKeyFile = try container.decodeIfPresent(String.self, forKey: .privateKeyFile)
@@ -105,7 +110,7 @@ struct ConfigurationFile: Decodable {
             guard !app.bundleID.isEmpty else { throw ConfigurationError(setting, "has an app with an empty bundle_id") }
             let appleID = try app.appAppleID.map { try AppAppleID.validated($0, setting: setting) }
             let webhook = try WebhookTarget.validated(
-                url: app.webhookURL, secret: app.webhookSecret,
+                url: app.webhookURL, secrets: try webhookSecrets(app, setting: setting),
                 setting: "\(setting) webhook_url of \(app.bundleID)", secretSetting: "\(setting) webhook_secret of \(app.bundleID)")
             let apiKey = try AppStoreAPIKey.optional(
                 issuerID: app.issuerID, keyID: app.keyID, privateKeyFile: app.privateKeyFile, bundleID: app.bundleID,
@@ -150,6 +155,25 @@ struct ConfigurationFile: Decodable {
         }
         policy.sampleContentProvided = consumption.sampleContentProvided ?? false
         return policy
+    }
+
+    /// The app's webhook secrets: `webhook_secret`, `webhook_secrets` or `webhook_secret_file`,
+    /// at most one of them (nil when none is set).
+    private static func webhookSecrets(_ app: App, setting: String) throws -> WebhookSecretTexts? {
+        let given = [
+            ("webhook_secret", app.webhookSecret != nil), ("webhook_secrets", app.webhookSecrets != nil),
+            ("webhook_secret_file", app.webhookSecretFile != nil),
+        ].filter(\.1).map(\.0)
+        guard given.count <= 1 else {
+            throw ConfigurationError(
+                setting,
+                "app \(app.bundleID) sets both \(given[0]) and \(given[1]): keep one (webhook_secrets: [new, old] signs with each during a rotation)"
+            )
+        }
+        func named(_ key: String) -> String { "\(setting) \(key) of \(app.bundleID)" }
+        if let secret = app.webhookSecret { return WebhookSecretTexts(setting: named("webhook_secret"), values: [secret], isList: false) }
+        if let secrets = app.webhookSecrets { return WebhookSecretTexts(setting: named("webhook_secrets"), values: secrets, isList: true) }
+        return try WebhookSecretTexts.file(app.webhookSecretFile, setting: named("webhook_secret_file"))
     }
 
     /// The app's `webhook_event_types`, checked (nil when absent: every type).

@@ -151,6 +151,7 @@ public struct ServiceConfiguration: Sendable {
         ("API_UPSTREAM_CONCURRENCY", "8"),
         ("WEBHOOK_URL", nil),
         ("WEBHOOK_SECRET", nil),
+        ("WEBHOOK_SECRETS", nil),
         ("WEBHOOK_CONCURRENCY", "8"),
         ("WEBHOOK_TIMEOUT_MS", "10000"),
         ("WEBHOOK_LEASE_MS", nil),

@@ -24,7 +24,7 @@ public struct WebhookSender: Sendable {
         self.timeout = timeout
     }
 
-    /// POSTs the event's body, signed, to `target`.
+    /// POSTs the event's body to `target`, signed with each of its secrets (``WebhookHeaders``).
     public func send(_ event: WebhookEvent, to target: WebhookTarget, now: Date = Date(), logger: Logger) async -> Outcome {
         let body: [UInt8]
         do {
@@ -35,11 +35,8 @@ public struct WebhookSender: Sendable {
         let seconds = now.timeIntervalSince1970.rounded(.down)
         let timestamp = seconds.isFinite && abs(seconds) < 1e15 ? Int64(seconds) : 0
         var request = HTTPRequest.postJSON(url: target.url, body: body, timeout: timeout)
-        request.headers.append(HTTPHeader(name: "Subscriptiond-Event-Id", value: event.eventID))
-        request.headers.append(HTTPHeader(name: "Subscriptiond-Timestamp", value: String(timestamp)))
         request.headers.append(
-            HTTPHeader(
-                name: "Subscriptiond-Signature", value: WebhookSignature.header(secret: target.secret, timestamp: timestamp, body: body)))
+            contentsOf: WebhookHeaders.signed(id: event.eventID, timestamp: timestamp, body: body, secrets: target.secrets))
         do {
             let response = try await http.execute(request, logger: logger)
             if response.isSuccess { return .acknowledged(status: response.status) }

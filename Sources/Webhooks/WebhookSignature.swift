@@ -4,11 +4,17 @@ import ServiceSupport
 import Settings
 
 /// The `Subscriptiond-Signature` header: `v1=` and the hex HMAC-SHA256, keyed with the
-/// webhook secret, of the timestamp, a dot and the raw body.
+/// webhook secret's text, of the timestamp, a dot and the raw body; during a rotation one
+/// such signature per secret, comma-separated (`v1=<new>,v1=<old>`).
 public enum WebhookSignature {
     /// The header's value for `body` sent at `timestamp` (UNIX seconds).
     public static func header(secret: Secret, timestamp: Int64, body: [UInt8]) -> String {
         "v1=" + hex(secret: secret.revealed, timestamp: timestamp, body: body)
+    }
+
+    /// The header's value signed with each of `secrets`, in their order.
+    public static func header(secrets: [WebhookSecret], timestamp: Int64, body: [UInt8]) -> String {
+        secrets.map { header(secret: $0.text, timestamp: timestamp, body: body) }.joined(separator: ",")
     }
 
     /// True when `header` carries a `v1=` signature of `body` at `timestamp` under `secret`

@@ -64,8 +64,16 @@ struct ServiceSettingsOptions: ParsableArguments {
     var schemaDir: String?
     @Option(help: "Where status-change events go, for every app without its own webhook_url (WEBHOOK_URL; https:// except loopback).")
     var webhookURL: String?
-    @Option(help: "HMAC-SHA256 key signing the events, at least 32 characters (WEBHOOK_SECRET; prefer the variable).")
+    @Option(
+        help:
+            "HMAC-SHA256 key signing the events: at least 32 characters, or whsec_ and the base64 of a key of at least 24 bytes (WEBHOOK_SECRET; prefer the variable)."
+    )
     var webhookSecret: String?
+    @Option(
+        help:
+            "Instead of WEBHOOK_SECRET during a rotation: new,old (comma-separated, newest first); every delivery is signed with each (WEBHOOK_SECRETS; prefer the variable)."
+    )
+    var webhookSecrets: String?
     @Option(help: "Webhook deliveries in flight at once (WEBHOOK_CONCURRENCY, default 8).")
     var webhookConcurrency: String?
     @Option(help: "Per webhook request, in milliseconds (WEBHOOK_TIMEOUT_MS, default 10000).")
@@ -149,7 +157,8 @@ struct ServiceSettingsOptions: ParsableArguments {
             "LOG_LEVEL": logLevel, "LOG_FORMAT": logFormat, "SUBSCRIPTIOND_SCHEMA_DIR": schemaDir,
             "WORKER_LEASE_MS": workerLeaseMs, "DATABASE_POOL_SIZE": databasePoolSize,
             "VERIFY_RECEIPT_CA_BUNDLE": verifyReceiptCaBundle, "ELIGIBILITY_POLICY": eligibilityPolicy,
-            "WEBHOOK_URL": webhookURL, "WEBHOOK_SECRET": webhookSecret, "WEBHOOK_CONCURRENCY": webhookConcurrency,
+            "WEBHOOK_URL": webhookURL, "WEBHOOK_SECRET": webhookSecret, "WEBHOOK_SECRETS": webhookSecrets,
+            "WEBHOOK_CONCURRENCY": webhookConcurrency,
             "WEBHOOK_TIMEOUT_MS": webhookTimeoutMs, "WEBHOOK_LEASE_MS": webhookLeaseMs, "RETENTION_DAYS": retentionDays,
             "RETENTION_DROP_SIGNED": retentionDropSigned, "PARTITION_RETENTION_DAYS": partitionRetentionDays,
             "ALLOW_XCODE_TRANSACTIONS": allowXcodeTransactions,

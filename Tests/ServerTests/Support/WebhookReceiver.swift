@@ -24,6 +24,13 @@ final class WebhookReceiver: Sendable {
         let originalTransactionID: String
         let signatureValid: Bool
         let body: [UInt8]
+        /// Every header as received, in order (names as sent).
+        let headers: [(name: String, value: String)]
+
+        /// The first header called `name`, compared case-insensitively.
+        func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
     }
 
     let secret: String
@@ -84,7 +91,8 @@ final class WebhookReceiver: Sendable {
             type: object["type"] as? String ?? "",
             originalTransactionID: (object["subscription"] as? [String: Any])?["original_transaction_id"] as? String ?? "",
             signatureValid: WebhookSignature.isValid(header: signature, secret: secret, timestamp: timestamp, body: body),
-            body: body)
+            body: body, headers: request.headers.map { ($0.name.rawName, $0.value) })
+        ContractRecorder.recordWebhook(headers: delivery.headers, body: body)
         let behaviour = state.withLock { state -> Behaviour in
             state.deliveries.append(delivery)
             if case .acknowledge = state.behaviour { state.acknowledged.insert(delivery.eventID) }

@@ -543,7 +543,10 @@ let package = Package(
                 "Settings",
                 "Subscriptions",
                 "AppStore",
+                "AppStoreServerAPI",
+                "AppStoreSignature",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

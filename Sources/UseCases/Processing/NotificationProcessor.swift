@@ -24,11 +24,11 @@ public struct NotificationProcessor: Sendable {
     }
 
     let database: any FactDatabase
-    let inbox: NotificationInbox
+    let inbox: any NotificationOutcomes
     let evidence: AppleEvidence
     let apps: AppRegistry
     let retryPolicy: RetryPolicy
-    let receipts: StoredReceipts
+    let receipts: any StoredReceiptSource
     /// The longest an attempt's upstream work may take; shorter than the worker's lease, so an
     /// attempt always records its outcome while its claim is still its own.
     let attemptDeadline: Duration?
@@ -48,10 +48,12 @@ public struct NotificationProcessor: Sendable {
     static let applyTransactionsInFlight = 4
     static let appliesPerTransaction = 32
 
-    /// Creates a processor asking Apple through `evidence`, closing claims of `inbox` and
-    /// applying through `database`; `receipts` gives a subscription's stored receipt.
+    /// Creates a processor asking Apple through `evidence`, applying through `database` (which
+    /// also closes a claim as processed) and recording retries and dead entries in `inbox`;
+    /// `receipts` gives a subscription's stored receipt.
     public init(
-        database: any FactDatabase, inbox: NotificationInbox, receipts: StoredReceipts, evidence: AppleEvidence, apps: AppRegistry,
+        database: any FactDatabase, inbox: any NotificationOutcomes, receipts: any StoredReceiptSource, evidence: AppleEvidence,
+        apps: AppRegistry,
         retryPolicy: RetryPolicy, attemptDeadline: Duration? = nil
     ) {
         self.database = database

@@ -41,7 +41,7 @@ public struct NotificationProcessor: Sendable {
 
     /// Writes the applies of attempts that finish together in one transaction: each saves
     /// its own `BEGIN`, lock statement and `COMMIT` (with its WAL flush).
-    let groupCommit: GroupCommit<ApplyJob>
+    let groupCommit: GroupCommit<ApplyJob, Void>
 
     /// Transactions the group commit runs at once, and applies in each at most. An attempt
     /// waits for one apply at a time, so the worker's concurrency bounds the queue.

@@ -564,12 +564,16 @@ let package = Package(
         .testTarget(
             name: "UseCasesTests",
             dependencies: [
+                "Access",
                 "UseCases",
                 "Store",
                 "Settings",
                 "Subscriptions",
                 "AppStore",
+                "AppStoreServerAPI",
+                "AppStoreSignature",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

@@ -8,8 +8,8 @@ import StoredAnswers
 import Subscriptions
 import UseCases
 
-// The Store's types are what the use cases' ports stand for in production; the conformances
-// live here, in the composition root, the one place that sees both.
+// The Store's types (and the verifyReceipt client) are what the use cases' ports stand for in
+// production; the conformances live here, in the composition root, the one place that sees both.
 extension GrantStore: GrantRepository {}
 extension APIKeyStore: APIKeyRepository {}
 extension ExchangeRateStore: ExchangeRateRepository {}
@@ -19,6 +19,11 @@ extension IrregularActivityQueries: IrregularActivitySource {}
 extension AppAccountTokenStore: AppAccountTokenRepository {}
 extension AppleAccountReader: AppleAccountSource {}
 extension ReadAnswers: CatalogSource {}
+extension ReadAnswers: SubscriberDocumentSource {}
+extension NotificationInbox: NotificationOutcomes {}
+extension NotificationInbox: PurchaseQueue {}
+extension StoredReceipts: StoredReceiptSource {}
+extension ReceiptVerifier: ReceiptVerifying {}
 
 // The use cases over one database, as the composition root (and the tests that run them
 // against a real PostgreSQL) build them.
@@ -93,7 +98,7 @@ extension PurchaseRecorder {
         receiptProof: AppReceiptVerifier, apps: AppRegistry, wait: Duration, onQueued: @escaping @Sendable () async -> Void
     ) {
         self.init(
-            evidence: evidence, applier: FactApplier(database: database, apps: apps), inbox: NotificationInbox(client: database),
+            evidence: evidence, applier: FactApplier(database: database, apps: apps), queue: NotificationInbox(client: database),
             answers: answers, signatures: signatures, receiptProof: receiptProof, apps: apps, wait: wait, onQueued: onQueued)
     }
 }

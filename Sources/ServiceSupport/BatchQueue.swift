@@ -1,5 +1,6 @@
 /// A bounded queue drained in batches by at most `maximumDrains` loops at once: the
-/// bookkeeping under both the intake batcher and the read-answer writer.
+/// bookkeeping under ``GroupCommit`` (intake's inserts, the worker's applies) and the
+/// read-answer writer.
 ///
 /// Natural batching, no timer: the item that finds a drain slot free starts a drain loop at
 /// once; items that arrive while every slot is busy wait, and each loop takes what waits, a

@@ -3,7 +3,10 @@ import Postgres
 /// What a database error means, judged once for every layer above the Store: the worker
 /// (retry or dead), intake (which entry of a batch), the HTTP edge (503 or 400) and the CLI
 /// (exit 3 or 2) all ask this, and none looks into the database client's own errors.
-public enum StoreFailure: Sendable, Equatable {
+///
+/// It is an error itself, so a port's stand-in (a test's, in memory) can fail the way the
+/// database would, classified the same way.
+public enum StoreFailure: Error, Sendable, Equatable {
     /// The database cannot be reached: refused, the connection lost, no pool connection in time.
     case unreachable
     /// Reached, but it cannot do it now: a deadline, a deadlock or serialization failure,
@@ -21,6 +24,10 @@ public enum StoreFailure: Sendable, Equatable {
 
     /// The failure `error` is, or nil when it is not a database error.
     public init?(_ error: any Error) {
+        if let failure = error as? StoreFailure {
+            self = failure
+            return
+        }
         guard let error = error as? PostgresError else { return nil }
         switch error.code {
         case .unreachable, .connectionLost, .poolTimeout: self = .unreachable

@@ -86,6 +86,23 @@ public struct ClaimedNotification: Sendable {
     public let receivedAt: Date
     /// When retention removed the body's receipts (nil: never).
     public var receiptRemovedAt: Date? = nil
+
+    /// A claim as the inbox hands it out (the use cases' tests make their own).
+    public init(
+        id: Int64, source: InboxSource, body: String, bundleID: String, environment: AppStoreEnvironment, appUserID: String?,
+        attempt: Int, claimedAt: Date, receivedAt: Date, receiptRemovedAt: Date? = nil
+    ) {
+        self.id = id
+        self.source = source
+        self.body = body
+        self.bundleID = bundleID
+        self.environment = environment
+        self.appUserID = appUserID
+        self.attempt = attempt
+        self.claimedAt = claimedAt
+        self.receivedAt = receivedAt
+        self.receiptRemovedAt = receiptRemovedAt
+    }
 }
 
 /// What storing a notification did.

@@ -189,6 +189,12 @@ public struct StaleClaimError: Error, Sendable, CustomStringConvertible {
     /// The stale attempt's number.
     public let attempt: Int
 
+    /// The error of attempt `attempt` of notification `notificationID`.
+    public init(notificationID: Int64, attempt: Int) {
+        self.notificationID = notificationID
+        self.attempt = attempt
+    }
+
     public var description: String { "attempt \(attempt) of notification \(notificationID) was superseded by a newer claim" }
 }
 

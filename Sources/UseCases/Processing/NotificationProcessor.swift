@@ -24,11 +24,11 @@ public struct NotificationProcessor: Sendable {
     }
 
     let database: any FactDatabase
-    let inbox: NotificationInbox
+    let inbox: any NotificationOutcomes
     let evidence: AppleEvidence
     let apps: AppRegistry
     let retryPolicy: RetryPolicy
-    let receipts: StoredReceipts
+    let receipts: any StoredReceiptSource
     /// The longest an attempt's upstream work may take; shorter than the worker's lease, so an
     /// attempt always records its outcome while its claim is still its own.
     let attemptDeadline: Duration?
@@ -41,17 +41,19 @@ public struct NotificationProcessor: Sendable {
 
     /// Writes the applies of attempts that finish together in one transaction: each saves
     /// its own `BEGIN`, lock statement and `COMMIT` (with its WAL flush).
-    let groupCommit: GroupCommit<ApplyJob>
+    let groupCommit: GroupCommit<ApplyJob, Void>
 
     /// Transactions the group commit runs at once, and applies in each at most. An attempt
     /// waits for one apply at a time, so the worker's concurrency bounds the queue.
     static let applyTransactionsInFlight = 4
     static let appliesPerTransaction = 32
 
-    /// Creates a processor asking Apple through `evidence`, closing claims of `inbox` and
-    /// applying through `database`; `receipts` gives a subscription's stored receipt.
+    /// Creates a processor asking Apple through `evidence`, applying through `database` (which
+    /// also closes a claim as processed) and recording retries and dead entries in `inbox`;
+    /// `receipts` gives a subscription's stored receipt.
     public init(
-        database: any FactDatabase, inbox: NotificationInbox, receipts: StoredReceipts, evidence: AppleEvidence, apps: AppRegistry,
+        database: any FactDatabase, inbox: any NotificationOutcomes, receipts: any StoredReceiptSource, evidence: AppleEvidence,
+        apps: AppRegistry,
         retryPolicy: RetryPolicy, attemptDeadline: Duration? = nil
     ) {
         self.database = database

@@ -31,11 +31,11 @@ public struct AppleEvidence: Sendable {
         }
     }
 
-    private let receipts: ReceiptVerifier
+    private let receipts: any ReceiptVerifying
     private let api: AppStoreAPIDirectory?
 
     /// Asks `verifyReceipt` through `receipts` and the App Store Server API through `api`.
-    public init(receipts: ReceiptVerifier, api: AppStoreAPIDirectory?) {
+    public init(receipts: any ReceiptVerifying, api: AppStoreAPIDirectory?) {
         self.receipts = receipts
         self.api = api
     }

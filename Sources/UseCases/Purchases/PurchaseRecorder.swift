@@ -6,7 +6,6 @@ import Logging
 import ServiceSupport
 import Settings
 import Store
-import StoredAnswers
 import Subscriptions
 
 /// "Here is what this user bought": a receipt, a StoreKit 2 signed transaction or a
@@ -27,8 +26,8 @@ public struct PurchaseRecorder: Sendable {
 
     private let evidence: AppleEvidence
     private let applier: FactApplier
-    private let answers: ReadAnswers
-    private let inbox: NotificationInbox
+    private let answers: any SubscriberDocumentSource
+    private let queue: any PurchaseQueue
     private let signatures: SignedPayloadVerifier
     private let receiptProof: AppReceiptVerifier
     private let apps: AppRegistry
@@ -36,17 +35,19 @@ public struct PurchaseRecorder: Sendable {
     private let onQueued: @Sendable () async -> Void
 
     /// - Parameters:
+    ///   - queue: where a purchase waits for the worker when Apple does not answer in time.
+    ///   - answers: reads the user's subscriber JSON back.
     ///   - wait: how long a request waits for Apple before its purchase is queued.
     ///   - onQueued: called after a purchase is queued (to wake the worker).
-    ///   - answers: reads the user's subscriber JSON back.
     public init(
-        evidence: AppleEvidence, applier: FactApplier, inbox: NotificationInbox, answers: ReadAnswers, signatures: SignedPayloadVerifier,
-        receiptProof: AppReceiptVerifier, apps: AppRegistry, wait: Duration, onQueued: @escaping @Sendable () async -> Void
+        evidence: AppleEvidence, applier: FactApplier, queue: any PurchaseQueue, answers: any SubscriberDocumentSource,
+        signatures: SignedPayloadVerifier, receiptProof: AppReceiptVerifier, apps: AppRegistry, wait: Duration,
+        onQueued: @escaping @Sendable () async -> Void
     ) {
         self.evidence = evidence
         self.applier = applier
         self.answers = answers
-        self.inbox = inbox
+        self.queue = queue
         self.signatures = signatures
         self.receiptProof = receiptProof
         self.apps = apps
@@ -199,11 +200,11 @@ public struct PurchaseRecorder: Sendable {
     private func applied(_ batches: [FactBatch], appUserID: String, visibleTo visible: AppScope) async throws -> Recorded {
         for batch in batches { try visible.require(batch.facts.bundleID) }
         try await applier.apply(batches, appUserID: appUserID)
-        return .applied(try await answers.subscriberBodyEvenIfUnknown(appUserID: appUserID))
+        return .applied(try await answers.subscriberBodyEvenIfUnknown(appUserID: appUserID, now: Date()))
     }
 
     private func queue(_ entry: InboxEntry, because reason: String, logger: Logger) async throws -> Recorded {
-        let stored = try await inbox.insert(entry)
+        let stored = try await queue.insert(entry)
         await onQueued()
         logger.info("purchase queued: Apple did not answer", metadata: [LogKey.error: "\(reason)", LogKey.notificationID: "\(stored)"])
         return .queued

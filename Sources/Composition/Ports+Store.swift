@@ -12,6 +12,7 @@ import UseCases
 // production; the conformances live here, in the composition root, the one place that sees both.
 extension GrantStore: GrantRepository {}
 extension APIKeyStore: APIKeyRepository {}
+extension AuditLogStore: AuditTrail {}
 extension ExchangeRateStore: ExchangeRateRepository {}
 extension SubscriberRemoval: SubscriberRemovalRepository {}
 extension ConsumptionStore: ConsentRepository {}
@@ -68,7 +69,8 @@ extension OfferSignatures {
     public init(database: PostgresClient, apps: AppRegistry, readAnswers: ReadAnswers, eligibilityPolicy: EligibilityPolicy) {
         self.init(
             apps: apps, catalog: readAnswers, accounts: AppleAccountReader(client: database),
-            appAccountTokens: AppAccountTokens(database: database, apps: apps), eligibilityPolicy: eligibilityPolicy)
+            appAccountTokens: AppAccountTokens(database: database, apps: apps), eligibilityPolicy: eligibilityPolicy,
+            audit: AuditLogStore(client: database))
     }
 
     /// Signatures for `apps` from `database` alone (a catalog read per generation of its own).

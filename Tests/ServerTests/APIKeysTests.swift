@@ -129,6 +129,11 @@ struct APIKeysTests {
                 let response = try await Self.send(service, .post, "/v1/\(route)", body, token: limited)
                 #expect(response.status == 403, "\(route): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
             }
+            let offer = try await Self.send(
+                service, .post, "/v1/offers/sign",
+                #"{"app_user_id":"shared-user","product_id":"com.example.pro.monthly","offer_id":"x","transaction_id":"1","bundle_id":"\#(Self.otherApp)"}"#,
+                token: limitedAdmin)
+            #expect(offer.status == 403, "offers/sign: \(offer.status)")
             let token = try await Self.send(
                 service, .get, "/v1/subscribers/shared-user/app-account-token?bundle_id=\(Self.otherApp)", token: limited)
             #expect(token.status == 403)

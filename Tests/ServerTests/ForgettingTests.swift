@@ -106,7 +106,7 @@ struct ForgettingTests {
             let actors = try await service.database.query("SELECT actor || ' ' || action AS row FROM audit_log ORDER BY id").map {
                 try $0.decode("row", as: String.self)
             }
-            #expect(actors == ["api grant_added", "cli:ops user_unlinked", "cli:ops subscriber_deleted"])
+            #expect(actors == ["key:admin-token grant_added", "cli:ops user_unlinked", "cli:ops subscriber_deleted"])
         }
     }
 }

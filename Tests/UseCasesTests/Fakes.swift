@@ -75,3 +75,19 @@ struct KnownAccounts: AppleAccountSource {
         accounts[appUserID + "/" + transactionID]
     }
 }
+
+/// The audit rows written, in memory.
+final class RecordedAudit: AuditTrail {
+    struct Row: Equatable {
+        let action: String
+        let actor: String
+        let appUserID: String?
+        let detail: [String: String]
+    }
+
+    let rows = Mutex<[Row]>([])
+
+    func record(action: String, actor: String, appUserID: String?, detail: [String: String]) async throws {
+        rows.withLock { $0.append(Row(action: action, actor: actor, appUserID: appUserID, detail: detail)) }
+    }
+}

@@ -1,9 +1,11 @@
+import Access
 import AppStore
 import Crypto
 import Foundation
 import Settings
 import Store
 import Subscriptions
+import Synchronization
 import Testing
 import UseCases
 
@@ -44,10 +46,11 @@ struct OfferDecisionTests {
         return AppleAccountRead(subscriptions: [], history: CustomerHistory(transactions: [trial]))
     }
 
-    static func offers(apps: AppRegistry, accounts: [String: AppleAccountRead]) -> OfferSignatures {
+    static func offers(apps: AppRegistry, accounts: [String: AppleAccountRead], audit: RecordedAudit = RecordedAudit()) -> OfferSignatures {
         OfferSignatures(
             apps: apps, catalog: FixedCatalog(products: [monthly]), accounts: KnownAccounts(accounts: accounts),
-            appAccountTokens: AppAccountTokens(store: InMemoryTokens(), apps: apps), eligibilityPolicy: .apple)
+            appAccountTokens: AppAccountTokens(store: InMemoryTokens(), apps: apps), eligibilityPolicy: .apple,
+            audit: audit)
     }
 
     @Test("a transaction not verified for the user is refused: unverified_transaction, nothing signed")
@@ -73,5 +76,36 @@ struct OfferDecisionTests {
         )
         .eligibility(appUserID: "owner", transactionID: "100", productIDs: ["pro.monthly"], bundleID: nil)
         #expect(sandboxIgnored.answers == ["pro.monthly": .eligible])
+    }
+
+    @Test("a promotional offer signed is audited under the principal that asked; one refused, or asked without the offers scope, is not")
+    func promotionalOfferAudited() async throws {
+        let audit = RecordedAudit()
+        let offers = Self.offers(apps: try Self.apps(), accounts: ["owner/100": Self.trialAccount(.production)], audit: audit)
+        let service = Principal(name: "offer-service", kind: .apiKey, scopes: [.offers], apps: .all)
+        _ = try await offers.promotionalOffer(
+            appUserID: "owner", productID: "pro.monthly", offerID: "comeback50", format: .v2, transactionID: "100", bundleID: nil,
+            by: service)
+        #expect(
+            audit.rows.withLock { $0 } == [
+                RecordedAudit.Row(
+                    action: "offer_signed", actor: "key:offer-service", appUserID: "owner",
+                    detail: [
+                        "bundle_id": Self.bundleID, "product_id": "pro.monthly", "offer_id": "comeback50", "transaction_id": "100",
+                        "format": "v2",
+                    ])
+            ])
+        await #expect(throws: UseCaseError.self) {
+            _ = try await offers.promotionalOffer(
+                appUserID: "stranger", productID: "pro.monthly", offerID: "comeback50", format: .v2, transactionID: "100", bundleID: nil,
+                by: service)
+        }
+        let reader = Principal(name: "paywall", kind: .apiKey, scopes: [.read], apps: .all)
+        await #expect(throws: UseCaseError.forbidden("the key paywall lacks the offers scope")) {
+            _ = try await offers.promotionalOffer(
+                appUserID: "owner", productID: "pro.monthly", offerID: "comeback50", format: .v2, transactionID: "100", bundleID: nil,
+                by: reader)
+        }
+        #expect(audit.rows.withLock { $0.count } == 1)
     }
 }

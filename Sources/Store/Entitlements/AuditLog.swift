@@ -16,3 +16,20 @@ enum AuditLog {
             ).prepared())
     }
 }
+
+/// `audit_log` for actions that change nothing else (a promotional offer signed): one row in
+/// a transaction of its own.
+public struct AuditLogStore: Sendable {
+    private let client: PostgresClient
+
+    public init(client: PostgresClient) {
+        self.client = client
+    }
+
+    /// Appends one row naming `actor`.
+    public func record(action: String, actor: String, appUserID: String?, detail: [String: String]) async throws {
+        try await client.withTransaction { session in
+            try AuditLog.record(action: action, actor: actor, appUserID: appUserID, detail: detail, in: session)
+        }
+    }
+}

@@ -38,19 +38,21 @@ public struct OfferSignatures: Sendable {
     private let accounts: any AppleAccountSource
     private let appAccountTokens: AppAccountTokens
     private let eligibilityPolicy: EligibilityPolicy
+    private let audit: any AuditTrail
 
     /// Signs for the configured `apps` from `catalog` and the customers `accounts` finds; the
     /// v1 format names the user's token from `appAccountTokens`; eligibility is judged under
-    /// `eligibilityPolicy`.
+    /// `eligibilityPolicy`; every promotional offer signed is recorded in `audit`.
     public init(
         apps: AppRegistry, catalog: any CatalogSource, accounts: any AppleAccountSource, appAccountTokens: AppAccountTokens,
-        eligibilityPolicy: EligibilityPolicy
+        eligibilityPolicy: EligibilityPolicy, audit: any AuditTrail
     ) {
         self.apps = apps
         self.catalog = catalog
         self.accounts = accounts
         self.appAccountTokens = appAccountTokens
         self.eligibilityPolicy = eligibilityPolicy
+        self.audit = audit
     }
 
     /// The eligibility of `productIDs`, signed, for the Apple account behind `transactionID`,
@@ -117,6 +119,7 @@ public struct OfferSignatures: Sendable {
         by principal: Principal, now: Date = Date()
     ) async throws -> PromotionalOffer {
         guard principal.may(.offers) else { throw UseCaseError.forbidden("the key \(principal.name) lacks the offers scope") }
+        if let bundleID { try principal.apps.require(bundleID) }
         let bundleID = try signingBundleID(bundleID)
         try principal.apps.require(bundleID)
         let signer = try signer(bundleID: bundleID)
@@ -130,15 +133,24 @@ public struct OfferSignatures: Sendable {
         }
         let account = try await verifiedAccount(appUserID: appUserID, transactionID: transactionID, bundleID: bundleID, now: now)
         try checkOfferRules(of: product, offerID: offerID, appUserID: appUserID, account: account)
+        let signed: PromotionalOffer
         switch format {
         case .v2:
-            return .v2(jws: try signer.promotionalOffer(productID: productID, offerID: offerID, transactionID: transactionID, now: now))
+            signed = .v2(jws: try signer.promotionalOffer(productID: productID, offerID: offerID, transactionID: transactionID, now: now))
         case .v1:
             let token = try await appAccountTokens.token(for: appUserID, bundleID: bundleID)
-            return .v1(
+            signed = .v1(
                 try signer.promotionalOfferV1(productID: productID, offerID: offerID, appAccountToken: token, now: now),
                 appAccountToken: token)
         }
+        // A signature is a promise: who asked for it is kept (never the signature itself).
+        try await audit.record(
+            action: "offer_signed", actor: principal.actor, appUserID: appUserID,
+            detail: [
+                "bundle_id": bundleID, "product_id": productID, "offer_id": offerID, "transaction_id": transactionID,
+                "format": format.rawValue,
+            ])
+        return signed
     }
 
     /// The account behind `transactionID` when it was verified for `appUserID`; else `unverifiedTransaction`.

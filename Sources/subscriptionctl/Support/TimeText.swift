@@ -4,19 +4,19 @@ import Foundation
 enum TimeText {
     /// `2026-12-01 10:00Z`.
     static func utc(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm'Z'"
-        return formatter.string(from: date)
+        utc(date, format: "yyyy-MM-dd HH:mm'Z'")
     }
 
     /// `2026-12-01`: the UTC day.
     static func day(_ date: Date) -> String {
+        utc(date, format: "yyyy-MM-dd")
+    }
+
+    private static func utc(_ date: Date, format: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.dateFormat = format
         return formatter.string(from: date)
     }
 

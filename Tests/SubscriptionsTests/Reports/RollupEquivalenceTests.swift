@@ -11,17 +11,11 @@ import Testing
 struct RollupEquivalenceTests {
     typealias F = ReportFixtures
 
-    /// A small deterministic generator (SplitMix64).
+    /// Draws from a seeded generator (``SplitMix64``), so every population can be made again.
     struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(state: state) }
+        mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &generator) }
         mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
         mutating func pick<T>(_ values: [T]) -> T { values[int(0...(values.count - 1))] }
     }

@@ -32,7 +32,7 @@ public enum ExchangeRateFile {
             }
             let fields = record.fields.map { $0.trimmingCharacters(in: .whitespaces) }
             var ok = true
-            let day = Self.day(fields[0])
+            let day = UTCDay.parse(fields[0])
             if day == nil {
                 problems.append("\(place): date \"\(fields[0])\" is not a day such as 2026-11-01")
                 ok = false
@@ -62,19 +62,5 @@ public enum ExchangeRateFile {
         }
         if problems.isEmpty && rates.isEmpty { problems.append("the file has a header but no rates") }
         return problems.isEmpty ? .success(rates) : .failure(CatalogProblems(lines: problems))
-    }
-
-    /// Midnight UTC of `YYYY-MM-DD`, or nil.
-    static func day(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-            let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2])
-        else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let components = DateComponents(year: year, month: month, day: dayOfMonth)
-        guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
-        return date
     }
 }

@@ -7,7 +7,8 @@ import Subscriptions
 /// or "webhook_secrets": ["new", "old"] or "webhook_secret_file", "issuer_id", "key_id", "private_key_file", "grandfather": {"before_version", "entitlement"},
 /// "sandbox_entitlement": "grant" or "ignore", "link_policy": "transfer", "share" or "refuse",
 /// "webhook_event_types": ["expired", ...], "consumption": {"refund_preference", "delivery_status",
-/// "sample_content_provided"}, "xcode_certificate_file"}]}`.
+/// "sample_content_provided"}, "xcode_certificate_file", "small_business_program": [{"from", "until"}]}],
+/// "tax_rates": {"DEU": 0.19}}` (the money settings are read by `MoneySettings`).
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
         let bundleID: String
@@ -57,6 +58,8 @@ struct ConfigurationFile: Decodable {
             case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
             case grandfather, sandboxEntitlement = "sandbox_entitlement", linkPolicy = "link_policy"
             case webhookEventTypes = "webhook_event_types", consumption, xcodeCertificateFile = "xcode_certificate_file"
+            // Read by `MoneySettings`.
+            case smallBusinessProgram = "small_business_program"
         }
 
         init(from decoder: any Decoder) throws {

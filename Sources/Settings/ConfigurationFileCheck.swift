@@ -5,7 +5,7 @@ import Foundation
 /// ignored in silence, and an app would run without what the operator meant to configure.
 enum ConfigurationFileCheck {
     /// The keys each level of the file knows.
-    static let fileKeys = ["apps"]
+    static let fileKeys = ["apps", "tax_rates"]
     static let appKeys = ConfigurationFile.App.CodingKeys.allCases.map(\.rawValue)
     static let grandfatherKeys = ConfigurationFile.App.Grandfather.CodingKeys.allCases.map(\.rawValue)
     static let consumptionKeys = ConfigurationFile.App.Consumption.CodingKeys.allCases.map(\.rawValue)

@@ -12,6 +12,8 @@ public struct ServiceConfiguration: Sendable {
     public var databaseURL: String
     /// A streaming replica for `/v1` reads (nil: they go to the primary).
     public var databaseReadURL: String? = nil
+    /// The report currency, tax rates and Small Business Program periods.
+    public var money = MoneySettings()
     /// How far behind the primary the replica may be and still answer reads.
     public var databaseReadMaxLag: Duration = .seconds(1)
     /// Listen address.
@@ -159,6 +161,7 @@ public struct ServiceConfiguration: Sendable {
         ("RETENTION_DROP_SIGNED", "false"),
         ("PARTITION_RETENTION_DAYS", nil),
         ("ALLOW_XCODE_TRANSACTIONS", "false"),
+        ("REPORT_CURRENCY", "USD"),
     ]
 
     /// Reads and validates the configuration; throws one `ConfigurationError` naming the first bad setting.
@@ -211,6 +214,8 @@ public struct ServiceConfiguration: Sendable {
             retentionDays: try reader.integer("RETENTION_DAYS", in: 1...36_500),
             retentionDropSigned: try reader.boolean("RETENTION_DROP_SIGNED")
         )
+        configuration.money = try MoneySettings.load(
+            reportCurrency: reader.string("REPORT_CURRENCY"), configurationFile: reader.string("SUBSCRIPTIOND_CONFIG"))
         configuration.databaseReadURL = reader.string("DATABASE_READ_URL")
         configuration.databaseReadMaxLag = .milliseconds(try reader.integer("DATABASE_READ_MAX_LAG_MS", in: 0...3_600_000))
         configuration.partitionRetentionDays = try reader.string("PARTITION_RETENTION_DAYS").map { _ in

@@ -142,6 +142,8 @@ struct ServiceSettingsOptions: ParsableArguments {
     var receiptWaitMs: String?
     @Option(help: "Upstream transfers the /v1 API runs at once (API_UPSTREAM_CONCURRENCY, default 8).")
     var apiUpstreamConcurrency: String?
+    @Option(help: "The currency reports are in and exchange rates are quoted in (REPORT_CURRENCY, default USD).")
+    var reportCurrency: String?
 
     /// The process environment with every given flag written over its variable.
     func environment(merging base: [String: String]) -> [String: String] {
@@ -160,7 +162,8 @@ struct ServiceSettingsOptions: ParsableArguments {
             "WEBHOOK_URL": webhookURL, "WEBHOOK_SECRET": webhookSecret, "WEBHOOK_SECRETS": webhookSecrets,
             "WEBHOOK_CONCURRENCY": webhookConcurrency,
             "WEBHOOK_TIMEOUT_MS": webhookTimeoutMs, "WEBHOOK_LEASE_MS": webhookLeaseMs, "RETENTION_DAYS": retentionDays,
-            "RETENTION_DROP_SIGNED": retentionDropSigned, "PARTITION_RETENTION_DAYS": partitionRetentionDays,
+            "RETENTION_DROP_SIGNED": retentionDropSigned, "REPORT_CURRENCY": reportCurrency,
+            "PARTITION_RETENTION_DAYS": partitionRetentionDays,
             "ALLOW_XCODE_TRANSACTIONS": allowXcodeTransactions,
             "APPSTORE_APP_APPLE_ID": appstoreAppAppleID,
             "APPSTORE_ROOT_CERTIFICATES": appstoreRootCertificates, "APPSTORE_ONLINE_CHECKS": appstoreOnlineChecks,

@@ -41,7 +41,7 @@ public struct ExchangeRateStore: Sendable {
         ).map { row in
             let dayText: String = try row.decode("day")
             let rateText: String = try row.decode("rate")
-            guard let day = Self.day(dayText), let rate = Decimal(string: rateText, locale: Locale(identifier: "en_US_POSIX")) else {
+            guard let day = UTCDay.parse(dayText), let rate = Decimal(string: rateText, locale: Locale(identifier: "en_US_POSIX")) else {
                 throw StoreError("exchange_rates holds a row that does not read back: \(dayText) \(rateText)")
             }
             return ExchangeRate(day: day, currency: try row.decode("currency"), rate: rate)
@@ -55,11 +55,4 @@ public struct ExchangeRateStore: Sendable {
         return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
 
-    static func day(_ text: String) -> Date? {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
-    }
 }

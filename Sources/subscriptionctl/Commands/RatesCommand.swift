@@ -1,6 +1,7 @@
 import ArgumentParser
 import Composition
 import Foundation
+import Settings
 import Subscriptions
 import UseCases
 
@@ -15,11 +16,11 @@ struct RatesCommand: AsyncParsableCommand {
 
     /// `REPORT_CURRENCY`, or USD.
     static func reportCurrency() throws -> String {
-        let currency = ProcessInfo.processInfo.environment["REPORT_CURRENCY"].flatMap { $0.isEmpty ? nil : $0 } ?? "USD"
-        guard ExchangeRates.isCurrencyCode(currency) else {
-            throw CommandFailure.usage("REPORT_CURRENCY must be three upper-case letters such as USD, got \(currency)")
+        do {
+            return try MoneySettings.reportCurrency(ProcessInfo.processInfo.environment["REPORT_CURRENCY"])
+        } catch let error as ConfigurationError {
+            throw CommandFailure.usage(error.description)
         }
-        return currency
     }
 }
 

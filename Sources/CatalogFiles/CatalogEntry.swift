@@ -17,6 +17,11 @@ struct CatalogEntry: Sendable {
     var trialPeriod: String?
     /// `promotional_offers` (JSON only): each offer's id and audiences as written; nil when absent.
     var promotionalOffers: [(id: String?, audiences: [String])]?
+    /// `price` and `currency`: what a purchase Apple does not price cost.
+    var price: String?
+    var currency: String?
+    /// `prices` (JSON only): per storefront, the price and currency as written; nil when absent.
+    var prices: [(storefront: String, price: String?, currency: String?)]?
     /// Every intro offer stated; the rules allow at most one.
     var introOffers: [RawIntroOffer] = []
     /// Shape problems met while reading (a field of the wrong JSON type), without the prefix.

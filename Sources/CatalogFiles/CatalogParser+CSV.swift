@@ -5,7 +5,7 @@ extension CatalogParser {
     /// The CSV columns, in the documented order.
     static let csvColumns = [
         "product_id", "bundle_id", "type", "subscription_group_id", "period",
-        "intro_payment_mode", "intro_period", "intro_periods", "intro_price",
+        "intro_payment_mode", "intro_period", "intro_periods", "intro_price", "price", "currency",
     ]
     private static let requiredCSVColumns = ["product_id", "bundle_id", "type"]
     private static let introCSVColumns = ["intro_payment_mode", "intro_period", "intro_periods", "intro_price"]
@@ -56,6 +56,8 @@ extension CatalogParser {
         entry.type = cells["type"]
         entry.subscriptionGroupID = cells["subscription_group_id"]
         entry.period = cells["period"]
+        entry.price = cells["price"]
+        entry.currency = cells["currency"]
         if introCSVColumns.contains(where: { cells[$0] != nil }) {
             entry.introOffers = [
                 RawIntroOffer(

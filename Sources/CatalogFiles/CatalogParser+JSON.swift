@@ -64,7 +64,10 @@ extension CatalogParser {
         entry.period = reader.text("period")
         entry.trialOf = reader.text("trial_of")
         entry.trialPeriod = reader.text("trial_period")
+        entry.price = reader.text("price", allowNumber: true)
+        entry.currency = reader.text("currency")
         entry.readProblems = reader.problems
+        storefrontPrices(fields["prices"], into: &entry)
         promotionalOffers(fields["promotional_offers"], into: &entry)
 
         switch fields["intro_offer"] {
@@ -81,6 +84,28 @@ extension CatalogParser {
         default: entry.readProblems.append("intro_offer must be an object")
         }
         return entry
+    }
+
+    /// `"prices": {"DEU": {"price": "9.99", "currency": "EUR"}, ...}`.
+    private static func storefrontPrices(_ value: JSONValue?, into entry: inout CatalogEntry) {
+        switch value {
+        case nil, .null?: return
+        case .object(let storefronts)?:
+            entry.prices = storefronts.keys.sorted().map { storefront in
+                guard case .object(let fields)? = storefronts[storefront] else {
+                    entry.readProblems.append("prices.\(storefront) must be an object with price and currency")
+                    return (storefront, nil, nil)
+                }
+                var reader = FieldReader(fields: fields, prefix: "prices.\(storefront).")
+                let price = reader.text("price", allowNumber: true)
+                let currency = reader.text("currency")
+                entry.readProblems += reader.problems
+                return (storefront, price, currency)
+            }
+        default:
+            entry.readProblems.append(
+                "prices must be an object of storefront codes, such as {\"DEU\": {\"price\": \"9.99\", \"currency\": \"EUR\"}}")
+        }
     }
 
     /// `"promotional_offers": [{"id": "comeback50", "for": ["lapsed"]}, ...]`.

@@ -1,3 +1,4 @@
+import Foundation
 import Subscriptions
 
 /// Apple's catalog rules (APPSTORE.md, "Introductory offers") applied to one entry.
@@ -64,6 +65,21 @@ enum CatalogValidator {
         }
 
         let promotionalOffers = checkPromotionalOffers(entry.promotionalOffers, type: type, problems: &problems)
+        let price = storePrice(entry.price, entry.currency, field: "", problems: &problems)
+        var prices: [String: StorePrice]?
+        if let stated = entry.prices {
+            prices = [:]
+            for (storefront, text, currency) in stated {
+                if !ExchangeRates.isCurrencyCode(storefront) {
+                    problems.append("prices has \"\(storefront)\", which is not a storefront code (three upper-case letters, such as DEU)")
+                }
+                guard text != nil || currency != nil else {
+                    problems.append("prices.\(storefront) needs price and currency")
+                    continue
+                }
+                prices?[storefront] = storePrice(text, currency, field: "prices.\(storefront).", problems: &problems)
+            }
+        }
 
         guard problems.isEmpty, let productID = entry.productID, let bundleID = entry.bundleID, let type else {
             return (nil, problems)
@@ -77,9 +93,34 @@ enum CatalogValidator {
             introOffer: offer,
             trialOf: entry.trialOf,
             trialPeriod: trialPeriod,
-            promotionalOffers: promotionalOffers
+            promotionalOffers: promotionalOffers,
+            price: price,
+            prices: prices
         )
         return (product, [])
+    }
+
+    /// A price and its currency, both or neither: a decimal of zero or more, three
+    /// upper-case letters.
+    private static func storePrice(_ text: String?, _ currency: String?, field: String, problems: inout [String]) -> StorePrice? {
+        switch (text, currency) {
+        case (nil, nil): return nil
+        case (_?, nil): problems.append("\(field)price given without \(field)currency")
+        case (nil, _?): problems.append("\(field)currency given without \(field)price")
+        case (let text?, let currency?):
+            var amount: Decimal?
+            switch CatalogPrice.read(text) {
+            case .price(let value): amount = value
+            case .negative: problems.append("\(field)price \(text) is negative")
+            case .notDecimal: problems.append("\(field)price \"\(text)\" is not a decimal such as 9.99")
+            }
+            guard ExchangeRates.isCurrencyCode(currency) else {
+                problems.append("\(field)currency \"\(currency)\" is not three upper-case letters such as EUR")
+                return nil
+            }
+            return amount.map { StorePrice(amount: $0, currency: currency) }
+        }
+        return nil
     }
 
     /// `promotional_offers`: auto-renewable products only, each with a unique `id` and at

@@ -43,7 +43,7 @@ public struct SimProduct: Sendable, Hashable, Codable {
         case groupID = "subscription_group_id"
         case period, level
         case introOffer = "intro_offer"
-        case type, price
+        case type, price, currency
     }
 
     /// Decodes one catalog entry; `level` defaults to 1 and `price` to `"9.99"`.
@@ -71,5 +71,7 @@ public struct SimProduct: Sendable, Hashable, Codable {
         try container.encode(level, forKey: .level)
         try container.encodeIfPresent(introOffer, forKey: .introOffer)
         try container.encode(price, forKey: .price)
+        // The simulator prices in USD; subscriptiond's catalog takes a price with its currency.
+        try container.encode("USD", forKey: .currency)
     }
 }

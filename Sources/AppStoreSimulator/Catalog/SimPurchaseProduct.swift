@@ -37,6 +37,8 @@ public struct SimPurchaseProduct: Sendable, Hashable, Codable {
     public var trialPeriod: ISODuration?
     /// The price in USD as a decimal string, e.g. `"49.99"`.
     public var price: String
+    /// The simulator prices in USD; subscriptiond's catalog takes a price with its currency.
+    public let currency = "USD"
 
     /// A product from its parts.
     public init(
@@ -69,7 +71,7 @@ public struct SimPurchaseProduct: Sendable, Hashable, Codable {
         case period
         case trialOf = "trial_of"
         case trialPeriod = "trial_period"
-        case price
+        case price, currency
     }
 
     /// Decodes one catalog entry; a non-renewing product needs a `period`, `price` defaults to `"0.99"`.

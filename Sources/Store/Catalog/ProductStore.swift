@@ -30,21 +30,25 @@ public struct ProductStore: Sendable {
             for product in products {
                 let offer = product.introOffer
                 let promotionalOffers = try product.promotionalOffers.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+                let prices = try product.prices.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
                 try session.execute(
                     PostgresQuery(
                         """
                         INSERT INTO products (product_id, bundle_id, type, subscription_group_id, period,
-                            intro_payment_mode, intro_period, intro_periods, intro_price, trial_of, trial_period, promotional_offers)
+                            intro_payment_mode, intro_period, intro_periods, intro_price, trial_of, trial_period, promotional_offers,
+                            price, currency, prices)
                         VALUES (\(product.productID), \(product.bundleID), \(product.type.rawValue), \(product.subscriptionGroupID),
                             \(product.period?.description), \(offer?.paymentMode.rawValue), \(offer?.period.description),
                             \(offer?.periods), \(offer.map { "\($0.price)" })::numeric, \(product.trialOf), \(product.trialPeriod?.description),
-                            \(promotionalOffers)::jsonb)
+                            \(promotionalOffers)::jsonb, \(product.price.map { "\($0.amount)" })::numeric, \(product.price?.currency),
+                            \(prices)::jsonb)
                         ON CONFLICT (product_id) DO UPDATE SET
                             bundle_id = EXCLUDED.bundle_id, type = EXCLUDED.type, subscription_group_id = EXCLUDED.subscription_group_id,
                             period = EXCLUDED.period, intro_payment_mode = EXCLUDED.intro_payment_mode,
                             intro_period = EXCLUDED.intro_period, intro_periods = EXCLUDED.intro_periods,
                             intro_price = EXCLUDED.intro_price, trial_of = EXCLUDED.trial_of, trial_period = EXCLUDED.trial_period,
-                            promotional_offers = EXCLUDED.promotional_offers, updated_at = now()
+                            promotional_offers = EXCLUDED.promotional_offers, price = EXCLUDED.price, currency = EXCLUDED.currency,
+                            prices = EXCLUDED.prices, updated_at = now()
                         """
                     ).prepared())
             }
@@ -119,7 +123,8 @@ extension Product {
         p.intro_payment_mode AS catalog_intro_payment_mode, p.intro_period AS catalog_intro_period,
         p.intro_periods AS catalog_intro_periods, p.intro_price::text AS catalog_intro_price,
         p.trial_of AS catalog_trial_of, p.trial_period AS catalog_trial_period,
-        p.promotional_offers::text AS catalog_promotional_offers
+        p.promotional_offers::text AS catalog_promotional_offers, p.price::text AS catalog_price,
+        p.currency AS catalog_currency, p.prices::text AS catalog_prices
         """
 
     /// Reads one `products` row; `prefix` names the columns of a joined read
@@ -149,7 +154,24 @@ extension Product {
                 } catch {
                     throw StoreError("malformed promotional_offers in products row")
                 }
+            },
+            price: try Self.price(row.decode(prefix + "price", as: String?.self), row.decode(prefix + "currency", as: String?.self)),
+            prices: try (try row.decode(prefix + "prices", as: String?.self)).map { text in
+                do {
+                    return try JSONDecoder().decode([String: StorePrice].self, from: Data(text.utf8))
+                } catch {
+                    throw StoreError("malformed prices in products row")
+                }
             }
         )
+    }
+
+    /// A stored price and currency (the table holds both or neither).
+    private static func price(_ text: String?, _ currency: String?) throws -> StorePrice? {
+        guard let text, let currency else { return nil }
+        guard let amount = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            throw StoreError("malformed price in products row")
+        }
+        return StorePrice(amount: amount, currency: currency)
     }
 }

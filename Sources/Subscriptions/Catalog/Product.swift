@@ -24,6 +24,11 @@ public struct Product: Sendable, Hashable, Codable {
     /// The promotional offers the server signs, and for whom (auto-renewable products only;
     /// nil: any offer id, for anyone).
     public var promotionalOffers: [PromotionalOfferRule]?
+    /// What the product costs where no storefront price is given (`"price"`, `"currency"`);
+    /// what a purchase Apple does not price is taken to have cost.
+    public var price: StorePrice?
+    /// What it costs per storefront (`"prices": {"DEU": {"price": "9.99", "currency": "EUR"}}`).
+    public var prices: [String: StorePrice]?
 
     /// Builds a product field by field; `CatalogParser` is where the rules are checked.
     public init(
@@ -35,7 +40,9 @@ public struct Product: Sendable, Hashable, Codable {
         introOffer: IntroOffer? = nil,
         trialOf: String? = nil,
         trialPeriod: ISO8601Duration? = nil,
-        promotionalOffers: [PromotionalOfferRule]? = nil
+        promotionalOffers: [PromotionalOfferRule]? = nil,
+        price: StorePrice? = nil,
+        prices: [String: StorePrice]? = nil
     ) {
         self.productID = productID
         self.bundleID = bundleID
@@ -46,6 +53,13 @@ public struct Product: Sendable, Hashable, Codable {
         self.trialOf = trialOf
         self.trialPeriod = trialPeriod
         self.promotionalOffers = promotionalOffers
+        self.price = price
+        self.prices = prices
+    }
+
+    /// The catalog's price in `storefront` (nil: unknown), else its price.
+    public func price(in storefront: String?) -> StorePrice? {
+        storefront.flatMap { prices?[$0] } ?? price
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -58,5 +72,42 @@ public struct Product: Sendable, Hashable, Codable {
         case trialOf = "trial_of"
         case trialPeriod = "trial_period"
         case promotionalOffers = "promotional_offers"
+        case price, currency, prices
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        productID = try container.decode(String.self, forKey: .productID)
+        bundleID = try container.decode(String.self, forKey: .bundleID)
+        type = try container.decode(ProductType.self, forKey: .type)
+        subscriptionGroupID = try container.decodeIfPresent(String.self, forKey: .subscriptionGroupID)
+        period = try container.decodeIfPresent(ISO8601Duration.self, forKey: .period)
+        introOffer = try container.decodeIfPresent(IntroOffer.self, forKey: .introOffer)
+        trialOf = try container.decodeIfPresent(String.self, forKey: .trialOf)
+        trialPeriod = try container.decodeIfPresent(ISO8601Duration.self, forKey: .trialPeriod)
+        promotionalOffers = try container.decodeIfPresent([PromotionalOfferRule].self, forKey: .promotionalOffers)
+        if let text = try container.decodeIfPresent(String.self, forKey: .price) {
+            guard case .price(let amount) = CatalogPrice.read(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .price, in: container, debugDescription: "price \(text) is not a decimal")
+            }
+            price = StorePrice(amount: amount, currency: try container.decode(String.self, forKey: .currency))
+        }
+        prices = try container.decodeIfPresent([String: StorePrice].self, forKey: .prices)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(productID, forKey: .productID)
+        try container.encode(bundleID, forKey: .bundleID)
+        try container.encode(type, forKey: .type)
+        try container.encodeIfPresent(subscriptionGroupID, forKey: .subscriptionGroupID)
+        try container.encodeIfPresent(period, forKey: .period)
+        try container.encodeIfPresent(introOffer, forKey: .introOffer)
+        try container.encodeIfPresent(trialOf, forKey: .trialOf)
+        try container.encodeIfPresent(trialPeriod, forKey: .trialPeriod)
+        try container.encodeIfPresent(promotionalOffers, forKey: .promotionalOffers)
+        try container.encodeIfPresent(price.map { "\($0.amount)" }, forKey: .price)
+        try container.encodeIfPresent(price?.currency, forKey: .currency)
+        try container.encodeIfPresent(prices, forKey: .prices)
     }
 }

@@ -28,6 +28,26 @@ public struct ReportPricing: Sendable {
         self.smallBusiness = smallBusiness
     }
 
+    /// Where a purchase's price comes from (`price_source`).
+    public enum PriceSource: String, Sendable {
+        /// Apple stated it (a v2 transaction's `price`).
+        case apple
+        /// The catalog's price for the storefront, or its default (v1 receipts say nothing).
+        case catalog
+    }
+
+    /// A transaction's price and where it comes from: Apple's, else the catalog's for its
+    /// storefront, else nil.
+    public static func price(
+        of transaction: TransactionFact, catalog: ProductCatalog
+    ) -> (
+        amount: Decimal, currency: String, source: PriceSource
+    )? {
+        if let apple = applePrice(transaction) { return (apple.amount, apple.currency, .apple) }
+        guard let listed = catalog.product(transaction.productID)?.price(in: transaction.storefront) else { return nil }
+        return (listed.amount, listed.currency, .catalog)
+    }
+
     /// Apple's price in milliunits, as units.
     public static func applePrice(_ transaction: TransactionFact) -> (amount: Decimal, currency: String)? {
         guard let milliunits = transaction.priceMilliunits, let currency = transaction.currency else { return nil }

@@ -89,11 +89,11 @@ struct CatalogCSVTests {
             ("", "catalog: no header row"),
             (
                 "com.example.pro.monthly,com.example.app,auto_renewable,20500000,P1M\n",
-                "line 1: the header row lacks product_id, bundle_id, type (columns: product_id,bundle_id,type,subscription_group_id,period,intro_payment_mode,intro_period,intro_periods,intro_price)"
+                "line 1: the header row lacks product_id, bundle_id, type (columns: product_id,bundle_id,type,subscription_group_id,period,intro_payment_mode,intro_period,intro_periods,intro_price,price,currency)"
             ),
             (
                 "product_id,bundle_id\nx,y\n",
-                "line 1: the header row lacks type (columns: product_id,bundle_id,type,subscription_group_id,period,intro_payment_mode,intro_period,intro_periods,intro_price)"
+                "line 1: the header row lacks type (columns: product_id,bundle_id,type,subscription_group_id,period,intro_payment_mode,intro_period,intro_periods,intro_price,price,currency)"
             ),
             ("product_id,bundle_id,type\n\"x,com.example.app,consumable\n", "line 2: quoted field is never closed"),
         ])

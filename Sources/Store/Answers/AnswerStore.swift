@@ -180,7 +180,7 @@ public struct AnswerStore: Sendable {
                     purchased_groups = EXCLUDED.purchased_groups, entitled_groups = EXCLUDED.entitled_groups
                 WHERE a.answer_version IS NULL OR EXCLUDED.answer_version >= a.answer_version
                 """
-            ).prepared(), lockWait: lockWait)
+            ).prepared(), lockWait: lockWait, first: Self.answerLocks(answers.map(\.appUserID)).prepared())
     }
 
     /// One answer per key (the last), sorted by key: one statement may not update a row
@@ -194,11 +194,28 @@ public struct AnswerStore: Sendable {
     /// Writes an answer without waiting for the disk: an answer lost in a crash is computed
     /// again, and the WAL keeps it ordered before any later change that would invalidate it.
     /// The version columns are never written here, so a stale answer is stored unserved.
-    private func store(_ statement: PostgresQuery, lockWait: LockWait) async throws {
+    private func store(_ statement: PostgresQuery, lockWait: LockWait, first: PostgresQuery? = nil) async throws {
         try await client.withTransaction { session in
             try session.execute("SET LOCAL synchronous_commit TO off")
             if lockWait == .brief { try session.execute("SET LOCAL lock_timeout TO '100ms'") }
+            if let first { try session.execute(first) }
             try session.execute(statement)
         }
+    }
+
+    /// Shared locks on the users' answers, in one order: a write of answers and the
+    /// forgetting of one of their users (`SubscriberRemoval`, which takes the lock exclusively)
+    /// never overlap, so a write that began before the forgetting cannot leave a row after it.
+    static func answerLocks(_ appUserIDs: [String]) -> PostgresQuery {
+        PostgresQuery(
+            """
+            SELECT pg_advisory_xact_lock_shared(hashtextextended('answers|' || u, 0))
+            FROM (SELECT DISTINCT u FROM unnest(\(appUserIDs)::text[]) AS u ORDER BY u) AS ordered
+            """)
+    }
+
+    /// The exclusive twin of `answerLocks`, for forgetting `appUserID`.
+    static func answerLock(forgetting appUserID: String) -> PostgresQuery {
+        PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended('answers|' || \(appUserID), 0))")
     }
 }

@@ -35,6 +35,8 @@ public struct SubscriberRemoval: Sendable {
     /// Nil when nothing was known of the user.
     public func forget(appUserID: String, actor: String) async throws -> Forgotten? {
         try await client.withTransaction { session in
+            // No write of this user's answers runs while they are forgotten (AnswerStore).
+            try session.execute(AnswerStore.answerLock(forgetting: appUserID).prepared())
             let grants = try session.execute(PostgresQuery("DELETE FROM entitlement_grants WHERE app_user_id = \(appUserID)").prepared())
             let versions = try session.execute(
                 PostgresQuery("DELETE FROM original_application_versions WHERE app_user_id = \(appUserID)").prepared())

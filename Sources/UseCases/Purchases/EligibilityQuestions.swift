@@ -24,8 +24,9 @@ public struct EligibilityQuestions: Sendable {
         public var bundleID: String?
         /// Sign the answers for the customer of this transaction (nil: do not sign).
         public var signingTransactionID: String?
-        /// The apps of the principal asking: a receipt of another app is refused.
-        public var apps: AppScope = .all
+        /// The apps of the principal asking (set by `answer(_:by:logger:)`): a receipt of
+        /// another app is refused.
+        var apps: AppScope = .all
 
         public init(customer: Customer, productIDs: [String], bundleID: String?, signingTransactionID: String?) {
             self.customer = customer
@@ -55,9 +56,6 @@ public struct EligibilityQuestions: Sendable {
         self.apps = apps
     }
 
-    /// Answers `question`. Throws `UseCaseError`: `malformed` for too many or empty product
-    /// ids or a receipt that does not parse, `unverifiedTransaction` when signing for a
-    /// transaction not verified for the customer, and what asking Apple about a receipt throws.
     /// Answers `question` for `principal`: signing needs the `offers` scope, a named app or a
     /// receipt's app must be one it sees, and products of apps it does not see answer
     /// `unknown_product` (and are never signed).
@@ -83,6 +81,9 @@ public struct EligibilityQuestions: Sendable {
         return answer
     }
 
+    /// Answers `question`. Throws `UseCaseError`: `malformed` for too many or empty product
+    /// ids or a receipt that does not parse, `unverifiedTransaction` when signing for a
+    /// transaction not verified for the customer, and what asking Apple about a receipt throws.
     func answer(_ question: Question, logger: Logger) async throws -> Answer {
         let productIDs = question.productIDs
         try Self.check(productIDs)

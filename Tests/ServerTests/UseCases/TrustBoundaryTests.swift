@@ -153,9 +153,10 @@ struct TrustBoundaryTests {
                 """)
             let store = ConsumptionStore(client: harness.database)
             let consents = ConsumptionConsents(database: harness.database)
-            func consented() async throws -> Bool {
+            let consented: () async throws -> Bool = {
                 try await harness.database.execute("UPDATE consumption_requests SET next_attempt_at = now() - interval '1 second'")
-                return try #require(try await store.claimDue(limit: 1, lease: .seconds(60)).first).consented
+                let claimed = try await store.claimDue(limit: 1, lease: .seconds(60))
+                return try #require(claimed.first).consented
             }
             _ = try await consents.set(appUserID: "sharer", consented: true, actor: "test")
             #expect(try await consented() == false, "the sharer does not answer for the buyer")

@@ -51,6 +51,15 @@ public struct OperatorContext: Sendable {
     public func exchangeRates(reportCurrency: String) -> ExchangeRateImport {
         ExchangeRateImport(repository: ExchangeRateStore(client: database), reportCurrency: reportCurrency)
     }
+    /// The reports (`subscriptionctl report`), in `money`'s report currency.
+    public func reports(money: MoneySettings) -> Reports {
+        Reports(rollups: ReportRollupStore(client: database), rates: exchangeRates(reportCurrency: money.reportCurrency))
+    }
+    /// Counting the rollups (`reports rebuild`, `reports status`), with `money`'s tax rates and
+    /// Small Business Program periods.
+    public func reportRollups(money: MoneySettings, logger: Logger) -> ReportRollupCounting {
+        ReportRollupCounting(rollups: ReportRollupStore(client: database), catalog: readAnswers(logger: logger), money: money)
+    }
     /// Manual grants.
     public var manualGrants: ManualGrants { ManualGrants(database: database) }
     /// Forgetting users and removing links.

@@ -25,6 +25,14 @@ extension NotificationInbox: NotificationOutcomes {}
 extension NotificationInbox: PurchaseQueue {}
 extension StoredReceipts: StoredReceiptSource {}
 extension ReceiptVerifier: ReceiptVerifying {}
+extension ReportRollupStore.Counter: ReportRollupCounter {}
+extension ReportRollupStore: ReportRollups {
+    public func counting<T: Sendable>(
+        wait: Bool, lockTimeout: Duration, _ body: @escaping @Sendable (any ReportRollupCounter) throws -> T
+    ) async throws -> T? {
+        try await withCounter(wait: wait, lockTimeout: lockTimeout) { counter in try body(counter) }
+    }
+}
 
 // The use cases over one database, as the composition root (and the tests that run them
 // against a real PostgreSQL) build them.

@@ -66,6 +66,10 @@ public struct ServiceComponents: Sendable {
     public let replicaMonitor: ReplicaMonitor?
     /// Who each `/v1` request is: the API keys (and `ADMIN_TOKEN`), reloaded every second.
     public let keyAuthentication: APIKeyAuthentication
+    /// The business's numbers (`GET /v1/reports/{metric}`), read from the rollups.
+    public let reports: Reports
+    /// Keeps the rollups equal to the facts (the rollup job).
+    public let reportRollups: ReportRollupCounting
 
     private let database: PostgresClient
     private let readDatabase: PostgresClient?
@@ -167,6 +171,12 @@ public struct ServiceComponents: Sendable {
                 apps: configuration.apps.bundleIDs),
             replicaMonitor: replicaMonitor,
             keyAuthentication: try await Self.keyAuthentication(database: database, adminToken: configuration.adminToken, logger: logger),
+            reports: Reports(
+                rollups: ReportRollupStore(client: database),
+                rates: ExchangeRateImport(
+                    repository: ExchangeRateStore(client: database), reportCurrency: configuration.money.reportCurrency)),
+            reportRollups: ReportRollupCounting(
+                rollups: ReportRollupStore(client: database), catalog: readAnswers.followingWrites, money: configuration.money),
             database: database, readDatabase: readDatabase, upstreams: upstreams.all)
     }
 

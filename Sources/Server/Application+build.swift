@@ -99,6 +99,7 @@ public func buildApplication(
         services.append(retention)
         services.append(sweep)
         services.append(consumption)
+        services.append(ReportRollupService(counting: components.reportRollups, interval: environment.reportRollupInterval, logger: logger))
     } else if configuration.workerConcurrency == 0 {
         logger.notice("WORKER_CONCURRENCY is 0: this process takes notifications but does not process them")
     }

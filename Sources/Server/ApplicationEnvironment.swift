@@ -24,6 +24,8 @@ public struct ApplicationEnvironment: Sendable {
     public var retentionInterval: Duration
     /// How often the status sweep looks for subscriptions whose time has come.
     public var sweepInterval: Duration
+    /// How often the rollup job looks for changed chains to count into the reports.
+    public var reportRollupInterval: Duration
     /// How often the consumption sender looks for CONSUMPTION_REQUESTs to answer.
     public var consumptionInterval: Duration
     /// The clock intake judges a signed notification's age by (tests of Apple's dated fixtures pin it).
@@ -42,6 +44,7 @@ public struct ApplicationEnvironment: Sendable {
         webhookRetryPolicy: WebhookRetryPolicy = WebhookRetryPolicy(),
         retentionInterval: Duration = .seconds(3_600),
         sweepInterval: Duration = .seconds(10),
+        reportRollupInterval: Duration = .seconds(2),
         consumptionInterval: Duration = .seconds(5),
         intakeClock: @escaping @Sendable () -> Date = Date.init,
         metricsSampleInterval: Duration = .seconds(15)
@@ -55,6 +58,7 @@ public struct ApplicationEnvironment: Sendable {
         self.webhookRetryPolicy = webhookRetryPolicy
         self.retentionInterval = retentionInterval
         self.sweepInterval = sweepInterval
+        self.reportRollupInterval = reportRollupInterval
         self.consumptionInterval = consumptionInterval
         self.intakeClock = intakeClock
         self.metricsSampleInterval = metricsSampleInterval

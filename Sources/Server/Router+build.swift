@@ -36,6 +36,7 @@ func buildRouter(
         answers: components.readAnswers, forgetting: components.forgetting,
         questions: components.eligibilityQuestions, maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: api)
+    ReportsController(reports: components.reports).addRoutes(to: api)
     OffersController(offers: components.offers, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
     ConsentController(consents: components.consumptionConsents, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
     EntitlementsController(

@@ -104,6 +104,8 @@ public enum FactStore {
                 linkedTo: environment, originalTransactionIDs: review.originalTransactionIDs, alsoUsers: review.alsoUsers, now: now,
                 in: session)
         }
+        let changedChains = Set(plan.transactions.map(\.originalTransactionID) + plan.renewals.map(\.originalTransactionID))
+        try ReportRollupStore.queue(environment: environment, ids: Array(changedChains), in: session)
         if let (appUserID, version) = plan.originalVersion {
             try OriginalVersionStore.record(version, appUserID: appUserID, proof: .receipt, in: session)
         }

@@ -13,7 +13,7 @@ public struct ExchangeRateStore: Sendable {
     /// Adds `rates` quoted in `quote`, replacing any stored for the same currency and day, in
     /// one transaction; how many were new and how many replaced.
     public func importRates(_ rates: [ExchangeRate], quote: String) async throws -> (added: Int, replaced: Int) {
-        let days = rates.map { Self.dayText($0.day) }
+        let days = rates.map { UTCDay.text($0.day) }
         let currencies = rates.map(\.currency)
         let values = rates.map { "\($0.rate)" }
         return try await client.withTransaction { session in
@@ -46,13 +46,6 @@ public struct ExchangeRateStore: Sendable {
             }
             return ExchangeRate(day: day, currency: try row.decode("currency"), rate: rate)
         }
-    }
-
-    static func dayText(_ day: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: day)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
 
 }

@@ -15,4 +15,24 @@ public enum UTCDay {
         guard components.isValidDate(in: calendar) else { return nil }
         return calendar.date(from: components)
     }
+
+    /// Midnight UTC at or before `instant`: the day it falls on.
+    public static func floor(_ instant: Date) -> Date {
+        let seconds = instant.timeIntervalSince1970
+        return Date(timeIntervalSince1970: (seconds / 86_400).rounded(.down) * 86_400)
+    }
+
+    /// Midnight UTC at or after `instant`: the first midnight from which it has happened.
+    public static func ceiling(_ instant: Date) -> Date {
+        let seconds = instant.timeIntervalSince1970
+        return Date(timeIntervalSince1970: (seconds / 86_400).rounded(.up) * 86_400)
+    }
+
+    /// `YYYY-MM-DD` of the UTC day `instant` falls on.
+    public static func text(_ instant: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+    }
 }

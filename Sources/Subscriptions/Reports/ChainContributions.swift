@@ -13,6 +13,13 @@ public struct ChainContributions: Sendable, Equatable {
         public let bundleID: String
         public let productID: String
         public let storefront: String?
+
+        public init(environment: AppStoreEnvironment, bundleID: String, productID: String, storefront: String?) {
+            self.environment = environment
+            self.bundleID = bundleID
+            self.productID = productID
+            self.storefront = storefront
+        }
     }
 
     /// A stretch `[start, end)` of time (end nil: open) in which the chain is in one state:

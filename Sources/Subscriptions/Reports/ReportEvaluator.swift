@@ -31,14 +31,7 @@ public struct ReportEvaluator: Sendable {
     private struct Tally {
         var missingRates = Set<String>()
         var unpriced = Set<String>()
-        var warnings: [String] {
-            unpriced.isEmpty
-                ? []
-                : [
-                    "\(unpriced.count) paid transaction(s) with no price from Apple or the catalog are not in the amounts: "
-                        + unpriced.sorted().prefix(5).joined(separator: ", ")
-                ]
-        }
+        var warnings: [String] { ReportAnswer.warnings(unpriced: unpriced.sorted(), count: unpriced.count) }
     }
 
     private func point(
@@ -54,7 +47,7 @@ public struct ReportEvaluator: Sendable {
         let lastDay = bucket.end.addingTimeInterval(-86_400)
         func add(_ amount: Decimal, _ key: String?) {
             point.value = (point.value ?? 0) + amount
-            if let key { point.groups[key, default: 0] += amount }
+            if let key, amount != 0 { point.groups[key, default: 0] += amount }
         }
         switch query.metric {
         case .activeSubscriptions, .activeTrials:
@@ -96,7 +89,7 @@ public struct ReportEvaluator: Sendable {
             var pending = 0
             for chain in chains where chain.isAutoRenewable {
                 for trial in chain.transactions
-                where trial.isTrialPeriod && trial.purchaseDate >= bucket.start && trial.purchaseDate < bucket.end {
+                where trial.isTrialPeriod && trial.purchaseDate >= bucket.start && trial.purchaseDate < bucket.end && selected(trial) {
                     started += 1
                     let paidAfter = chain.transactions.contains {
                         $0.isPaid && $0.purchaseDate >= trial.purchaseDate && $0.refundedShare == nil

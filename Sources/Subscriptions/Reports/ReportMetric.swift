@@ -11,6 +11,14 @@ public enum ReportMetric: String, CaseIterable, Sendable {
     case revenue, proceeds
     case refundRate = "refund_rate"
 
+    /// True for the metrics that are rates (`value` is a share of a base, or null).
+    public var isRate: Bool {
+        switch self {
+        case .churn, .trialConversion, .refundRate: true
+        default: false
+        }
+    }
+
     /// True for the metrics that are amounts of money (in the report currency).
     public var isAmount: Bool {
         switch self {

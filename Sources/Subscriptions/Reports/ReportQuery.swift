@@ -81,13 +81,13 @@ public struct ReportAnswer: Sendable, Equatable {
 }
 
 extension ReportAnswer {
-    /// The warning about paid transactions with no price, if any.
-    static func warnings(unpriced: Set<String>) -> [String] {
-        unpriced.isEmpty
+    /// The warning about `count` paid transactions with no price, naming some (`ids`).
+    static func warnings(unpriced ids: [String], count: Int) -> [String] {
+        count == 0
             ? []
             : [
-                "\(unpriced.count) paid transaction(s) with no price from Apple or the catalog are not in the amounts: "
-                    + unpriced.sorted().prefix(5).joined(separator: ", ")
+                "\(count) paid transaction(s) with no price from Apple or the catalog are not in the amounts: "
+                    + ids.sorted().prefix(5).joined(separator: ", ")
             ]
     }
 }

@@ -7,6 +7,10 @@ struct Table {
         self.headers = headers
     }
 
+    init(_ headers: [String]) {
+        self.headers = headers
+    }
+
     mutating func append(_ row: [String]) {
         rows.append(row)
     }

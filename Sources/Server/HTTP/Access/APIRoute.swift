@@ -12,11 +12,12 @@ enum APIRoute: CaseIterable, Sendable {
     case postEligibility, postReceipts, postTransactions, postAppTransactions, putConsent
     case postOfferSignature
     case postGrant, deleteGrant
+    case getReport
 
     /// The method and path under `/v1`.
     var method: HTTPRequest.Method {
         switch self {
-        case .getSubscriber, .getEntitlements, .getAppAccountToken, .getSubscription: .get
+        case .getSubscriber, .getEntitlements, .getAppAccountToken, .getSubscription, .getReport: .get
         case .deleteSubscriber, .deleteGrant: .delete
         case .putConsent: .put
         case .postEligibility, .postReceipts, .postTransactions, .postAppTransactions, .postOfferSignature, .postGrant: .post
@@ -38,6 +39,7 @@ enum APIRoute: CaseIterable, Sendable {
         case .postOfferSignature: "offers/sign"
         case .postGrant: "subscribers/:app_user_id/grants"
         case .deleteGrant: "subscribers/:app_user_id/grants/:grant_id"
+        case .getReport: "reports/:metric"
         }
     }
 
@@ -47,6 +49,7 @@ enum APIRoute: CaseIterable, Sendable {
         case .getSubscriber, .getEntitlements, .getAppAccountToken, .getSubscription, .postEligibility: .read
         case .postReceipts, .postTransactions, .postAppTransactions, .putConsent: .write
         case .postOfferSignature: .offers
+        case .getReport: .reports
         case .deleteSubscriber, .postGrant, .deleteGrant: .admin
         }
     }

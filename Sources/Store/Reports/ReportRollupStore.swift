@@ -1,0 +1,343 @@
+import AppStore
+import Foundation
+import Postgres
+import Subscriptions
+
+/// The reports' rollups (`report_changes`, `report_daily`, `report_chains`, `report_spans`):
+/// queued as facts are applied, counted by the rollup job one batch at a time, and read by
+/// the reports.
+///
+/// One counter at a time (a transaction-level advisory lock): the job and a rebuild never
+/// add to the same day sums at once, and several processes share the work by turns. A chain
+/// is queued with `ON CONFLICT DO UPDATE`, which holds its queue row until the facts commit,
+/// so the job (claiming with `SKIP LOCKED`) never counts a chain whose new facts it cannot see yet.
+public struct ReportRollupStore: Sendable {
+    let client: PostgresClient
+
+    public init(client: PostgresClient) {
+        self.client = client
+    }
+
+    /// One chain: its environment and original transaction id.
+    public struct ChainKey: Sendable, Hashable {
+        public let environment: String
+        public let originalTransactionID: String
+
+        public init(environment: String, originalTransactionID: String) {
+            self.environment = environment
+            self.originalTransactionID = originalTransactionID
+        }
+    }
+
+    /// Queues the chains `ids` of `environment` for counting, inside the caller's transaction
+    /// (the one applying their facts).
+    static func queue(environment: AppStoreEnvironment, ids: [String], in session: PostgresSession) throws {
+        guard !ids.isEmpty else { return }
+        try session.execute(
+            PostgresQuery(
+                """
+                INSERT INTO report_changes (environment, original_transaction_id)
+                SELECT \(environment.rawValue), id FROM unnest(\(ids.sorted())::text[]) AS q(id)
+                ON CONFLICT (environment, original_transaction_id) DO UPDATE SET changed_at = now()
+                """
+            ).prepared())
+    }
+
+    /// Runs `body` holding the counter's lock; nil without running it when another process
+    /// holds it and `wait` is false. Waiting gives up after `lockTimeout`.
+    public func withCounter<T: Sendable>(
+        wait: Bool, lockTimeout: Duration = .seconds(60), _ body: @escaping @Sendable (Counter) throws -> T
+    ) async throws -> T? {
+        try await client.withTransaction { session in
+            if wait {
+                try session.execute(PostgresQuery(sql: "SET LOCAL lock_timeout = '\(max(1, lockTimeout.components.seconds))s'"))
+                try session.execute(PostgresQuery("SELECT pg_advisory_xact_lock(hashtextextended('report_rollups', 0))").prepared())
+            } else {
+                let locked = try session.queryFirst(
+                    PostgresQuery("SELECT pg_try_advisory_xact_lock(hashtextextended('report_rollups', 0)) AS locked").prepared()
+                )?.decode("locked", as: Bool.self)
+                guard locked == true else { return nil }
+            }
+            return try body(Counter(session: session))
+        }
+    }
+
+    /// How many chains wait to be counted, and since when the oldest.
+    public func backlog() async throws -> (count: Int, oldest: Date?) {
+        guard
+            let row = try await client.query(
+                PostgresQuery("SELECT count(*) AS n, min(changed_at) AS oldest FROM report_changes").prepared()
+            ).first
+        else { return (0, nil) }
+        return (try row.decode("n", as: Int.self), try row.decode("oldest", as: Date?.self))
+    }
+
+    /// The rollups inside the counter's transaction.
+    public struct Counter {
+        let session: PostgresSession
+
+        /// Takes up to `limit` queued chains, oldest first, skipping those whose facts are
+        /// still being written.
+        public func claim(limit: Int) throws -> [ChainKey] {
+            try session.query(
+                PostgresQuery(
+                    """
+                    DELETE FROM report_changes WHERE (environment, original_transaction_id) IN (
+                        SELECT environment, original_transaction_id FROM report_changes
+                        ORDER BY changed_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                    RETURNING environment, original_transaction_id
+                    """
+                ).prepared()
+            ).map { ChainKey(environment: try $0.decode("environment"), originalTransactionID: try $0.decode("original_transaction_id")) }
+        }
+
+        /// Every chain with facts, in key order after `after`, up to `limit`.
+        public func chains(after: ChainKey?, limit: Int) throws -> [ChainKey] {
+            try session.query(
+                PostgresQuery(
+                    """
+                    SELECT DISTINCT environment, original_transaction_id FROM transactions
+                    WHERE (environment, original_transaction_id) > (\(after?.environment ?? ""), \(after?.originalTransactionID ?? ""))
+                    ORDER BY environment, original_transaction_id LIMIT \(limit)
+                    """
+                ).prepared()
+            ).map { ChainKey(environment: try $0.decode("environment"), originalTransactionID: try $0.decode("original_transaction_id")) }
+        }
+
+        /// The facts of `keys`, as report chains (`isAutoRenewable` tells the kind from the
+        /// chain's first transaction).
+        public func facts(of keys: [ChainKey], isAutoRenewable: (TransactionFact) -> Bool) throws -> [ReportedSubscription] {
+            var result: [ReportedSubscription] = []
+            for (environmentName, group) in Dictionary(grouping: keys, by: \.environment) {
+                guard let environment = AppStoreEnvironment(rawValue: environmentName) else { continue }
+                let stored = try StoredPurchases.load(
+                    environment: environment, originalTransactionIDs: group.map(\.originalTransactionID), in: session)
+                for key in group {
+                    let transactions = stored.transactions[key.originalTransactionID] ?? []
+                    guard let first = transactions.min(by: { $0.purchaseDate < $1.purchaseDate }) else { continue }
+                    result.append(
+                        ReportedSubscription(
+                            originalTransactionID: key.originalTransactionID, bundleID: first.bundleID, environment: environment,
+                            transactions: transactions, renewal: stored.renewals[key.originalTransactionID],
+                            isAutoRenewable: isAutoRenewable(first)))
+                }
+            }
+            return result
+        }
+
+        /// The shares of `keys` as last counted.
+        public func shares(of keys: [ChainKey]) throws -> [ChainKey: [RollupKey: Decimal]] {
+            guard !keys.isEmpty else { return [:] }
+            var result: [ChainKey: [RollupKey: Decimal]] = [:]
+            for row in try session.query(
+                PostgresQuery(
+                    """
+                    SELECT c.environment, c.original_transaction_id, c.amounts::text AS amounts
+                    FROM report_chains c JOIN unnest(\(keys.map(\.environment))::text[], \(keys.map(\.originalTransactionID))::text[])
+                        AS k(environment, original_transaction_id) USING (environment, original_transaction_id)
+                    """))
+            {
+                let key = ChainKey(
+                    environment: try row.decode("environment"), originalTransactionID: try row.decode("original_transaction_id"))
+                let text: String = try row.decode("amounts")
+                result[key] = try StoredShare.decode(text, environment: key.environment)
+            }
+            return result
+        }
+
+        /// Replaces the shares and spans of the chains in `shares` and adds `change` to the
+        /// day sums.
+        public func write(shares: [ChainKey: ChainRollup], change: [RollupKey: Decimal]) throws {
+            let keys = shares.keys.sorted { ($0.environment, $0.originalTransactionID) < ($1.environment, $1.originalTransactionID) }
+            guard !keys.isEmpty else { return }
+            let environments = keys.map(\.environment)
+            let ids = keys.map(\.originalTransactionID)
+            try session.execute(
+                PostgresQuery(
+                    """
+                    DELETE FROM report_spans s USING unnest(\(environments)::text[], \(ids)::text[]) AS k(environment, original_transaction_id)
+                    WHERE s.environment = k.environment AND s.original_transaction_id = k.original_transaction_id
+                    """))
+            let kept = keys.filter { !(shares[$0]?.amounts.isEmpty ?? true) }
+            try session.execute(
+                PostgresQuery(
+                    """
+                    DELETE FROM report_chains c USING unnest(\(environments)::text[], \(ids)::text[]) AS k(environment, original_transaction_id)
+                    WHERE c.environment = k.environment AND c.original_transaction_id = k.original_transaction_id
+                    """))
+            if !kept.isEmpty {
+                let texts = try kept.map { try StoredShare.encode(shares[$0]?.amounts ?? [:]) }
+                try session.execute(
+                    PostgresQuery(
+                        """
+                        INSERT INTO report_chains (environment, original_transaction_id, amounts)
+                        SELECT e, i, a::jsonb FROM unnest(\(kept.map(\.environment))::text[], \(kept.map(\.originalTransactionID))::text[], \(texts)::text[]) AS r(e, i, a)
+                        """))
+            }
+            var spans = SpanColumns()
+            for key in keys {
+                for span in shares[key]?.spans ?? [] { spans.append(span, of: key) }
+            }
+            if !spans.environments.isEmpty {
+                try session.execute(
+                    PostgresQuery(
+                        """
+                        INSERT INTO report_spans (environment, original_transaction_id, kind, starts_at, ends_at, run_ends_at,
+                            next_run_starts_at, bundle_id, product_id, storefront, transaction_id)
+                        SELECT * FROM unnest(\(spans.environments)::text[], \(spans.ids)::text[], \(spans.kinds)::text[],
+                            \(PostgresTextArray(encoding: spans.starts))::timestamptz[], \(PostgresTextArray(encoding: spans.ends))::timestamptz[],
+                            \(PostgresTextArray(encoding: spans.runEnds))::timestamptz[], \(PostgresTextArray(encoding: spans.nextRunStarts))::timestamptz[],
+                            \(spans.bundles)::text[], \(spans.products)::text[], \(spans.storefronts)::text[], \(PostgresTextArray(spans.transactions))::text[])
+                        """))
+            }
+            try add(change)
+        }
+
+        /// Adds `change` to the day sums, in key order (one counter at a time, but the order
+        /// keeps a rebuild's lock waits short too).
+        public func add(_ change: [RollupKey: Decimal]) throws {
+            guard !change.isEmpty else { return }
+            let sorted = change.sorted { StoredShare.order($0.key) < StoredShare.order($1.key) }
+            try session.execute(
+                PostgresQuery(
+                    """
+                    INSERT INTO report_daily (environment, measure, day, bundle_id, product_id, storefront, currency, amount)
+                    SELECT e, m, d::date, b, p, s, c, a::numeric
+                    FROM unnest(\(sorted.map(\.key.dimensions.environment.rawValue))::text[], \(sorted.map(\.key.measure.rawValue))::text[],
+                        \(sorted.map { UTCDay.text($0.key.day) })::text[], \(sorted.map(\.key.dimensions.bundleID))::text[],
+                        \(sorted.map(\.key.dimensions.productID))::text[], \(sorted.map { $0.key.dimensions.storefront ?? "" })::text[],
+                        \(sorted.map(\.key.currency))::text[], \(sorted.map { "\($0.value)" })::text[]) AS r(e, m, d, b, p, s, c, a)
+                    ON CONFLICT (environment, measure, day, bundle_id, product_id, storefront, currency)
+                    DO UPDATE SET amount = report_daily.amount + EXCLUDED.amount
+                    """))
+        }
+
+        /// Forgets every count (a rebuild starts from nothing; the queue stays, so chains
+        /// changing meanwhile are counted again after it).
+        public func clear() throws {
+            try session.execute(PostgresQuery("TRUNCATE report_daily, report_chains, report_spans"))
+        }
+
+        /// The day sums as stored, for comparing a rebuild with what the job kept.
+        public func daySums() throws -> [RollupKey: Decimal] {
+            var result: [RollupKey: Decimal] = [:]
+            for row in try session.query(
+                PostgresQuery(
+                    """
+                    SELECT environment, measure, day::text AS day, bundle_id, product_id, storefront, currency, amount::text AS amount
+                    FROM report_daily WHERE amount <> 0
+                    """))
+            {
+                guard let key = try StoredShare.key(row: row), let amount = Decimal(string: try row.decode("amount")) else {
+                    throw StoreError("report_daily holds a row that does not read back")
+                }
+                result[key, default: 0] += amount
+            }
+            return result
+        }
+
+        /// What the shares were last computed with.
+        public func fingerprint() throws -> String? {
+            try session.queryFirst(PostgresQuery("SELECT fingerprint FROM report_rollup_state").prepared())?.decode("fingerprint")
+        }
+
+        public func setFingerprint(_ fingerprint: String) throws {
+            try session.execute(
+                PostgresQuery(
+                    """
+                    INSERT INTO report_rollup_state (singleton, fingerprint) VALUES (true, \(fingerprint))
+                    ON CONFLICT (singleton) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, rebuilt_at = now()
+                    """
+                ).prepared())
+        }
+    }
+}
+
+/// The columns of a batch of spans, for one `unnest` insert.
+private struct SpanColumns {
+    var environments: [String] = []
+    var ids: [String] = []
+    var kinds: [String] = []
+    var starts: [Date?] = []
+    var ends: [Date?] = []
+    var runEnds: [Date?] = []
+    var nextRunStarts: [Date?] = []
+    var bundles: [String] = []
+    var products: [String] = []
+    var storefronts: [String] = []
+    var transactions: [String?] = []
+
+    mutating func append(_ span: RollupSpan, of key: ReportRollupStore.ChainKey) {
+        environments.append(key.environment)
+        ids.append(key.originalTransactionID)
+        kinds.append(span.kind.rawValue)
+        starts.append(span.start)
+        ends.append(span.end)
+        runEnds.append(span.runEnd)
+        nextRunStarts.append(span.nextRunStart)
+        bundles.append(span.dimensions.bundleID)
+        products.append(span.dimensions.productID)
+        storefronts.append(span.dimensions.storefront ?? "")
+        transactions.append(span.transactionID)
+    }
+}
+
+/// A chain's share as `report_chains.amounts` keeps it: rows of measure, day, app, product,
+/// storefront, currency and amount.
+enum StoredShare {
+    struct Row: Codable {
+        let m: String
+        let d: String
+        let b: String
+        let p: String
+        let s: String
+        let c: String
+        let a: String
+    }
+
+    static func encode(_ amounts: [RollupKey: Decimal]) throws -> String {
+        let rows = amounts.sorted { order($0.key) < order($1.key) }.map { key, amount in
+            Row(
+                m: key.measure.rawValue, d: UTCDay.text(key.day), b: key.dimensions.bundleID, p: key.dimensions.productID,
+                s: key.dimensions.storefront ?? "", c: key.currency, a: "\(amount)")
+        }
+        return String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
+    }
+
+    static func decode(_ text: String, environment: String) throws -> [RollupKey: Decimal] {
+        guard let environment = AppStoreEnvironment(rawValue: environment) else {
+            throw StoreError("report_chains names an unknown environment")
+        }
+        var result: [RollupKey: Decimal] = [:]
+        for row in try JSONDecoder().decode([Row].self, from: Data(text.utf8)) {
+            guard let measure = RollupMeasure(rawValue: row.m), let day = UTCDay.parse(row.d), let amount = Decimal(string: row.a) else {
+                throw StoreError("report_chains holds a share that does not read back")
+            }
+            let dimensions = ChainContributions.Dimensions(
+                environment: environment, bundleID: row.b, productID: row.p, storefront: row.s.isEmpty ? nil : row.s)
+            result[RollupKey(measure: measure, day: day, dimensions: dimensions, currency: row.c), default: 0] += amount
+        }
+        return result
+    }
+
+    static func key(row: PostgresRow) throws -> RollupKey? {
+        guard let environment = AppStoreEnvironment(rawValue: try row.decode("environment")),
+            let measure = RollupMeasure(rawValue: try row.decode("measure")), let day = UTCDay.parse(try row.decode("day"))
+        else { return nil }
+        let storefront: String = try row.decode("storefront")
+        return RollupKey(
+            measure: measure, day: day,
+            dimensions: ChainContributions.Dimensions(
+                environment: environment, bundleID: try row.decode("bundle_id"), productID: try row.decode("product_id"),
+                storefront: storefront.isEmpty ? nil : storefront),
+            currency: try row.decode("currency"))
+    }
+
+    /// A total order of keys, the order rows are written in.
+    static func order(_ key: RollupKey) -> String {
+        [
+            key.dimensions.environment.rawValue, key.measure.rawValue, UTCDay.text(key.day), key.dimensions.bundleID,
+            key.dimensions.productID, key.dimensions.storefront ?? "", key.currency,
+        ].joined(separator: "\u{1}")
+    }
+}

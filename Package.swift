@@ -494,6 +494,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Access",
+                "ContractDocuments",
                 "Settings",
                 "CatalogFiles",
                 "StoredAnswers",

@@ -145,9 +145,9 @@ public struct ReportRollupStore: Sendable {
             return result
         }
 
-        /// Replaces the shares and spans of the chains in `shares` and adds `change` to the
+        /// Replaces the shares and spans of the chains in `shares` and adds `changes` to the
         /// day sums.
-        public func write(shares: [ChainKey: ChainRollup], change: [RollupKey: Decimal]) throws {
+        public func write(shares: [ChainKey: ChainRollup], changes: [(key: RollupKey, amount: Decimal)]) throws {
             let keys = shares.keys.sorted { ($0.environment, $0.originalTransactionID) < ($1.environment, $1.originalTransactionID) }
             guard !keys.isEmpty else { return }
             let environments = keys.map(\.environment)
@@ -190,23 +190,23 @@ public struct ReportRollupStore: Sendable {
                             \(spans.bundles)::text[], \(spans.products)::text[], \(spans.storefronts)::text[], \(PostgresTextArray(spans.transactions))::text[])
                         """))
             }
-            try add(change)
+            try add(changes)
         }
 
-        /// Adds `change` to the day sums, in key order (one counter at a time, but the order
-        /// keeps a rebuild's lock waits short too).
-        public func add(_ change: [RollupKey: Decimal]) throws {
-            guard !change.isEmpty else { return }
-            let sorted = change.sorted { StoredShare.order($0.key) < StoredShare.order($1.key) }
+        /// Adds `changes` to the day sums, summed by the database (exactly), in key order.
+        func add(_ changes: [(key: RollupKey, amount: Decimal)]) throws {
+            guard !changes.isEmpty else { return }
             try session.execute(
                 PostgresQuery(
                     """
                     INSERT INTO report_daily (environment, measure, day, bundle_id, product_id, storefront, currency, amount)
-                    SELECT e, m, d::date, b, p, s, c, a::numeric
-                    FROM unnest(\(sorted.map(\.key.dimensions.environment.rawValue))::text[], \(sorted.map(\.key.measure.rawValue))::text[],
-                        \(sorted.map { UTCDay.text($0.key.day) })::text[], \(sorted.map(\.key.dimensions.bundleID))::text[],
-                        \(sorted.map(\.key.dimensions.productID))::text[], \(sorted.map { $0.key.dimensions.storefront ?? "" })::text[],
-                        \(sorted.map(\.key.currency))::text[], \(sorted.map { "\($0.value)" })::text[]) AS r(e, m, d, b, p, s, c, a)
+                    SELECT e, m, d::date, b, p, s, c, sum(a::numeric)
+                    FROM unnest(\(changes.map(\.key.dimensions.environment.rawValue))::text[], \(changes.map(\.key.measure.rawValue))::text[],
+                        \(changes.map { UTCDay.text($0.key.day) })::text[], \(changes.map(\.key.dimensions.bundleID))::text[],
+                        \(changes.map(\.key.dimensions.productID))::text[], \(changes.map { $0.key.dimensions.storefront ?? "" })::text[],
+                        \(changes.map(\.key.currency))::text[], \(changes.map { "\($0.amount)" })::text[]) AS r(e, m, d, b, p, s, c, a)
+                    GROUP BY e, m, d, b, p, s, c
+                    ORDER BY e, m, d, b, p, s, c
                     ON CONFLICT (environment, measure, day, bundle_id, product_id, storefront, currency)
                     DO UPDATE SET amount = report_daily.amount + EXCLUDED.amount
                     """))

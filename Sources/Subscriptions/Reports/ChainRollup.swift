@@ -172,11 +172,14 @@ public struct ChainRollup: Sendable, Equatable {
         return rollup
     }
 
-    /// What to add to the day sums when a chain's share moves from `old` to `new`: the
-    /// differences, without the keys that do not change.
-    public static func change(from old: [RollupKey: Decimal], to new: [RollupKey: Decimal]) -> [RollupKey: Decimal] {
-        var change = new
-        for (key, amount) in old { change[key, default: 0] -= amount }
-        return change.filter { $0.value != 0 }
+    /// What to add to the day sums when a chain's share moves from `old` to `new`: the new
+    /// amounts and the old ones negated, for the keys whose amount changes. Left unsummed, so
+    /// the database adds them exactly (PostgreSQL's `numeric` has no rounding; `Decimal` keeps
+    /// 38 digits), and counting changes one by one ends where a rebuild does.
+    public static func changes(from old: [RollupKey: Decimal], to new: [RollupKey: Decimal]) -> [(key: RollupKey, amount: Decimal)] {
+        var changes: [(key: RollupKey, amount: Decimal)] = []
+        for (key, amount) in new where old[key] != amount { changes.append((key, amount)) }
+        for (key, amount) in old where new[key] != amount { changes.append((key, -amount)) }
+        return changes
     }
 }

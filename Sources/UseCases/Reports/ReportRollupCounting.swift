@@ -33,7 +33,7 @@ public struct ReportRollupCounting: Sendable {
     /// Counts one batch of changed chains; how many, or nil when another process is counting.
     /// When the configuration the rollups were counted with changed, recounts everything first.
     public func countChanges() async throws -> Int? {
-        let basis = Basis(catalog: try await catalog.catalog(), money: money)
+        let basis = ReportBasis(catalog: try await catalog.catalog(), money: money)
         let batchSize = batchSize
         return try await rollups.counting(wait: false, lockTimeout: .seconds(1)) { counter in
             if try counter.fingerprint() != basis.fingerprint {
@@ -47,7 +47,7 @@ public struct ReportRollupCounting: Sendable {
 
     /// Recounts every chain from its facts, waiting up to `lockTimeout` for the job's batch.
     public func rebuild(lockTimeout: Duration = .seconds(60)) async throws -> Recount {
-        let basis = Basis(catalog: try await catalog.catalog(), money: money)
+        let basis = ReportBasis(catalog: try await catalog.catalog(), money: money)
         let batchSize = batchSize
         guard
             let recount = try await rollups.counting(
@@ -65,86 +65,30 @@ public struct ReportRollupCounting: Sendable {
     }
 
     /// Replaces the shares of `keys` with their shares now.
-    private static func count(_ keys: [ReportRollupStore.ChainKey], _ counter: any ReportRollupCounter, basis: Basis) throws {
+    private static func count(_ keys: [ReportRollupStore.ChainKey], _ counter: any ReportRollupCounter, basis: ReportBasis) throws {
         guard !keys.isEmpty else { return }
         let shares = try basis.shares(of: keys, counter)
         let old = try counter.shares(of: keys)
-        var change: [RollupKey: Decimal] = [:]
-        for key in keys {
-            for (rollupKey, amount) in ChainRollup.change(from: old[key] ?? [:], to: shares[key]?.amounts ?? [:]) {
-                change[rollupKey, default: 0] += amount
-            }
-        }
-        try counter.write(shares: shares, change: change.filter { $0.value != 0 })
+        let changes = keys.flatMap { ChainRollup.changes(from: old[$0] ?? [:], to: shares[$0]?.amounts ?? [:]) }
+        try counter.write(shares: shares, changes: changes)
     }
 
-    private static func recount(_ counter: any ReportRollupCounter, basis: Basis, batchSize: Int) throws -> Recount {
+    private static func recount(_ counter: any ReportRollupCounter, basis: ReportBasis, batchSize: Int) throws -> Recount {
         let before = try counter.daySums()
         try counter.clear()
-        var after: [RollupKey: Decimal] = [:]
         var cursor: ReportRollupStore.ChainKey?
         var chains = 0
         while true {
             let keys = try counter.chains(after: cursor, limit: batchSize)
             guard let last = keys.last else { break }
             let shares = try basis.shares(of: keys, counter)
-            try counter.write(shares: shares, change: [:])
-            for share in shares.values {
-                for (key, amount) in share.amounts { after[key, default: 0] += amount }
-            }
+            try counter.write(shares: shares, changes: keys.flatMap { key in (shares[key]?.amounts ?? [:]).map { ($0.key, $0.value) } })
             chains += keys.count
             cursor = last
         }
-        after = after.filter { $0.value != 0 }
-        try counter.add(after)
         try counter.setFingerprint(basis.fingerprint)
+        let after = try counter.daySums()
         let differing = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.count
         return Recount(chains: chains, differingSums: differing)
-    }
-
-    /// What shares are computed with: the catalog's prices and periods, tax rates and the
-    /// Small Business Program; and its fingerprint.
-    struct Basis: Sendable {
-        let catalog: ProductCatalog
-        let pricing: ReportPricing
-        let fingerprint: String
-
-        init(catalog: ProductCatalog, money: MoneySettings) {
-            self.catalog = catalog
-            self.pricing = ReportPricing(
-                price: { ReportPricing.price(of: $0, catalog: catalog).map { ($0.amount, $0.currency) } },
-                period: { catalog.product($0)?.period }, convert: { _, _, _ in nil }, taxRates: money.taxRates,
-                smallBusiness: { money.smallBusinessProgram(of: $0) })
-            var text = "rollups 1\n"
-            for product in catalog.products.sorted(by: { $0.productID < $1.productID }) {
-                let prices = (product.prices ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.amount) \($0.value.currency)" }
-                text +=
-                    "\(product.productID) \(product.type.rawValue) \(product.period.map { "\($0)" } ?? "-") "
-                    + "\(product.price.map { "\($0.amount) \($0.currency)" } ?? "-") \(prices.joined(separator: ","))\n"
-            }
-            text +=
-                "tax \(money.taxRates.rates.sorted { $0.key < $1.key })\nsbp \(money.smallBusiness.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" })\n"
-            self.fingerprint = SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
-        }
-
-        func isAutoRenewable(_ transaction: TransactionFact) -> Bool {
-            if let type = catalog.product(transaction.productID)?.type ?? transaction.productType { return type == .autoRenewable }
-            return transaction.expiresDate != nil && transaction.subscriptionGroupID != nil
-        }
-
-        /// The shares of `keys` now (empty for a chain without facts any more).
-        func shares(
-            of keys: [ReportRollupStore.ChainKey], _ counter: any ReportRollupCounter
-        ) throws
-            -> [ReportRollupStore.ChainKey: ChainRollup]
-        {
-            var shares = Dictionary(uniqueKeysWithValues: keys.map { ($0, ChainRollup()) })
-            for chain in try counter.facts(of: keys, isAutoRenewable: isAutoRenewable) {
-                let key = ReportRollupStore.ChainKey(
-                    environment: chain.environment.rawValue, originalTransactionID: chain.originalTransactionID)
-                shares[key] = ChainRollup.of(ChainContributions.of(chain, pricing: pricing))
-            }
-            return shares
-        }
     }
 }

@@ -55,6 +55,7 @@ struct APIKeysTests {
         "/v1/"
             + route.path.replacingOccurrences(of: ":app_user_id", with: "nobody")
             .replacingOccurrences(of: ":original_transaction_id", with: "1").replacingOccurrences(of: ":grant_id", with: "1")
+            .replacingOccurrences(of: ":metric", with: "mrr")
     }
 
     static func method(of route: APIRoute) -> HTTPClient.HTTPMethod {

@@ -29,10 +29,13 @@ CREATE TABLE report_daily (
 );
 
 -- Each chain's share of `report_daily`, as last counted (what to take away when it changes).
+-- `amounts` holds one line per amount: measure, day, product, storefront, currency and
+-- amount, separated by tabs (the chain's environment and app are its own).
 CREATE TABLE report_chains (
     environment             text NOT NULL,
     original_transaction_id text NOT NULL,
-    amounts                 jsonb NOT NULL,
+    bundle_id               text NOT NULL,
+    amounts                 text NOT NULL,
     counted_at              timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (environment, original_transaction_id)
 );

@@ -132,7 +132,7 @@ public struct ReportRollupStore: Sendable {
             for row in try session.query(
                 PostgresQuery(
                     """
-                    SELECT c.environment, c.original_transaction_id, c.amounts::text AS amounts
+                    SELECT c.environment, c.original_transaction_id, c.bundle_id, c.amounts
                     FROM report_chains c JOIN unnest(\(keys.map(\.environment))::text[], \(keys.map(\.originalTransactionID))::text[])
                         AS k(environment, original_transaction_id) USING (environment, original_transaction_id)
                     """))
@@ -140,7 +140,7 @@ public struct ReportRollupStore: Sendable {
                 let key = ChainKey(
                     environment: try row.decode("environment"), originalTransactionID: try row.decode("original_transaction_id"))
                 let text: String = try row.decode("amounts")
-                result[key] = try StoredShare.decode(text, environment: key.environment)
+                result[key] = try StoredShare.decode(text, environment: key.environment, bundleID: try row.decode("bundle_id"))
             }
             return result
         }
@@ -166,12 +166,14 @@ public struct ReportRollupStore: Sendable {
                     WHERE c.environment = k.environment AND c.original_transaction_id = k.original_transaction_id
                     """))
             if !kept.isEmpty {
-                let texts = try kept.map { try StoredShare.encode(shares[$0]?.amounts ?? [:]) }
+                let texts = kept.map { StoredShare.encode(shares[$0]?.amounts ?? [:]) }
+                let bundles = kept.map { shares[$0]?.amounts.keys.first?.dimensions.bundleID ?? "" }
                 try session.execute(
                     PostgresQuery(
                         """
-                        INSERT INTO report_chains (environment, original_transaction_id, amounts)
-                        SELECT e, i, a::jsonb FROM unnest(\(kept.map(\.environment))::text[], \(kept.map(\.originalTransactionID))::text[], \(texts)::text[]) AS r(e, i, a)
+                        INSERT INTO report_chains (environment, original_transaction_id, bundle_id, amounts)
+                        SELECT * FROM unnest(\(kept.map(\.environment))::text[], \(kept.map(\.originalTransactionID))::text[],
+                            \(bundles)::text[], \(texts)::text[])
                         """))
             }
             var spans = SpanColumns()
@@ -282,42 +284,46 @@ private struct SpanColumns {
     }
 }
 
-/// A chain's share as `report_chains.amounts` keeps it: rows of measure, day, app, product,
-/// storefront, currency and amount.
+/// A chain's share as `report_chains.amounts` keeps it: one line per amount, its measure,
+/// day, product, storefront, currency and amount separated by tabs (the chain's environment
+/// and app are the row's).
 enum StoredShare {
-    struct Row: Codable {
-        let m: String
-        let d: String
-        let b: String
-        let p: String
-        let s: String
-        let c: String
-        let a: String
+    static func encode(_ amounts: [RollupKey: Decimal]) -> String {
+        amounts.sorted { order($0.key) < order($1.key) }.map { key, amount in
+            [
+                key.measure.rawValue, UTCDay.text(key.day), escaped(key.dimensions.productID), escaped(key.dimensions.storefront ?? ""),
+                escaped(key.currency), "\(amount)",
+            ].joined(separator: "\t")
+        }.joined(separator: "\n")
     }
 
-    static func encode(_ amounts: [RollupKey: Decimal]) throws -> String {
-        let rows = amounts.sorted { order($0.key) < order($1.key) }.map { key, amount in
-            Row(
-                m: key.measure.rawValue, d: UTCDay.text(key.day), b: key.dimensions.bundleID, p: key.dimensions.productID,
-                s: key.dimensions.storefront ?? "", c: key.currency, a: "\(amount)")
-        }
-        return String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
-    }
-
-    static func decode(_ text: String, environment: String) throws -> [RollupKey: Decimal] {
-        guard let environment = AppStoreEnvironment(rawValue: environment) else {
-            throw StoreError("report_chains names an unknown environment")
-        }
+    static func decode(_ text: String, environment: String, bundleID: String) throws -> [RollupKey: Decimal] {
+        guard let environment = AppStoreEnvironment(rawValue: environment) else { throw StoreError("report_chains names an unknown environment") }
         var result: [RollupKey: Decimal] = [:]
-        for row in try JSONDecoder().decode([Row].self, from: Data(text.utf8)) {
-            guard let measure = RollupMeasure(rawValue: row.m), let day = UTCDay.parse(row.d), let amount = Decimal(string: row.a) else {
-                throw StoreError("report_chains holds a share that does not read back")
-            }
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 6, let measure = RollupMeasure(rawValue: String(fields[0])), let day = UTCDay.parse(String(fields[1])),
+                let amount = Decimal(string: String(fields[5]))
+            else { throw StoreError("report_chains holds a share that does not read back") }
             let dimensions = ChainContributions.Dimensions(
-                environment: environment, bundleID: row.b, productID: row.p, storefront: row.s.isEmpty ? nil : row.s)
-            result[RollupKey(measure: measure, day: day, dimensions: dimensions, currency: row.c), default: 0] += amount
+                environment: environment, bundleID: bundleID, productID: unescaped(fields[2]),
+                storefront: fields[3].isEmpty ? nil : unescaped(fields[3]))
+            result[RollupKey(measure: measure, day: day, dimensions: dimensions, currency: unescaped(fields[4])), default: 0] += amount
         }
         return result
+    }
+
+    /// A field with its `%`, tabs and line breaks written as `%25`, `%09`, `%0A`, `%0D`.
+    static func escaped(_ field: String) -> String {
+        guard field.contains(where: { $0 == "%" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return field.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\t", with: "%09")
+            .replacingOccurrences(of: "\n", with: "%0A").replacingOccurrences(of: "\r", with: "%0D")
+    }
+
+    static func unescaped(_ field: Substring) -> String {
+        guard field.contains("%") else { return String(field) }
+        return field.replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%0A", with: "\n")
+            .replacingOccurrences(of: "%09", with: "\t").replacingOccurrences(of: "%25", with: "%")
     }
 
     static func key(row: PostgresRow) throws -> RollupKey? {

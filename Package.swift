@@ -98,7 +98,7 @@ let package = Package(
         ),
         .target(
             name: "Subscriptions",
-            dependencies: ["AppStore"],
+            dependencies: ["AppStore", "CivilDate"],
             swiftSettings: sharedSwiftSettings
         ),
         // Reading product catalog files (JSON, CSV) into the domain's products, with a

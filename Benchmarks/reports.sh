@@ -96,7 +96,8 @@ echo "== the drain: $v2_customers customers' signed v2 notifications, first with
     --seed 23 >"$out/v2-bodies.jsonl"
 n=$(wc -l <"$out/v2-bodies.jsonl")
 # A session holding the job's lock: every turn of the job finds it taken and skips.
-psql -qtA "$DATABASE_URL" -c "SELECT pg_advisory_lock(hashtextextended('report_rollups', 0))" -c "SELECT pg_sleep(3600)" >/dev/null &
+PGAPPNAME=bench-rollup-lock psql -qtA "$DATABASE_URL" -c "SELECT pg_advisory_lock(hashtextextended('report_rollups', 0))" \
+    -c "SELECT pg_sleep(3600)" >/dev/null 2>&1 &
 holder=$!
 pids+=("$holder")
 sleep 1
@@ -110,7 +111,9 @@ done
 s1=$(bench_ticks "$server"); p1=$(bench_ticks $(bench_postgres_pids))
 processed=$(q "SELECT count(*) FROM notifications WHERE state = 'processed'")
 queued=$(q "SELECT count(*) FROM report_changes")
-kill "$holder"; wait "$holder" 2>/dev/null || true
+# Ending the client alone would leave its backend asleep, holding the lock.
+q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'bench-rollup-lock'" >/dev/null
+wait "$holder" 2>/dev/null || true
 for _ in $(seq 1 1200); do
     [ "$(q "SELECT EXISTS (SELECT 1 FROM report_changes)")" = f ] && break
     sleep 0.5

@@ -64,29 +64,29 @@ extension ReportRollupStore {
             }
             let intervals = bounds.count - 1
             if query.metric == .churn {
+                // Whole intervals read the churn measure; the (at most two) clipped ones count here.
                 extract.churned = Array(repeating: 0, count: intervals)
-                for row in try session.query(
-                    PostgresQuery(
-                        """
-                        SELECT c.i, count(*) AS n FROM (
-                            SELECT s.environment, s.original_transaction_id, s.starts_at, s.ends_at, s.next_run_starts_at,
-                                width_bucket(s.run_ends_at - interval '1 microsecond', b.t) AS i, b.t
-                            FROM report_spans s, (SELECT \(boundsArray)::timestamptz[] AS t) b
-                            WHERE s.kind = 'paid' AND s.environment = \(environment)
-                              AND s.run_ends_at > \(first) AND s.run_ends_at <= \(last)
-                              AND (\(query.app)::text IS NULL OR s.bundle_id = \(query.app)) AND (\(query.product)::text IS NULL OR s.product_id = \(query.product))
-                        ) c
-                        WHERE c.starts_at <= c.t[c.i] AND (c.ends_at IS NULL OR c.ends_at > c.t[c.i])
-                          AND (c.next_run_starts_at IS NULL OR c.next_run_starts_at > c.t[c.i + 1] OR NOT EXISTS (
-                              SELECT 1 FROM report_spans p
-                              WHERE p.environment = c.environment AND p.original_transaction_id = c.original_transaction_id AND p.kind = 'paid'
-                                AND p.starts_at <= c.t[c.i + 1] AND (p.ends_at IS NULL OR p.ends_at > c.t[c.i + 1])))
-                        GROUP BY c.i
-                        """
-                    ).prepared())
-                {
-                    let index: Int = try row.decode("i")
-                    if (1...intervals).contains(index) { extract.churned[index - 1] = try row.decode("n") }
+                let buckets = query.buckets
+                for index in query.clippedBuckets {
+                    let start = buckets[index].start
+                    let end = buckets[index].end
+                    guard
+                        let row = try session.queryFirst(
+                            PostgresQuery(
+                                """
+                                SELECT count(*) AS n FROM report_spans s
+                                WHERE s.kind = 'paid' AND s.environment = \(environment)
+                                  AND s.run_ends_at > \(start) AND s.run_ends_at <= \(end)
+                                  AND s.starts_at <= \(start) AND (s.ends_at IS NULL OR s.ends_at > \(start))
+                                  AND (\(query.app)::text IS NULL OR s.bundle_id = \(query.app)) AND (\(query.product)::text IS NULL OR s.product_id = \(query.product))
+                                  AND (s.next_run_starts_at IS NULL OR s.next_run_starts_at > \(end) OR NOT EXISTS (
+                                      SELECT 1 FROM report_spans p
+                                      WHERE p.environment = s.environment AND p.original_transaction_id = s.original_transaction_id
+                                        AND p.kind = 'paid' AND p.starts_at <= \(end) AND (p.ends_at IS NULL OR p.ends_at > \(end))))
+                                """
+                            ).prepared())
+                    else { continue }
+                    extract.churned[index] = try row.decode("n")
                 }
             }
             if query.metric == .trialConversion {

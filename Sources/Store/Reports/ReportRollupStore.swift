@@ -298,7 +298,9 @@ enum StoredShare {
     }
 
     static func decode(_ text: String, environment: String, bundleID: String) throws -> [RollupKey: Decimal] {
-        guard let environment = AppStoreEnvironment(rawValue: environment) else { throw StoreError("report_chains names an unknown environment") }
+        guard let environment = AppStoreEnvironment(rawValue: environment) else {
+            throw StoreError("report_chains names an unknown environment")
+        }
         var result: [RollupKey: Decimal] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
@@ -339,11 +341,9 @@ enum StoredShare {
             currency: try row.decode("currency"))
     }
 
-    /// A total order of keys, the order rows are written in.
-    static func order(_ key: RollupKey) -> String {
-        [
-            key.dimensions.environment.rawValue, key.measure.rawValue, UTCDay.text(key.day), key.dimensions.bundleID,
-            key.dimensions.productID, key.dimensions.storefront ?? "", key.currency,
-        ].joined(separator: "\u{1}")
+    /// A total order of one chain's keys (its environment and app are one), the order its
+    /// lines are written in.
+    static func order(_ key: RollupKey) -> (String, Double, String, String, String) {
+        (key.measure.rawValue, key.day.timeIntervalSince1970, key.dimensions.productID, key.dimensions.storefront ?? "", key.currency)
     }
 }

@@ -30,6 +30,20 @@ public enum RollupMeasure: String, CaseIterable, Sendable {
     case sold
     /// Those of them refunded (flow, count).
     case refunded
+    /// Chains paid at the start of a whole day, week or month and not at its end, on the
+    /// interval's first day (flow, count; by the stretch paid at the start).
+    case churnedDay = "churned_day"
+    case churnedWeek = "churned_week"
+    case churnedMonth = "churned_month"
+
+    /// The churn measure of whole intervals of `interval`.
+    public static func churned(_ interval: ReportInterval) -> RollupMeasure {
+        switch interval {
+        case .day: .churnedDay
+        case .week: .churnedWeek
+        case .month: .churnedMonth
+        }
+    }
 
     /// True for the measures kept as changes of a level.
     public var isLevel: Bool {
@@ -141,6 +155,20 @@ public struct ChainRollup: Sendable, Equatable {
                     RollupSpan(
                         kind: .unpricedPeriod, start: stretch.start, end: stretch.end, dimensions: stretch.dimensions,
                         transactionID: unpriced))
+            }
+        }
+        // Churn over whole intervals: a chain can only be paid at an interval's start and not
+        // at its end when one of its paid runs ends inside it; each such interval once.
+        let paid = contributions.stretches.filter { !$0.trial }
+        var churnChecked = Set<RollupKey>()
+        for runEnd in Set(paid.compactMap(\.runEnd)) {
+            let lastDay = UTCDay.ceiling(runEnd).addingTimeInterval(-86_400)
+            for interval in ReportInterval.allCases {
+                let start = interval.start(ofIntervalAt: lastDay)
+                let end = interval.end(ofIntervalAt: lastDay)
+                guard let atStart = paid.first(where: { $0.covers(start) }), !paid.contains(where: { $0.covers(end) }) else { continue }
+                let key = RollupKey(measure: .churned(interval), day: start, dimensions: atStart.dimensions)
+                if churnChecked.insert(key).inserted { rollup.amounts[key, default: 0] += 1 }
             }
         }
         if let start = contributions.start {

@@ -35,26 +35,53 @@ public struct ReportQuery: Sendable, Equatable {
     /// The intervals the answer has a point for: aligned to `interval` (weeks start on
     /// Monday), clipped to the days asked.
     public var buckets: [DateInterval] {
-        var calendar = Calendar(identifier: .iso8601)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
         let end = to.addingTimeInterval(86_400)
         var result: [DateInterval] = []
         var start = from
         while start < end {
-            let next: Date
-            switch interval {
-            case .day: next = start.addingTimeInterval(86_400)
-            case .week:
-                let weekStart = calendar.dateInterval(of: .weekOfYear, for: start)?.start ?? start
-                next = calendar.date(byAdding: .day, value: 7, to: weekStart) ?? end
-            case .month:
-                let monthStart = calendar.dateInterval(of: .month, for: start)?.start ?? start
-                next = calendar.date(byAdding: .month, value: 1, to: monthStart) ?? end
-            }
-            result.append(DateInterval(start: start, end: min(next, end)))
-            start = min(next, end)
+            let next = min(interval.end(ofIntervalAt: start), end)
+            result.append(DateInterval(start: start, end: next))
+            start = next
         }
         return result
+    }
+
+    /// The indexes of ``buckets`` clipped to the days asked (the first when `from` is not the
+    /// interval's first day, the last when `to` is not its last): at most two.
+    public var clippedBuckets: [Int] {
+        buckets.enumerated().filter { !interval.isWhole($0.element) }.map(\.offset)
+    }
+}
+
+extension ReportInterval {
+    private static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    /// The first day (midnight UTC) of the interval `day` falls in.
+    public func start(ofIntervalAt day: Date) -> Date {
+        switch self {
+        case .day: UTCDay.floor(day)
+        case .week: Self.calendar.dateInterval(of: .weekOfYear, for: day)?.start ?? UTCDay.floor(day)
+        case .month: Self.calendar.dateInterval(of: .month, for: day)?.start ?? UTCDay.floor(day)
+        }
+    }
+
+    /// The midnight the interval `day` falls in ends at.
+    public func end(ofIntervalAt day: Date) -> Date {
+        let start = start(ofIntervalAt: day)
+        switch self {
+        case .day: return start.addingTimeInterval(86_400)
+        case .week: return start.addingTimeInterval(7 * 86_400)
+        case .month: return Self.calendar.date(byAdding: .month, value: 1, to: start) ?? start.addingTimeInterval(28 * 86_400)
+        }
+    }
+
+    /// True when `bucket` is a whole interval, not one clipped to the days asked.
+    public func isWhole(_ bucket: DateInterval) -> Bool {
+        start(ofIntervalAt: bucket.start) == bucket.start && end(ofIntervalAt: bucket.start) == bucket.end
     }
 }
 

@@ -24,7 +24,8 @@ public struct RollupExtract: Sendable, Equatable {
     /// For each level measure, its changes on each day after the first through the last
     /// interval's end; for each flow, its sums on each day asked.
     public var days: [RollupMeasure: [Amount]] = [:]
-    /// For `churn`: per interval, the chains paid at its start and not at its end.
+    /// For `churn`: per interval clipped to the days asked (``ReportQuery/clippedBuckets``),
+    /// the chains paid at its start and not at its end; whole intervals read the churn measure.
     public var churned: [Int] = []
     /// For `trial_conversion`: per interval, the trials started in it, neither converted nor
     /// revoked, that are still running now.
@@ -38,7 +39,8 @@ public struct RollupExtract: Sendable, Equatable {
     /// The measures a report of `metric` reads: levels and flows.
     public static func measures(for query: ReportQuery) -> (levels: [RollupMeasure], flows: [RollupMeasure]) {
         switch query.metric {
-        case .activeSubscriptions, .churn: ([.active], [])
+        case .activeSubscriptions: ([.active], [])
+        case .churn: ([.active], [.churned(query.interval)])
         case .activeTrials: ([.trial], [])
         case .mrr, .arr: ([query.proceeds ? .mrrProceeds : .mrr], [])
         case .newSubscriptions: ([], [.newPaid])
@@ -151,10 +153,13 @@ public enum RollupReport {
             points = flows(measure).enumerated().map { point($0.offset, $0.element) }
         case .churn:
             let starts = levels(.active).starts
+            let whole = flows(.churned(query.interval))
+            let clipped = Set(query.clippedBuckets)
             points = buckets.indices.map { index in
-                rate(
-                    index, ["churned": extract.churned.indices.contains(index) ? extract.churned[index] : 0, "base": count(starts[index])],
-                    "churned", "base")
+                let churned =
+                    clipped.contains(index)
+                    ? (extract.churned.indices.contains(index) ? extract.churned[index] : 0) : count(whole[index])
+                return rate(index, ["churned": churned, "base": count(starts[index])], "churned", "base")
             }
         case .trialConversion:
             let started = flows(.trialStarted)

@@ -45,8 +45,10 @@ struct InMemoryRollups {
         }
         let buckets = query.buckets
         if query.metric == .churn {
-            extract.churned = buckets.map { bucket in
-                chains.filter { chain in
+            let clipped = Set(query.clippedBuckets)
+            extract.churned = buckets.enumerated().map { index, bucket in
+                guard clipped.contains(index) else { return 0 }
+                return chains.filter { chain in
                     chain.rollup.spans.contains { span in
                         span.kind == .paid && selected(span.dimensions) && span.covers(bucket.start)
                             && span.runEnd.map { $0 <= bucket.end } ?? false

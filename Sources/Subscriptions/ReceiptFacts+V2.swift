@@ -45,7 +45,9 @@ extension TransactionFact {
             storefront: t.storefront,
             revocationType: t.revocationDate == nil ? nil : t.revocationTypeRaw,
             revocationPercentage: t.revocationDate == nil ? nil : t.revocationPercentage.flatMap { (0...100_000).contains($0) ? $0 : nil },
-            appTransactionID: t.appTransactionID
+            appTransactionID: t.appTransactionID,
+            offerDiscountType: t.offerDiscountTypeRaw,
+            offerPeriod: t.offerPeriod
         )
     }
 }

@@ -46,6 +46,8 @@ extension TransactionFact {
         result.currency = Self.pick(currency, other.currency)
         result.storefront = Self.pick(storefront, other.storefront)
         result.appTransactionID = Self.pick(appTransactionID, other.appTransactionID)
+        result.offerDiscountType = Self.pick(offerDiscountType, other.offerDiscountType)
+        result.offerPeriod = Self.pick(offerPeriod, other.offerPeriod)
         // The reason and the revocation type travel with the date they explain.
         let cancellation: Cancellation
         if statedAt != other.statedAt {

@@ -69,6 +69,10 @@ public struct TransactionFact: Sendable, Hashable, Codable {
     /// Apple's id of the customer's purchase of the app (`appTransactionId`, StoreKit 2
     /// transactions since 2025): one per Apple account and app, never the account's name.
     public var appTransactionID: String?
+    /// Apple's `offerDiscountType` with an offer (`FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`).
+    public var offerDiscountType: String?
+    /// Apple's `offerPeriod` (ISO 8601): how long the offer's price lasts.
+    public var offerPeriod: String?
 
     /// Builds a fact field by field.
     public init(
@@ -101,7 +105,9 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         storefront: String? = nil,
         revocationType: String? = nil,
         revocationPercentage: Int? = nil,
-        appTransactionID: String? = nil
+        appTransactionID: String? = nil,
+        offerDiscountType: String? = nil,
+        offerPeriod: String? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -133,6 +139,8 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         self.revocationType = revocationType
         self.revocationPercentage = revocationPercentage
         self.appTransactionID = appTransactionID
+        self.offerDiscountType = offerDiscountType
+        self.offerPeriod = offerPeriod
     }
 
     /// The fact a receipt entry states; `nil` without a purchase date (it cannot be placed in time).

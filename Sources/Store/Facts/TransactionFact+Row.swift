@@ -10,7 +10,8 @@ extension TransactionFact {
         purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
         is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
         offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token,
-        product_type, quantity, price_milliunits, currency, storefront, revocation_type, revocation_percentage, app_transaction_id
+        product_type, quantity, price_milliunits, currency, storefront, revocation_type, revocation_percentage, app_transaction_id,
+        offer_discount_type, offer_period
         """
 
     /// Reads one `transactions` row.
@@ -44,7 +45,9 @@ extension TransactionFact {
             currency: try row.decode("currency"),
             storefront: try row.decode("storefront"),
             revocationType: try row.decode("revocation_type"), revocationPercentage: try row.decode("revocation_percentage"),
-            appTransactionID: try row.decode("app_transaction_id")
+            appTransactionID: try row.decode("app_transaction_id"),
+            offerDiscountType: try row.decode("offer_discount_type"),
+            offerPeriod: try row.decode("offer_period")
         )
     }
 
@@ -69,13 +72,14 @@ extension TransactionFact {
                     purchase_date, original_purchase_date, expires_date, web_order_line_item_id, is_trial_period,
                     is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
                     offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token,
-                    product_type, quantity, price_milliunits, currency, storefront, revocation_type, revocation_percentage, app_transaction_id)
+                    product_type, quantity, price_milliunits, currency, storefront, revocation_type, revocation_percentage, app_transaction_id,
+                    offer_discount_type, offer_period)
                 VALUES (\(environment.rawValue), \(transactionID), \(originalTransactionID), \(bundleID), \(productID),
                     \(subscriptionGroupID), \(purchaseDate), \(originalPurchaseDate), \(expiresDate), \(webOrderLineItemID),
                     \(isTrialPeriod), \(isInIntroOfferPeriod), \(isUpgraded), \(cancellationDate), \(cancellationReason),
                     \(ownershipType), \(offerCodeRefName), \(promotionalOfferID), \(source.rawValue), \(statedAt), \(offerType),
                     \(appAccountToken), \(productType?.rawValue), \(quantity), \(priceMilliunits), \(currency), \(storefront),
-                    \(revocationType), \(revocationPercentage), \(appTransactionID))
+                    \(revocationType), \(revocationPercentage), \(appTransactionID), \(offerDiscountType), \(offerPeriod))
                 ON CONFLICT (environment, transaction_id) DO UPDATE SET
                     original_transaction_id = EXCLUDED.original_transaction_id, bundle_id = EXCLUDED.bundle_id,
                     product_id = EXCLUDED.product_id, subscription_group_id = EXCLUDED.subscription_group_id,
@@ -90,6 +94,7 @@ extension TransactionFact {
                     currency = EXCLUDED.currency, storefront = EXCLUDED.storefront, revocation_type = EXCLUDED.revocation_type,
                     revocation_percentage = EXCLUDED.revocation_percentage,
                     app_transaction_id = EXCLUDED.app_transaction_id,
+                    offer_discount_type = EXCLUDED.offer_discount_type, offer_period = EXCLUDED.offer_period,
                     updated_at = now()
                 """
             ).prepared())

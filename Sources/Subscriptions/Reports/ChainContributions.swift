@@ -153,7 +153,7 @@ public struct ChainContributions: Sendable, Equatable {
         return raw.map { stretch in
             let transaction = stretch.state.transaction
             let price = pricing.price(transaction)
-            let factor = pricing.period(transaction.productID)?.monthlyFactor
+            let factor = pricing.period(transaction)?.monthlyFactor
             var monthly: (price: Decimal, proceeds: Decimal)?
             if stretch.state.paid, let price, let factor {
                 let money = pricing.money(of: transaction, in: chain, price: price, refunds: false)

@@ -61,7 +61,7 @@ public struct ReportEvaluator: Sendable {
             let factor: Decimal = query.metric == .arr ? 12 : 1
             for chain in chains where chain.isAutoRenewable {
                 guard let state = chain.reportState(at: bucket.end), state.paid, selected(state.transaction) else { continue }
-                guard let monthly = pricing.period(state.transaction.productID)?.monthlyFactor else { continue }
+                guard let monthly = pricing.period(state.transaction)?.monthlyFactor else { continue }
                 guard let amount = money(state.transaction, in: chain, proceeds: query.proceeds, refunds: false, on: lastDay, &tally)
                 else { continue }
                 add(amount * monthly * factor, key(query.groupBy, chain, state.transaction))

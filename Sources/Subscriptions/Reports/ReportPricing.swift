@@ -6,8 +6,8 @@ import Foundation
 public struct ReportPricing: Sendable {
     /// A transaction's price and its currency; nil when neither Apple nor the catalog says.
     public let price: @Sendable (TransactionFact) -> (amount: Decimal, currency: String)?
-    /// A product's billing period (the catalog's).
-    public let period: @Sendable (String) -> ISO8601Duration?
+    /// How long the period a transaction bought lasts (see ``period(of:catalog:)``).
+    public let period: @Sendable (TransactionFact) -> ISO8601Duration?
     /// `amount` of `currency` in the report currency on `day` (the newest rate on or before
     /// it); nil when there is no such rate.
     public let convert: @Sendable (_ amount: Decimal, _ currency: String, _ day: Date) -> Decimal?
@@ -17,7 +17,7 @@ public struct ReportPricing: Sendable {
 
     public init(
         price: @escaping @Sendable (TransactionFact) -> (amount: Decimal, currency: String)?,
-        period: @escaping @Sendable (String) -> ISO8601Duration?,
+        period: @escaping @Sendable (TransactionFact) -> ISO8601Duration?,
         convert: @escaping @Sendable (Decimal, String, Date) -> Decimal?, taxRates: TaxRates = TaxRates(),
         smallBusiness: @escaping @Sendable (String) -> SmallBusinessProgram = { _ in SmallBusinessProgram() }
     ) {
@@ -37,15 +37,39 @@ public struct ReportPricing: Sendable {
     }
 
     /// A transaction's price and where it comes from: Apple's, else the catalog's for its
-    /// storefront, else nil.
+    /// storefront (in an introductory offer's paid period, the offer's price, which the
+    /// catalog gives in the product's own currency), else nil.
     public static func price(
         of transaction: TransactionFact, catalog: ProductCatalog
     ) -> (
         amount: Decimal, currency: String, source: PriceSource
     )? {
         if let apple = applePrice(transaction) { return (apple.amount, apple.currency, .apple) }
-        guard let listed = catalog.product(transaction.productID)?.price(in: transaction.storefront) else { return nil }
+        guard let product = catalog.product(transaction.productID), let listed = product.price(in: transaction.storefront) else {
+            return nil
+        }
+        if transaction.isInIntroOfferPeriod, !transaction.isTrialPeriod, let offer = product.introOffer, offer.paymentMode != .freeTrial,
+            listed.currency == product.price?.currency
+        {
+            return (offer.price, listed.currency, .catalog)
+        }
         return (listed.amount, listed.currency, .catalog)
+    }
+
+    /// How long the period `transaction` bought lasts: a pay-up-front offer's whole length
+    /// (Apple's `offerPeriod`, or for a receipt the catalog's introductory offer), else the
+    /// product's billing period in the catalog.
+    public static func period(of transaction: TransactionFact, catalog: ProductCatalog) -> ISO8601Duration? {
+        if transaction.offerDiscountType == "PAY_UP_FRONT", let offered = transaction.offerPeriod.flatMap(ISO8601Duration.init) {
+            return offered
+        }
+        let product = catalog.product(transaction.productID)
+        if transaction.isInIntroOfferPeriod, transaction.offerDiscountType == nil, let offer = product?.introOffer,
+            offer.paymentMode == .payUpFront
+        {
+            return offer.totalDuration
+        }
+        return product?.period
     }
 
     /// Apple's price in milliunits, as units.
@@ -81,10 +105,11 @@ extension ReportPricing {
 }
 
 extension TransactionFact {
-    /// The share of the price Apple gave back: nil when not refunded (a family revocation is
-    /// not a refund), the prorated share, or 1 for a full refund or one without a type.
+    /// The share of the price Apple gave back: nil when not refunded (a family revocation and
+    /// an upgrade are not refunds), the prorated share, or 1 for a full refund or one without a type.
     public var refundedShare: Decimal? {
-        guard cancellationDate != nil else { return nil }
+        // An upgrade ends the old plan's period with a cancellation date: a plan change, not a refund.
+        guard cancellationDate != nil, !isUpgraded else { return nil }
         switch revocationType {
         case "FAMILY_REVOKE": return nil
         case "REFUND_PRORATED": return revocationPercentage.map { Decimal($0) / 100_000 } ?? 1

@@ -17,7 +17,7 @@ public struct ReportBasis: Sendable {
         self.catalog = catalog
         self.pricing = ReportPricing(
             price: { ReportPricing.price(of: $0, catalog: catalog).map { ($0.amount, $0.currency) } },
-            period: { catalog.product($0)?.period }, convert: { _, _, _ in nil }, taxRates: money.taxRates,
+            period: { ReportPricing.period(of: $0, catalog: catalog) }, convert: { _, _, _ in nil }, taxRates: money.taxRates,
             smallBusiness: { money.smallBusinessProgram(of: $0) })
         var text = "rollups 1\n"
         for product in catalog.products.sorted(by: { $0.productID < $1.productID }) {

@@ -48,7 +48,7 @@ enum ReportFixtures {
     /// Prices from Apple; EUR at 1.10 USD from day 0, GBP at 1.25; no rate for JPY.
     static func pricing(taxRates: TaxRates = TaxRates(), smallBusiness: SmallBusinessProgram = SmallBusinessProgram()) -> ReportPricing {
         ReportPricing(
-            price: ReportPricing.applePrice, period: { periods[$0] },
+            price: ReportPricing.applePrice, period: { periods[$0.productID] },
             convert: { amount, currency, _ in
                 switch currency {
                 case "USD": amount

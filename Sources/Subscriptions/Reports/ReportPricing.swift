@@ -38,13 +38,26 @@ public struct ReportPricing: Sendable {
 
     /// A transaction's price and where it comes from: Apple's, else the catalog's for its
     /// storefront, else nil.
+    ///
+    /// Without Apple's word a free trial cost nothing (in the currency the catalog lists), and
+    /// a paid introductory period the product's introductory price, which the catalog gives in
+    /// its default currency only: a storefront with a price of its own leaves such a period
+    /// unpriced rather than charged the regular price.
     public static func price(
         of transaction: TransactionFact, catalog: ProductCatalog
     ) -> (
         amount: Decimal, currency: String, source: PriceSource
     )? {
         if let apple = applePrice(transaction) { return (apple.amount, apple.currency, .apple) }
-        guard let listed = catalog.product(transaction.productID)?.price(in: transaction.storefront) else { return nil }
+        guard let product = catalog.product(transaction.productID), let listed = product.price(in: transaction.storefront) else {
+            return nil
+        }
+        if transaction.isTrialPeriod { return (0, listed.currency, .catalog) }
+        if transaction.isInIntroOfferPeriod {
+            let ownPrice = transaction.storefront.flatMap { product.prices?[$0] } != nil
+            guard let offer = product.introOffer, !ownPrice else { return nil }
+            return (offer.price, listed.currency, .catalog)
+        }
         return (listed.amount, listed.currency, .catalog)
     }
 

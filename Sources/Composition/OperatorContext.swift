@@ -15,13 +15,19 @@ public struct OperatorContext: Sendable {
     private let database: PostgresClient
     /// The apps' entitlement policies, which subscriber reads are judged under.
     private let policies: EntitlementPolicies
+    /// What prices purchases and estimates their proceeds in what the commands show.
+    public let pricing: PurchasePricing
 
     /// A context on the database at `databaseURL`, with the few connections a command needs.
-    public init(databaseURL: String, policies: EntitlementPolicies = EntitlementPolicies(), logger: Logger) {
+    public init(
+        databaseURL: String, policies: EntitlementPolicies = EntitlementPolicies(), pricing: PurchasePricing = PurchasePricing(),
+        logger: Logger
+    ) {
         database = PostgresClient(
             configuration: .init(connectionString: databaseURL, maximumConnections: 4, applicationName: "subscriptionctl"),
             logger: logger)
         self.policies = policies
+        self.pricing = pricing
     }
 
     /// Closes the database connections.
@@ -40,9 +46,13 @@ public struct OperatorContext: Sendable {
     /// Subscriptions as the query API reads them.
     public var subscriptions: SubscriptionReader { SubscriptionReader(client: database) }
     /// The stored read answers.
-    public var answers: AnswerStore { AnswerStore(client: database, format: ReadAnswers.storedFormat(policies: policies)) }
+    public var answers: AnswerStore {
+        AnswerStore(client: database, format: ReadAnswers.storedFormat(policies: policies, pricing: pricing))
+    }
     /// The read answers: the subscriber and entitlements documents, and rebuilding them.
-    public func readAnswers(logger: Logger) -> ReadAnswers { ReadAnswers(database: database, policies: policies, logger: logger) }
+    public func readAnswers(logger: Logger) -> ReadAnswers {
+        ReadAnswers(database: database, policies: policies, pricing: pricing, logger: logger)
+    }
     /// API keys (`keys create/list/revoke`), limited to the `configuredApps`.
     public func apiKeys(configuredApps: Set<String>) -> APIKeys {
         APIKeys(repository: APIKeyStore(client: database), configuredApps: configuredApps)

@@ -123,8 +123,11 @@ public struct ServiceComponents: Sendable {
             database: database, evidence: workerEvidence, apps: configuration.apps, retryPolicy: retryPolicy,
             attemptDeadline: NotificationProcessor.attemptDeadline(lease: workerLease))
         // Reads store the answers they computed through this writer, off the request.
-        var (readAnswers, answerWriter) = ReadAnswers(database: database, policies: configuration.apps.entitlementPolicies, logger: logger)
-            .writingInBackground(onOutcome: onAnswerWrite)
+        var (readAnswers, answerWriter) = ReadAnswers(
+            database: database, policies: configuration.apps.entitlementPolicies, pricing: configuration.money.purchasePricing,
+            logger: logger
+        )
+        .writingInBackground(onOutcome: onAnswerWrite)
         // A read replica takes the /v1 reads while it is fresh enough; writes, and the answers
         // that follow the caller's own write, stay on the primary.
         let readDatabase = configuration.databaseReadURL.map { url in

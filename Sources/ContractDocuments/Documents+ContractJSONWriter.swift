@@ -9,6 +9,8 @@ import Subscriptions
 extension SubscriptionDocument: ContractJSONWritable {
     public func write(to writer: inout ContractJSONWriter) {
         let snapshot = view.snapshot
+        // The latest period's money, when the document shows money.
+        let latest = money.map { money in (fact: latestTransaction, money: latestTransaction.flatMap { money[$0.transactionID] }) }
         writer.object { json in
             json.key("app_account_token")
             json.value(snapshot.appAccountToken)
@@ -18,6 +20,10 @@ extension SubscriptionDocument: ContractJSONWritable {
             json.value(snapshot.autoRenewProductID)
             json.key("bundle_id")
             json.value(snapshot.bundleID)
+            if let latest {
+                json.key("currency")
+                json.value(latest.money?.currency)
+            }
             // Apple's eligibleWinBackOfferIds from the newest renewal info ([] when it names none).
             json.key("eligible_win_back_offer_ids")
             json.array { json in
@@ -44,6 +50,7 @@ extension SubscriptionDocument: ContractJSONWritable {
             // PURCHASED / FAMILY_SHARED → purchased / family_shared.
             json.key("ownership")
             json.value(snapshot.ownershipType?.lowercased())
+            if let latest { json.priceAndProceeds(latest.money) }
             json.key("product_id")
             json.value(snapshot.productID)
             json.key("revocation_reason")
@@ -54,12 +61,18 @@ extension SubscriptionDocument: ContractJSONWritable {
             json.value(snapshot.source.rawValue)
             json.key("status")
             json.value(snapshot.status.rawValue)
+            if let latest {
+                json.key("storefront")
+                json.value(latest.fact?.storefront)
+            }
             json.key("subscription_group_id")
             json.value(snapshot.subscriptionGroupID)
             if includeTransactions {
                 json.key("transactions")
                 json.array { json in
-                    for fact in view.transactions { TransactionDocument(fact: fact).write(to: &json) }
+                    for fact in view.transactions {
+                        TransactionDocument(fact: fact, showsMoney: money != nil, money: money?[fact.transactionID]).write(to: &json)
+                    }
                 }
             }
             json.key("updated_at")
@@ -75,6 +88,10 @@ extension TransactionDocument: ContractJSONWritable {
             json.value(fact.cancellationDate)
             json.key("cancellation_reason")
             json.value(fact.cancellationReason)
+            if showsMoney {
+                json.key("currency")
+                json.value(money?.currency)
+            }
             json.key("expires_date")
             json.value(fact.expiresDate)
             json.key("is_in_intro_offer_period")
@@ -87,12 +104,17 @@ extension TransactionDocument: ContractJSONWritable {
             json.value(fact.originalTransactionID)
             json.key("ownership_type")
             json.value(fact.ownershipType)
+            if showsMoney { json.priceAndProceeds(money) }
             json.key("product_id")
             json.value(fact.productID)
             json.key("purchase_date")
             json.value(fact.purchaseDate)
             json.key("revocation_type")
             json.value(fact.cancellationDate == nil ? nil : fact.revocationType)
+            if showsMoney {
+                json.key("storefront")
+                json.value(fact.storefront)
+            }
             json.key("subscription_group_id")
             json.value(fact.subscriptionGroupID)
             json.key("transaction_id")
@@ -118,11 +140,13 @@ extension SubscriberDocument: ContractJSONWritable {
             EntitlementsDocument.write(entitlements, to: &json)
             json.key("purchases")
             json.array { json in
-                for purchase in purchases { PurchaseDocument(purchase: purchase).write(to: &json) }
+                for purchase in purchases {
+                    PurchaseDocument(purchase: purchase, money: money(ofPurchase: purchase.fact)).write(to: &json)
+                }
             }
             json.key("subscriptions")
             json.array { json in
-                for view in views { SubscriptionDocument(view, includeTransactions: false).write(to: &json) }
+                for document in subscriptions { document.write(to: &json) }
             }
         }
     }
@@ -179,25 +203,43 @@ public struct EntitlementMapDocument: ContractJSONWritable {
 /// One entry of the subscriber JSON's `purchases` (also the body of a purchase's webhook event).
 public struct PurchaseDocument: ContractJSONWritable {
     let purchase: PurchaseSummary
+    /// False: a webhook event's purchase, whose `price` and `currency` are Apple's alone and
+    /// which has no `price_source` or `proceeds`.
+    let showsMoney: Bool
+    let money: PurchaseMoney?
 
-    /// The document of `purchase`.
+    /// The document of `purchase` as a webhook event carries it.
     public init(purchase: PurchaseSummary) {
         self.purchase = purchase
+        self.showsMoney = false
+        self.money = nil
+    }
+
+    /// The document of `purchase` as the subscriber JSON shows it, with its price and
+    /// estimated proceeds (nil: unpriced).
+    public init(purchase: PurchaseSummary, money: PurchaseMoney?) {
+        self.purchase = purchase
+        self.showsMoney = true
+        self.money = money
     }
 
     public func write(to writer: inout ContractJSONWriter) {
         let fact = purchase.fact
         writer.object { json in
             json.key("currency")
-            json.value(fact.currency)
+            json.value(showsMoney ? money?.currency : fact.currency)
             json.key("environment")
             json.value(fact.environment.rawValue)
             json.key("expires_at")
             json.value(purchase.expiresAt)
             json.key("original_transaction_id")
             json.value(fact.originalTransactionID)
-            json.key("price")
-            json.value(purchase.price)
+            if showsMoney {
+                json.priceAndProceeds(money)
+            } else {
+                json.key("price")
+                json.value(purchase.price)
+            }
             json.key("product_id")
             json.value(fact.productID)
             json.key("purchase_date")
@@ -230,5 +272,18 @@ extension EligibilityDocument: ContractJSONWritable {
                 json.stringMap(signatures)
             }
         }
+    }
+}
+
+extension ContractJSONWriter {
+    /// `price`, `price_source` and `proceeds` of `money` (all `null` when unpriced): amounts
+    /// as decimal text in units (``PurchaseMoney/text(_:)``), as the purchases' `price` always was.
+    mutating func priceAndProceeds(_ money: PurchaseMoney?) {
+        key("price")
+        value(money.map { PurchaseMoney.text($0.price) })
+        key("price_source")
+        value(money?.source.rawValue)
+        key("proceeds")
+        value(money.map { PurchaseMoney.text($0.proceeds) })
     }
 }

@@ -1,3 +1,4 @@
+import AppStore
 import Foundation
 import Store
 import Subscriptions
@@ -15,6 +16,11 @@ public struct SubscriberDocument: Sendable {
     public let entitlementsNextChange: Date?
     /// The user's one-time purchases, oldest first.
     public let purchases: [PurchaseSummary]
+    /// The one-time purchases' prices and estimated proceeds, by environment and transaction
+    /// id (unpriced ones absent).
+    let purchaseMoney: [String: PurchaseMoney]
+    /// The subscriptions as the document shows them, with the money of their latest periods.
+    public let subscriptions: [SubscriptionDocument]
     /// The subscription groups in which the user is entitled now (counted as entitlements
     /// are: a Sandbox subscription of an app that ignores Sandbox, or one of a product another
     /// app sells, does not count), sorted.
@@ -22,14 +28,25 @@ public struct SubscriberDocument: Sendable {
     /// How many Apple accounts at least fed the user's purchases (``AppleAccounts``).
     public let appleAccounts: Int
 
-    /// The document of a user as read, under `catalog` and the apps' `policies`, at `now`.
-    public init(appUserID: String, read: SubscriberRead, catalog: ProductCatalog, policies: EntitlementPolicies, now: Date) {
+    /// The document of a user as read, under `catalog` and the apps' `policies`, at `now`;
+    /// purchases priced and their proceeds estimated under `pricing`.
+    public init(
+        appUserID: String, read: SubscriberRead, catalog: ProductCatalog, policies: EntitlementPolicies,
+        pricing: PurchasePricing = PurchasePricing(), now: Date
+    ) {
         self.appUserID = appUserID
         self.views = read.views
+        self.subscriptions = read.views.map { SubscriptionDocument($0, includeTransactions: false, pricing: pricing, catalog: catalog) }
         let evaluation = EntitlementRule.evaluate(read.holdings, catalog: catalog, policy: policies.policy(for:), at: now)
         self.entitlements = evaluation.states
         self.entitlementsNextChange = evaluation.nextChange
         self.purchases = PurchaseSummary.purchases(of: read.holdings, catalog: catalog)
+        var purchaseMoney: [String: PurchaseMoney] = [:]
+        for purchase in purchases {
+            guard let money = pricing.money(ofPurchase: purchase.fact, catalog: catalog) else { continue }
+            purchaseMoney[Self.key(purchase.fact)] = money
+        }
+        self.purchaseMoney = purchaseMoney
         self.appleAccounts = read.appleAccounts
         self.entitledGroups = Array(
             Set(
@@ -38,6 +55,15 @@ public struct SubscriberDocument: Sendable {
                         && catalog.sells(snapshot.productID, in: snapshot.bundleID)
                 }.compactMap(\.subscriptionGroupID))
         ).sorted()
+    }
+
+    /// The price and estimated proceeds of one of its one-time purchases; nil when unpriced.
+    public func money(ofPurchase fact: TransactionFact) -> PurchaseMoney? {
+        purchaseMoney[Self.key(fact)]
+    }
+
+    private static func key(_ fact: TransactionFact) -> String {
+        "\(fact.environment.rawValue)|\(fact.transactionID)"
     }
 
     /// The entitlements read of the same user: `{"app_user_id", "entitlements"}`.

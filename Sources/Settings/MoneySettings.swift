@@ -21,6 +21,11 @@ public struct MoneySettings: Sendable, Equatable {
         smallBusiness[bundleID] ?? SmallBusinessProgram()
     }
 
+    /// What prices single purchases and estimates their proceeds under these settings.
+    public var purchasePricing: PurchasePricing {
+        PurchasePricing(taxRates: taxRates, smallBusiness: smallBusiness)
+    }
+
     /// `REPORT_CURRENCY` as given (default USD), checked.
     public static func reportCurrency(_ text: String?) throws -> String {
         let currency = text.flatMap { $0.isEmpty ? nil : $0 } ?? "USD"

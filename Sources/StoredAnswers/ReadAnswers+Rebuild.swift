@@ -29,8 +29,12 @@ extension ReadAnswers {
         var count = RebuildCount()
         count.subscriptions = try await forEachBatch(batchSize: batchSize, concurrency: concurrency, keys: store.subscriptionKeys) { ids in
             let stamps = try await store.subscriptionStamps(ids)
-            let answers = try await reader.subscriptionReads(originalTransactionIDs: ids, now: now())
-                .compactMap { read in stamps[read.key].map { Self.answer(originalTransactionID: read.key, read.value, stamp: $0) } }
+            var answers: [SubscriptionAnswer] = []
+            for (id, read) in try await reader.subscriptionReads(originalTransactionIDs: ids, now: now()) {
+                guard let stamp = stamps[id] else { continue }
+                let catalog = try await store.catalog(generation: stamp.catalogGeneration)
+                answers.append(Self.answer(originalTransactionID: id, read, catalog: catalog, pricing: pricing, stamp: stamp))
+            }
             try await store.store(answers, lockWait: .configured)
             progress(ids.count)
             return answers.count
@@ -42,7 +46,9 @@ extension ReadAnswers {
             for (user, read) in try await reader.subscriberReads(appUserIDs: users, now: at) where read.isStorable {
                 guard let stamp = stamps[user] else { continue }
                 let catalog = try await store.catalog(generation: stamp.catalogGeneration)
-                answers.append(Self.answer(appUserID: user, read, catalog: catalog, policies: policies, stamp: stamp, now: at))
+                answers.append(
+                    Self.answer(
+                        appUserID: user, read, catalog: catalog, policies: policies, pricing: pricing, stamp: stamp, now: at))
             }
             try await store.store(answers, lockWait: .configured)
             progress(users.count)

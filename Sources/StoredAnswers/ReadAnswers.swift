@@ -27,15 +27,20 @@ public struct ReadAnswers: Sendable {
     /// subscription, subscriber or entitlements documents or to `GroupUsage` (the test
     /// `storedFormatIsPinned` fails until you do): answers stored by a release with another
     /// format are then computed again rather than served.
-    public static let format: Int32 = 4
+    public static let format: Int32 = 5
 
-    /// The number stored answers carry as their format: `format` and the apps' entitlement
-    /// policies folded together, so that neither a release that changes the documents nor a
-    /// configuration that changes who is entitled (`grandfather`, `sandbox_entitlement`)
-    /// serves the answers of the one before.
-    public static func storedFormat(policies: EntitlementPolicies) -> Int32 {
-        guard !policies.fingerprint.isEmpty else { return format }
-        let digest = SHA256.hash(data: Array(policies.fingerprint.utf8))
+    /// The number stored answers carry as their format: `format`, the apps' entitlement
+    /// policies and the settings proceeds are estimated under folded together, so that neither
+    /// a release that changes the documents nor a configuration that changes who is entitled
+    /// (`grandfather`, `sandbox_entitlement`) or what a purchase brings (`tax_rates`,
+    /// `small_business_program`) serves the answers of the one before. The catalog, which
+    /// prices v1 purchases, is in every answer's stamp already.
+    public static func storedFormat(policies: EntitlementPolicies, pricing: PurchasePricing = PurchasePricing()) -> Int32 {
+        guard !policies.fingerprint.isEmpty || !pricing.fingerprint.isEmpty else { return format }
+        // `format` is part of the text: a release that raises it does not serve what an older
+        // one stored under the same settings.
+        let text = "\(format)\n\(policies.fingerprint)\n\(pricing.fingerprint)"
+        let digest = SHA256.hash(data: Array(text.utf8))
         let folded = digest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         // Never `format` itself, which names the standard policies.
         return Int32(bitPattern: folded & 0x7FFF_FFFF) | 0x4000_0000
@@ -46,6 +51,8 @@ public struct ReadAnswers: Sendable {
     let store: AnswerStore
     /// The apps' entitlement policies answers are judged under.
     public let policies: EntitlementPolicies
+    /// What prices purchases and estimates their proceeds.
+    public let pricing: PurchasePricing
     private let writer: AnswerWriter?
     /// The read replica's, for the reads that may be a little behind (`DATABASE_READ_URL`).
     private let replica: ReplicaSource?
@@ -63,23 +70,28 @@ public struct ReadAnswers: Sendable {
         let route: ReplicaRoute
     }
 
-    /// Creates the service, entitlements judged under the apps' `policies`. Each read stores
-    /// the answer it computed before it returns (for `subscriptionctl` and tests);
-    /// `writingInBackground(configuration:onOutcome:)` gives one that hands them to a writer instead.
-    public init(database: PostgresClient, policies: EntitlementPolicies = EntitlementPolicies(), logger: Logger) {
+    /// Creates the service, entitlements judged under the apps' `policies`, purchases priced
+    /// under `pricing`. Each read stores the answer it computed before it returns (for
+    /// `subscriptionctl` and tests); `writingInBackground(configuration:onOutcome:)` gives one
+    /// that hands them to a writer instead.
+    public init(
+        database: PostgresClient, policies: EntitlementPolicies = EntitlementPolicies(), pricing: PurchasePricing = PurchasePricing(),
+        logger: Logger
+    ) {
         self.init(
-            store: AnswerStore(client: database, format: Self.storedFormat(policies: policies)),
+            store: AnswerStore(client: database, format: Self.storedFormat(policies: policies, pricing: pricing)),
             reader: SubscriptionReader(client: database),
-            policies: policies, writer: nil, replica: nil, logger: logger)
+            policies: policies, pricing: pricing, writer: nil, replica: nil, logger: logger)
     }
 
     private init(
-        store: AnswerStore, reader: SubscriptionReader, policies: EntitlementPolicies, writer: AnswerWriter?, replica: ReplicaSource?,
-        logger: Logger
+        store: AnswerStore, reader: SubscriptionReader, policies: EntitlementPolicies, pricing: PurchasePricing, writer: AnswerWriter?,
+        replica: ReplicaSource?, logger: Logger
     ) {
         self.reader = reader
         self.store = store
         self.policies = policies
+        self.pricing = pricing
         self.writer = writer
         self.replica = replica
         self.logger = logger
@@ -93,14 +105,15 @@ public struct ReadAnswers: Sendable {
     public func reading(from replica: PostgresClient, route: ReplicaRoute) -> ReadAnswers {
         let source = Source(store: AnswerStore(client: replica, format: store.format), reader: SubscriptionReader(client: replica))
         return ReadAnswers(
-            store: store, reader: reader, policies: policies, writer: writer, replica: ReplicaSource(source: source, route: route),
+            store: store, reader: reader, policies: policies, pricing: pricing, writer: writer,
+            replica: ReplicaSource(source: source, route: route),
             logger: logger)
     }
 
     /// The same service reading only the primary: for the answers that follow the caller's
     /// own write (read-your-writes), which a replica may not have yet.
     public var followingWrites: ReadAnswers {
-        ReadAnswers(store: store, reader: reader, policies: policies, writer: writer, replica: nil, logger: logger)
+        ReadAnswers(store: store, reader: reader, policies: policies, pricing: pricing, writer: writer, replica: nil, logger: logger)
     }
 
     /// The primary's lookups and facts.
@@ -119,7 +132,11 @@ public struct ReadAnswers: Sendable {
         onOutcome: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void = { _, _ in }
     ) -> (answers: ReadAnswers, writer: AnswerWriter) {
         let writer = AnswerWriter(store: store, configuration: configuration, logger: logger, onOutcome: onOutcome)
-        return (ReadAnswers(store: store, reader: reader, policies: policies, writer: writer, replica: replica, logger: logger), writer)
+        return (
+            ReadAnswers(
+                store: store, reader: reader, policies: policies, pricing: pricing, writer: writer, replica: replica, logger: logger),
+            writer
+        )
     }
 
     /// The `GET /v1/subscriptions/{id}` body, or nil when there is no such subscription.
@@ -131,7 +148,8 @@ public struct ReadAnswers: Sendable {
         case .stale(let found): stamp = found
         }
         guard let read = try await source.reader.subscriptionRead(originalTransactionID: id, now: now) else { return nil }
-        let answer = Self.answer(originalTransactionID: id, read, stamp: stamp)
+        let catalog = try await source.store.catalog(generation: stamp.catalogGeneration)
+        let answer = Self.answer(originalTransactionID: id, read, catalog: catalog, pricing: pricing, stamp: stamp)
         await keep(answer)
         return (answer.body, .computed)
     }
@@ -176,13 +194,13 @@ public struct ReadAnswers: Sendable {
         body: String, origin: Origin
     )? {
         guard case .only(let bundleIDs) = apps else { return try await subscriptionBody(originalTransactionID: id, now: now) }
-        guard let read = try await readSource().reader.subscriptionRead(originalTransactionID: id, now: now),
+        let source = readSource()
+        guard let read = try await source.reader.subscriptionRead(originalTransactionID: id, now: now),
             bundleIDs.contains(read.view.snapshot.bundleID)
         else { return nil }
-        return (
-            String(decoding: ContractJSONWriter.bytes(of: SubscriptionDocument(read.view, includeTransactions: true)), as: UTF8.self),
-            .computed
-        )
+        let catalog = try await source.store.catalog(generation: try await source.store.currentCatalogGeneration())
+        let document = SubscriptionDocument(read.view, includeTransactions: true, pricing: pricing, catalog: catalog)
+        return (String(decoding: ContractJSONWriter.bytes(of: document), as: UTF8.self), .computed)
     }
 
     private func restrictedSubscriber(appUserID: String, to bundleIDs: Set<String>, now: Date) async throws -> SubscriberDocument? {
@@ -190,7 +208,7 @@ public struct ReadAnswers: Sendable {
         guard let read = try await source.reader.subscriberRead(appUserID: appUserID, now: now)?.restricted(to: bundleIDs), !read.isEmpty
         else { return nil }
         let catalog = try await source.store.catalog(generation: try await source.store.currentCatalogGeneration())
-        return SubscriberDocument(appUserID: appUserID, read: read, catalog: catalog, policies: policies, now: now)
+        return SubscriberDocument(appUserID: appUserID, read: read, catalog: catalog, policies: policies, pricing: pricing, now: now)
     }
 
     /// The product catalog as it is now, read once per catalog generation (an import makes a new one).
@@ -203,7 +221,7 @@ public struct ReadAnswers: Sendable {
     public func subscriberDocument(appUserID: String, now: Date = Date()) async throws -> SubscriberDocument? {
         guard let read = try await reader.subscriberRead(appUserID: appUserID, now: now) else { return nil }
         let catalog = try await store.catalog(generation: try await store.currentCatalogGeneration())
-        return SubscriberDocument(appUserID: appUserID, read: read, catalog: catalog, policies: policies, now: now)
+        return SubscriberDocument(appUserID: appUserID, read: read, catalog: catalog, policies: policies, pricing: pricing, now: now)
     }
 
     /// The `GET /v1/subscribers/{id}` body, also for a user nothing is known of (no
@@ -217,7 +235,8 @@ public struct ReadAnswers: Sendable {
         }
         if let known = try await computedSubscriber(appUserID: appUserID, stamp: stamp, now: now, from: primary) { return known.body }
         let catalog = try await store.catalog(generation: stamp.catalogGeneration)
-        let document = SubscriberDocument(appUserID: appUserID, read: .unknown, catalog: catalog, policies: policies, now: now)
+        let document = SubscriberDocument(
+            appUserID: appUserID, read: .unknown, catalog: catalog, policies: policies, pricing: pricing, now: now)
         return String(decoding: ContractJSONWriter.bytes(of: document), as: UTF8.self)
     }
 
@@ -240,7 +259,7 @@ public struct ReadAnswers: Sendable {
     {
         guard let read = try await source.reader.subscriberRead(appUserID: appUserID, now: now) else { return nil }
         let catalog = try await source.store.catalog(generation: stamp.catalogGeneration)
-        let answer = Self.answer(appUserID: appUserID, read, catalog: catalog, policies: policies, stamp: stamp, now: now)
+        let answer = Self.answer(appUserID: appUserID, read, catalog: catalog, policies: policies, pricing: pricing, stamp: stamp, now: now)
         if read.isStorable { await keep(answer) }
         return answer
     }
@@ -262,14 +281,18 @@ public struct ReadAnswers: Sendable {
             }
             guard read.isStorable else { return (read.usage(under: policies, at: now), catalog, .computed) }
             // The answer kept for the next read carries the same usage: summarised once.
-            let answer = Self.answer(appUserID: appUserID, read, catalog: catalog, policies: policies, stamp: stamp, now: now)
+            let answer = Self.answer(
+                appUserID: appUserID, read, catalog: catalog, policies: policies, pricing: pricing, stamp: stamp, now: now)
             await keep(answer)
             return (answer.usage, catalog, .computed)
         }
     }
 
-    static func answer(originalTransactionID id: String, _ read: SubscriptionRead, stamp: AnswerStamp) -> SubscriptionAnswer {
-        let body = ContractJSONWriter.bytes(of: SubscriptionDocument(read.view, includeTransactions: true))
+    static func answer(
+        originalTransactionID id: String, _ read: SubscriptionRead, catalog: ProductCatalog, pricing: PurchasePricing, stamp: AnswerStamp
+    ) -> SubscriptionAnswer {
+        let body = ContractJSONWriter.bytes(
+            of: SubscriptionDocument(read.view, includeTransactions: true, pricing: pricing, catalog: catalog))
         return SubscriptionAnswer(
             originalTransactionID: id, body: String(decoding: body, as: UTF8.self), stamp: stamp, validUntil: read.validUntil)
     }
@@ -277,9 +300,11 @@ public struct ReadAnswers: Sendable {
     /// The subscriber and entitlements bodies of a read, valid until the first status change
     /// or end of an entitlement's source after `now`.
     static func answer(
-        appUserID: String, _ read: SubscriberRead, catalog: ProductCatalog, policies: EntitlementPolicies, stamp: AnswerStamp, now: Date
+        appUserID: String, _ read: SubscriberRead, catalog: ProductCatalog, policies: EntitlementPolicies, pricing: PurchasePricing,
+        stamp: AnswerStamp, now: Date
     ) -> SubscriberAnswer {
-        let document = SubscriberDocument(appUserID: appUserID, read: read, catalog: catalog, policies: policies, now: now)
+        let document = SubscriberDocument(
+            appUserID: appUserID, read: read, catalog: catalog, policies: policies, pricing: pricing, now: now)
         let body = ContractJSONWriter.bytes(of: document)
         let entitlements = ContractJSONWriter.bytes(of: document.entitlementsDocument)
         let validUntil = [read.validUntil, document.entitlementsNextChange].compactMap { $0 }.min()

@@ -73,6 +73,42 @@ struct ContractJSONWriterTests {
         #expect(written.count == encoded.count)
     }
 
+    /// Tax in Germany, the app in the Small Business Program: proceeds with digits to round.
+    static let pricing = PurchasePricing(
+        taxRates: TaxRates(["DEU": Decimal(string: "0.19")!]),
+        smallBusiness: ["com.example.app": SmallBusinessProgram(periods: [.init(from: Date(timeIntervalSince1970: 0), until: nil)])])
+
+    /// Every product the views name, priced in USD with a storefront price in EUR.
+    static var pricedCatalog: ProductCatalog {
+        let price = StorePrice(amount: Decimal(string: "9.99")!, currency: "USD")
+        let prices = ["DEU": StorePrice(amount: Decimal(string: "8.99")!, currency: "EUR")]
+        return ProductCatalog(
+            products: (0..<(dates.count + 3)).map { index in
+                Product(productID: "p\(index)", bundleID: "com.example.app", type: .autoRenewable, price: price, prices: prices)
+            })
+    }
+
+    /// `view(index, full:)` with money: every other transaction priced by Apple in Germany and
+    /// refunded in part, the others paid periods the catalog prices (in Germany when `full`);
+    /// the latest period the last transaction.
+    private func pricedView(_ index: Int, full: Bool) -> SubscriptionView {
+        let base = view(index, full: full)
+        var transactions = base.transactions
+        for position in transactions.indices {
+            transactions[position].isTrialPeriod = false
+            transactions[position].isInIntroOfferPeriod = false
+            transactions[position].storefront = full ? "DEU" : nil
+            guard position % 2 == 1 else { continue }
+            transactions[position].priceMilliunits = 9_990
+            transactions[position].currency = "EUR"
+            transactions[position].revocationType = "REFUND_PRORATED"
+            transactions[position].revocationPercentage = 33_333
+        }
+        var snapshot = base.snapshot
+        snapshot.latestTransactionID = transactions.last?.transactionID ?? "t"
+        return SubscriptionView(snapshot: snapshot, updatedAt: base.updatedAt, transactions: transactions, renewal: base.renewal)
+    }
+
     @Test("subscription documents, with and without transactions, every field set or null")
     func subscriptions() throws {
         for index in 0..<Self.dates.count {
@@ -81,6 +117,13 @@ struct ContractJSONWriterTests {
                     try expectSameBytes(
                         SubscriptionDocument(view(index, full: full), includeTransactions: transactions),
                         as: FormerSubscriptionDocument(view: view(index, full: full), includeTransactions: transactions))
+                    // As the read endpoints show it: each period priced by Apple, the catalog or nobody.
+                    let priced = pricedView(index, full: full)
+                    try expectSameBytes(
+                        SubscriptionDocument(priced, includeTransactions: transactions, pricing: Self.pricing, catalog: Self.pricedCatalog),
+                        as: FormerSubscriptionDocument(
+                            view: priced, includeTransactions: transactions,
+                            money: Self.pricing.money(ofSubscription: priced.transactions, catalog: Self.pricedCatalog)))
                 }
             }
         }
@@ -118,7 +161,11 @@ struct ContractJSONWriterTests {
                 history: .empty, catalogGroups: [:], validUntil: nil, isStorable: true)
             for now in [Self.dates[1], Self.dates[3]] {
                 let document = SubscriberDocument(appUserID: user, read: read, catalog: catalog, policies: EntitlementPolicies(), now: now)
-                try expectSameBytes(document, as: FormerSubscriberDocument(appUserID: user, document: document))
+                try expectSameBytes(document, as: FormerSubscriberDocument(appUserID: user, document: document, catalog: catalog))
+                let priced = SubscriberDocument(
+                    appUserID: user, read: read, catalog: catalog, policies: EntitlementPolicies(), pricing: Self.pricing, now: now)
+                try expectSameBytes(
+                    priced, as: FormerSubscriberDocument(appUserID: user, document: priced, catalog: catalog, pricing: Self.pricing))
             }
         }
     }

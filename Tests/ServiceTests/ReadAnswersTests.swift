@@ -73,7 +73,10 @@ struct ReadAnswersTests {
         let catalog = try await ProductStore(client: client).catalog()
         let document = SubscriberDocument(appUserID: Self.user, read: read, catalog: catalog, policies: EntitlementPolicies(), now: now)
         return (
-            String(decoding: ContractJSONWriter.bytes(of: SubscriptionDocument(view, includeTransactions: true)), as: UTF8.self),
+            String(
+                decoding: ContractJSONWriter.bytes(
+                    of: SubscriptionDocument(view, includeTransactions: true, pricing: PurchasePricing(), catalog: catalog)),
+                as: UTF8.self),
             String(decoding: ContractJSONWriter.bytes(of: document), as: UTF8.self)
         )
     }
@@ -128,9 +131,23 @@ struct ReadAnswersTests {
                 3: "7feb857a38622d933f4534de815cffc801c943e57e2225026e259aa4cc84a6df",
                 // eligible_win_back_offer_ids in the subscription document.
                 4: "44c5cee2fac74cad3fd9d6f4aca881a2bd6432403048ef08940fd57e63566c46",
+                // price, currency, storefront, price_source and proceeds on transactions, subscriptions and purchases.
+                5: "cd2ff2b226f81ec320f0023f628ab4470d77d47e4bce5e36b45fcda8684da12b",
             ]
             #expect(pinned[ReadAnswers.format] == digest, "stored answers changed: raise ReadAnswers.format and pin \(digest) for it")
         }
+    }
+
+    @Test("the stored format changes with the money settings proceeds are estimated under")
+    func storedFormatFoldsMoney() {
+        let policies = EntitlementPolicies()
+        let taxed = PurchasePricing(taxRates: TaxRates(["DEU": Decimal(string: "0.19")!]))
+        let retaxed = PurchasePricing(taxRates: TaxRates(["DEU": Decimal(string: "0.2")!]))
+        #expect(ReadAnswers.storedFormat(policies: policies) == ReadAnswers.format)
+        #expect(ReadAnswers.storedFormat(policies: policies, pricing: PurchasePricing()) == ReadAnswers.format)
+        let formats = [taxed, retaxed].map { ReadAnswers.storedFormat(policies: policies, pricing: $0) }
+        #expect(Set(formats + [ReadAnswers.format]).count == 3)
+        #expect(formats[0] == ReadAnswers.storedFormat(policies: policies, pricing: taxed), "the same settings, the same format")
     }
 
     @Test("a change to a fact, a link or the catalog makes the next read compute again")

@@ -28,6 +28,19 @@ public struct ReportPricing: Sendable {
         self.smallBusiness = smallBusiness
     }
 
+    /// The pricing of `catalog`: Apple's prices else the catalog's, the periods they bought,
+    /// `taxRates` and each app's `smallBusiness` periods; amounts convert with `convert`
+    /// (none by default: kept in their currency).
+    public init(
+        catalog: ProductCatalog, taxRates: TaxRates, smallBusiness: @escaping @Sendable (String) -> SmallBusinessProgram,
+        convert: @escaping @Sendable (Decimal, String, Date) -> Decimal? = { _, _, _ in nil }
+    ) {
+        self.init(
+            price: { ReportPricing.price(of: $0, catalog: catalog).map { ($0.amount, $0.currency) } },
+            period: { ReportPricing.period(of: $0, catalog: catalog) }, convert: convert, taxRates: taxRates,
+            smallBusiness: smallBusiness)
+    }
+
     /// Where a purchase's price comes from (`price_source`).
     public enum PriceSource: String, Sendable {
         /// Apple stated it (a v2 transaction's `price`).
@@ -37,8 +50,12 @@ public struct ReportPricing: Sendable {
     }
 
     /// A transaction's price and where it comes from: Apple's, else the catalog's for its
-    /// storefront (in an introductory offer's paid period, the offer's price, which the
-    /// catalog gives in the product's own currency), else nil.
+    /// storefront, else nil.
+    ///
+    /// Without Apple's word a free trial cost nothing (in the currency the catalog lists), and
+    /// a paid introductory period the product's introductory price, which the catalog gives in
+    /// its default currency only: a storefront with a price of its own leaves such a period
+    /// unpriced rather than charged the regular price.
     public static func price(
         of transaction: TransactionFact, catalog: ProductCatalog
     ) -> (
@@ -48,9 +65,10 @@ public struct ReportPricing: Sendable {
         guard let product = catalog.product(transaction.productID), let listed = product.price(in: transaction.storefront) else {
             return nil
         }
-        if transaction.isInIntroOfferPeriod, !transaction.isTrialPeriod, let offer = product.introOffer, offer.paymentMode != .freeTrial,
-            listed.currency == product.price?.currency
-        {
+        if transaction.isTrialPeriod { return (0, listed.currency, .catalog) }
+        if transaction.isInIntroOfferPeriod {
+            let ownPrice = transaction.storefront.flatMap { product.prices?[$0] } != nil
+            guard let offer = product.introOffer, !ownPrice else { return nil }
             return (offer.price, listed.currency, .catalog)
         }
         return (listed.amount, listed.currency, .catalog)

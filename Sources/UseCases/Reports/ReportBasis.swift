@@ -15,10 +15,7 @@ public struct ReportBasis: Sendable {
 
     public init(catalog: ProductCatalog, money: MoneySettings) {
         self.catalog = catalog
-        self.pricing = ReportPricing(
-            price: { ReportPricing.price(of: $0, catalog: catalog).map { ($0.amount, $0.currency) } },
-            period: { ReportPricing.period(of: $0, catalog: catalog) }, convert: { _, _, _ in nil }, taxRates: money.taxRates,
-            smallBusiness: { money.smallBusinessProgram(of: $0) })
+        self.pricing = ReportPricing(catalog: catalog, taxRates: money.taxRates, smallBusiness: { money.smallBusinessProgram(of: $0) })
         var text = "rollups 1\n"
         for product in catalog.products.sorted(by: { $0.productID < $1.productID }) {
             let prices = (product.prices ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.amount) \($0.value.currency)" }
@@ -26,8 +23,7 @@ public struct ReportBasis: Sendable {
                 "\(product.productID) \(product.type.rawValue) \(product.period.map { "\($0)" } ?? "-") "
                 + "\(product.price.map { "\($0.amount) \($0.currency)" } ?? "-") \(prices.joined(separator: ","))\n"
         }
-        text +=
-            "tax \(money.taxRates.rates.sorted { $0.key < $1.key })\nsbp \(money.smallBusiness.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" })\n"
+        text += PurchasePricing(taxRates: money.taxRates, smallBusiness: money.smallBusiness).fingerprint
         self.fingerprint = SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 

@@ -25,7 +25,9 @@ struct SubscriberShowCommand: AsyncParsableCommand {
         discussion: """
             Entitlements and statuses are computed from the stored facts at this moment, exactly as \
             GET /v1/subscribers/{app_user_id} answers, under the apps' policies in SUBSCRIPTIOND_CONFIG \
-            (grandfather, sandbox_entitlement); --json prints that subscriber JSON. A user is known \
+            (grandfather, sandbox_entitlement), each purchase and each subscription's latest period \
+            priced and its proceeds estimated under the money settings there (tax_rates, \
+            small_business_program); --json prints that subscriber JSON. A user is known \
             once a purchase was linked to it, an entitlement granted or an original application \
             version recorded; otherwise exit 1.
 
@@ -64,13 +66,14 @@ struct SubscriberShowCommand: AsyncParsableCommand {
                 Output.line("no subscriptions: the linked receipts hold no auto-renewable subscription")
                 return
             }
-            var table = Table("SUBSCRIPTION", "STATUS", "PRODUCT", "EXPIRES", "AUTO-RENEW", "GROUP", "ENV")
-            for view in document.views {
-                let snapshot = view.snapshot
+            var table = Table("SUBSCRIPTION", "STATUS", "PRODUCT", "EXPIRES", "AUTO-RENEW", "PRICE", "PROCEEDS", "GROUP", "ENV")
+            for subscription in document.subscriptions {
+                let snapshot = subscription.view.snapshot
+                let money = subscription.latestTransaction.flatMap { subscription.money(of: $0.transactionID) }
                 table.append([
                     snapshot.originalTransactionID, Style.status(snapshot.status.rawValue), snapshot.productID,
-                    TimeText.withAge(snapshot.expiresAt, now: now), AutoRenewText.short(snapshot.autoRenew),
-                    snapshot.subscriptionGroupID ?? "-", snapshot.environment.rawValue,
+                    TimeText.withAge(snapshot.expiresAt, now: now), AutoRenewText.short(snapshot.autoRenew), MoneyText.price(money),
+                    MoneyText.proceeds(money), snapshot.subscriptionGroupID ?? "-", snapshot.environment.rawValue,
                 ])
             }
             Output.line(table.render())
@@ -100,14 +103,15 @@ struct SubscriberShowCommand: AsyncParsableCommand {
     /// One-time purchases (consumables, non-consumables, non-renewing subscriptions).
     private static func printPurchases(_ document: SubscriberDocument, now: Date) {
         guard !document.purchases.isEmpty else { return }
-        var table = Table("PURCHASE", "PRODUCT", "TYPE", "BOUGHT", "ENDS", "REVOKED", "PRICE", "ENV")
+        var table = Table("PURCHASE", "PRODUCT", "TYPE", "BOUGHT", "ENDS", "REVOKED", "PRICE", "PROCEEDS", "STOREFRONT", "ENV")
         for purchase in document.purchases {
             let fact = purchase.fact
+            let money = document.money(ofPurchase: fact)
             table.append([
                 fact.transactionID, fact.productID, purchase.type?.rawValue ?? "-", TimeText.withAge(fact.purchaseDate, now: now),
                 purchase.expiresAt.map { TimeText.withAge($0, now: now) } ?? "-",
                 fact.isRevoked ? TimeText.withAge(fact.cancellationDate, now: now) + (fact.revocationType.map { " (\($0))" } ?? "") : "-",
-                purchase.price.map { "\($0) \(fact.currency ?? "")" } ?? "-", fact.environment.rawValue,
+                MoneyText.price(money), MoneyText.proceeds(money), fact.storefront ?? "-", fact.environment.rawValue,
             ])
         }
         Output.line(table.render())

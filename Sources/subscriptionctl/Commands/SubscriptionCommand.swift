@@ -1,6 +1,7 @@
 import AppStore
 import ArgumentParser
 import Composition
+import ContractDocuments
 import Foundation
 import Store
 import Subscriptions
@@ -26,7 +27,9 @@ struct SubscriptionShowCommand: AsyncParsableCommand {
             2026-10-03 09:12Z (30 days ago)". Then every transaction in order (trial / intro / paid, \
             refunded, upgraded), the renewal info, every notification that concerned it with its \
             state, and each recorded status change. A Production subscription is shown before a \
-            Sandbox one with the same id.
+            Sandbox one with the same id. Each transaction shows its price (Apple's, else the \
+            catalog's for its storefront) and estimated proceeds under the tax rates and Small \
+            Business Program periods of SUBSCRIPTIOND_CONFIG.
 
             --json prints the subscription JSON of GET /v1/subscriptions/{id} (with "transactions") \
             plus "status_reason", "renewal_info" (object or null), "notifications", "status_events", \
@@ -48,10 +51,12 @@ struct SubscriptionShowCommand: AsyncParsableCommand {
             guard let story = try await context.story(originalTransactionID: originalTransactionID, now: now) else {
                 throw CommandFailure.notFound("no subscription with original_transaction_id \(originalTransactionID)")
             }
+            let document = SubscriptionDocument(
+                story.view, includeTransactions: true, pricing: context.pricing, catalog: try await context.products.catalog())
             if options.json {
-                try Output.json(SubscriptionStoryDocument(story: story, now: now))
+                try Output.json(SubscriptionStoryDocument(story: story, document: document, now: now))
             } else {
-                SubscriptionStoryText(story: story, now: now).print()
+                SubscriptionStoryText(story: story, document: document, now: now).print()
             }
         }
     }
@@ -60,6 +65,8 @@ struct SubscriptionShowCommand: AsyncParsableCommand {
 /// The human rendering of `subscription show`.
 struct SubscriptionStoryText {
     let story: SubscriptionStory
+    /// The subscription JSON's document, for the money of each transaction.
+    let document: SubscriptionDocument
     let now: Date
 
     func print() {
@@ -72,6 +79,8 @@ struct SubscriptionStoryText {
         fields.append("why", reason)
         fields.append("product", snapshot.productID + (snapshot.subscriptionGroupID.map { " (group \($0))" } ?? ""))
         fields.append("expires", TimeText.withAge(snapshot.expiresAt, now: now))
+        let latest = document.latestTransaction
+        fields.append("price", MoneyText.line(latest.flatMap { document.money(of: $0.transactionID) }, storefront: latest?.storefront))
         if let grace = snapshot.gracePeriodExpiresAt { fields.append("grace ends", TimeText.withAge(grace, now: now)) }
         fields.append("updated", TimeText.withAge(story.view.updatedAt, now: now))
         fields.append(
@@ -96,11 +105,13 @@ struct SubscriptionStoryText {
 
         Output.line("")
         Output.line(Style.heading("transactions (\(story.view.transactions.count), oldest first)"))
-        var transactions = Table("TRANSACTION", "KIND", "PRODUCT", "PURCHASED", "EXPIRES", "NOTE")
+        var transactions = Table("TRANSACTION", "KIND", "PRODUCT", "PURCHASED", "EXPIRES", "PRICE", "PROCEEDS", "STOREFRONT", "NOTE")
         for transaction in story.view.transactions {
+            let money = document.money(of: transaction.transactionID)
             transactions.append([
                 transaction.transactionID, StatusExplanation.kind(transaction), transaction.productID,
                 TimeText.withAge(transaction.purchaseDate, now: now), TimeText.withAge(transaction.expiresDate, now: now),
+                MoneyText.price(money), MoneyText.proceeds(money), transaction.storefront ?? "-",
                 StatusExplanation.note(transaction, now: now),
             ])
         }

@@ -10,6 +10,8 @@ import Subscriptions
 /// and the last revalidation.
 struct SubscriptionStoryDocument: Encodable {
     let story: SubscriptionStory
+    /// The contract's document of the story's subscription.
+    let document: SubscriptionDocument
     let now: Date
 
     enum CodingKeys: String, CodingKey {
@@ -20,7 +22,7 @@ struct SubscriptionStoryDocument: Encodable {
     func encode(to encoder: any Encoder) throws {
         // The contract document's members, as it writes them; ours go into the same object.
         var contract = encoder.container(keyedBy: MemberKey.self)
-        for (key, value) in SubscriptionDocument(story.view, includeTransactions: true).jsonValue.objectMembers ?? [:] {
+        for (key, value) in document.jsonValue.objectMembers ?? [:] {
             try contract.encode(value, forKey: MemberKey(key))
         }
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -9,15 +9,20 @@ import UseCases
 /// on stderr and the contract's exit code.
 enum CommandExecution {
     static func withDatabase(_ options: GlobalOptions, _ body: (OperatorContext) async throws -> Void) async throws {
-        // Subscriber reads are judged under the apps' entitlement policies (SUBSCRIPTIOND_CONFIG).
+        // Subscriber reads are judged under the apps' entitlement policies, and purchases priced
+        // under the money settings, of SUBSCRIPTIOND_CONFIG (as subscriptiond reads them).
         let policies: EntitlementPolicies
+        let money: MoneySettings
         do {
-            policies = try EntitlementPolicies.load(environment: ProcessInfo.processInfo.environment)
+            let environment = ProcessInfo.processInfo.environment
+            policies = try EntitlementPolicies.load(environment: environment)
+            money = try MoneySettings.load(reportCurrency: nil, configurationFile: environment["SUBSCRIPTIOND_CONFIG"])
         } catch {
             Output.error("subscriptionctl: \(FailureReport(error).message)")
             throw ExitCode(2)
         }
-        let context = OperatorContext(databaseURL: options.resolvedDatabaseURL, policies: policies, logger: options.logger)
+        let context = OperatorContext(
+            databaseURL: options.resolvedDatabaseURL, policies: policies, pricing: money.purchasePricing, logger: options.logger)
         do {
             try await body(context)
             await context.shutdown()

@@ -11,6 +11,8 @@ import Subscriptions
 struct FormerSubscriptionDocument: Encodable {
     let view: SubscriptionView
     let includeTransactions: Bool
+    /// Each transaction's money by id; nil: no money fields (a webhook event's subscription).
+    var money: [String: PurchaseMoney]? = nil
 
     enum CodingKeys: String, CodingKey {
         case originalTransactionID = "original_transaction_id", bundleID = "bundle_id", environment
@@ -21,11 +23,18 @@ struct FormerSubscriptionDocument: Encodable {
         case revocationReason = "revocation_reason", updatedAt = "updated_at", transactions
         case source, ownership, offerType = "offer_type", appAccountToken = "app_account_token"
         case eligibleWinBackOfferIDs = "eligible_win_back_offer_ids"
+        case price, currency, storefront, priceSource = "price_source", proceeds
     }
 
     public func encode(to encoder: any Encoder) throws {
         let snapshot = view.snapshot
         var container = encoder.container(keyedBy: CodingKeys.self)
+        if let money {
+            let latest = view.transactions.last { $0.transactionID == snapshot.latestTransactionID }
+            let priced = latest.flatMap { money[$0.transactionID] }
+            try FormerMoney(money: priced).encode(to: encoder)
+            try container.encode(latest?.storefront, forKey: .storefront)
+        }
         try container.encode(snapshot.originalTransactionID, forKey: .originalTransactionID)
         try container.encode(snapshot.bundleID, forKey: .bundleID)
         try container.encode(snapshot.environment.rawValue, forKey: .environment)
@@ -50,13 +59,17 @@ struct FormerSubscriptionDocument: Encodable {
         try container.encode(snapshot.appAccountToken, forKey: .appAccountToken)
         try container.encode(view.renewal?.eligibleWinBackOfferIDs ?? [], forKey: .eligibleWinBackOfferIDs)
         if includeTransactions {
-            try container.encode(view.transactions.map(FormerTransactionDocument.init), forKey: .transactions)
+            try container.encode(
+                view.transactions.map { fact in FormerTransactionDocument(fact: fact, money: money.map { $0[fact.transactionID] }) },
+                forKey: .transactions)
         }
     }
 }
 
 struct FormerTransactionDocument: Encodable {
     let fact: TransactionFact
+    /// nil: no money fields; `.some(nil)`: unpriced.
+    let money: PurchaseMoney??
 
     enum CodingKeys: String, CodingKey {
         case transactionID = "transaction_id", originalTransactionID = "original_transaction_id", productID = "product_id"
@@ -64,11 +77,15 @@ struct FormerTransactionDocument: Encodable {
         case isTrialPeriod = "is_trial_period", isInIntroOfferPeriod = "is_in_intro_offer_period", isUpgraded = "is_upgraded"
         case cancellationDate = "cancellation_date", cancellationReason = "cancellation_reason"
         case ownershipType = "ownership_type", webOrderLineItemID = "web_order_line_item_id"
-        case revocationType = "revocation_type"
+        case revocationType = "revocation_type", storefront
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        if let money {
+            try FormerMoney(money: money).encode(to: encoder)
+            try container.encode(fact.storefront, forKey: .storefront)
+        }
         try container.encode(fact.transactionID, forKey: .transactionID)
         try container.encode(fact.originalTransactionID, forKey: .originalTransactionID)
         try container.encode(fact.productID, forKey: .productID)
@@ -89,6 +106,8 @@ struct FormerTransactionDocument: Encodable {
 struct FormerSubscriberDocument: Encodable {
     let appUserID: String
     let document: SubscriberDocument
+    let catalog: ProductCatalog
+    var pricing = PurchasePricing()
 
     enum CodingKeys: String, CodingKey {
         case appUserID = "app_user_id", appleAccounts = "apple_accounts", subscriptions, entitledGroups = "entitled_groups", entitlements,
@@ -100,10 +119,16 @@ struct FormerSubscriberDocument: Encodable {
         try container.encode(appUserID, forKey: .appUserID)
         try container.encode(document.appleAccounts, forKey: .appleAccounts)
         try container.encode(
-            document.views.map { FormerSubscriptionDocument(view: $0, includeTransactions: false) }, forKey: .subscriptions)
+            document.views.map {
+                FormerSubscriptionDocument(
+                    view: $0, includeTransactions: false, money: pricing.money(ofSubscription: $0.transactions, catalog: catalog))
+            },
+            forKey: .subscriptions)
         try container.encode(document.entitledGroups, forKey: .entitledGroups)
         try container.encode(document.entitlements.mapValues(FormerEntitlement.init), forKey: .entitlements)
-        try container.encode(document.purchases.map(FormerPurchase.init), forKey: .purchases)
+        try container.encode(
+            document.purchases.map { FormerPurchase(purchase: $0, money: .some(pricing.money(ofPurchase: $0.fact, catalog: catalog))) },
+            forKey: .purchases)
     }
 }
 
@@ -126,6 +151,8 @@ struct FormerEntitlement: Encodable {
 
 struct FormerPurchase: Encodable {
     let purchase: PurchaseSummary
+    /// nil: a webhook event's purchase (Apple's price and currency alone); `.some(nil)`: unpriced.
+    var money: PurchaseMoney?? = nil
 
     enum CodingKeys: String, CodingKey {
         case transactionID = "transaction_id", originalTransactionID = "original_transaction_id", productID = "product_id"
@@ -147,12 +174,33 @@ struct FormerPurchase: Encodable {
         try container.encode(fact.isRevoked ? fact.cancellationReason : nil, forKey: .revocationReason)
         try container.encode(fact.isRevoked ? fact.revocationType : nil, forKey: .revocationType)
         try container.encode(fact.quantity ?? 1, forKey: .quantity)
-        try container.encode(purchase.price, forKey: .price)
-        try container.encode(fact.currency, forKey: .currency)
+        if let money {
+            try FormerMoney(money: money).encode(to: encoder)
+        } else {
+            try container.encode(purchase.price, forKey: .price)
+            try container.encode(fact.currency, forKey: .currency)
+        }
         try container.encode(fact.storefront, forKey: .storefront)
     }
 }
 
 struct FormerEligibilityDocument: Encodable {
     let eligibility: [String: String]
+}
+
+/// `currency`, `price`, `price_source` and `proceeds` of a priced purchase, all null when unpriced.
+struct FormerMoney: Encodable {
+    let money: PurchaseMoney?
+
+    enum CodingKeys: String, CodingKey {
+        case price, currency, priceSource = "price_source", proceeds
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(money.map { PurchaseMoney.text($0.price) }, forKey: .price)
+        try container.encode(money?.currency, forKey: .currency)
+        try container.encode(money?.source.rawValue, forKey: .priceSource)
+        try container.encode(money.map { PurchaseMoney.text($0.proceeds) }, forKey: .proceeds)
+    }
 }

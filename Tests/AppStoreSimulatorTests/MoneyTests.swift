@@ -230,6 +230,27 @@ struct MoneyTests {
         #expect(earlier.revenue == Decimal(string: "5.489")!)  // b
     }
 
+    @Test func theControlAPIAnswersMoneyAndRates() async throws {
+        let simulator = makeSimulator()
+        try simulator.addDemoCustomers(endingAt: fixedEnd)
+        try await withServer(simulator) { server in
+            let control = server.baseURL.appendingPathComponent("control")
+            let asked = try #require(URL(string: control.absoluteString + "/money?day=2026-01-15&from=2026-01-01&to=2026-01-15"))
+            let money = try jsonObject(try await SimHTTPClient.send("GET", to: asked).body)
+            let expected = simulator.money(
+                day: day("2026-01-15"), revenueFrom: day("2026-01-01"), revenueTo: day("2026-01-15"),
+                rates: AppStoreSimulator.standardRates(through: day("2026-01-15")))
+            #expect(money["active_subscriptions"] as? Int == expected.activeSubscriptions)
+            #expect(money["active_trials"] as? Int == expected.activeTrials && money["revenue_from"] as? String == "2026-01-01")
+            #expect((money["mrr"] as? Double).map { String(format: "%.2f", $0) } == MoneyTruth.cents(expected.mrr))
+            let bad = try #require(URL(string: control.absoluteString + "/money?day=yesterday"))
+            #expect(try await SimHTTPClient.send("GET", to: bad).status == 400)
+            let rates = try #require(URL(string: control.absoluteString + "/rates?through=2026-01-15"))
+            let csv = try await SimHTTPClient.send("GET", to: rates).text
+            #expect(try SimExchangeRates(csv: csv) == AppStoreSimulator.standardRates(through: day("2026-01-15")))
+        }
+    }
+
     @Test func aMoneyQueryDefaultsToTodayAndThirtyDays() throws {
         let query = try #require(MoneyQuery(day: nil, from: nil, to: nil, now: fixedEnd))
         #expect(UTCDay.text(query.day) == "2026-01-15" && UTCDay.text(query.from) == "2025-12-17" && UTCDay.text(query.to) == "2026-01-15")

@@ -9,7 +9,8 @@
 # entitlements, eligibility) and whether it agrees with the simulator, and the webhook events
 # a demo receiver (the app's backend) got, including those of two subscriptions that end
 # after the run with no notification at all, and the answer sent to Apple for a customer
-# who asked for a refund.
+# who asked for a refund, and subscriptiond's reports (MRR, actives, trials, revenue) next to
+# the simulator's own arithmetic.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -71,7 +72,9 @@ echo "subscriptiond on 127.0.0.1:$sdport, appstore-sim (verifyReceipt, App Store
 curl -sf -X PUT -H "Authorization: Bearer $ADMIN_TOKEN" -H "Content-Type: application/json" \
     -d '{"consumption_data": true}' "http://127.0.0.1:$sdport/v1/subscribers/fay-asks-for-refund/consent" >/dev/null
 status=0
-"$bin/appstore-sim" run --demo --secret "$APPSTORE_BUNDLE_ID=$APPSTORE_SHARED_SECRET" \
+# Every scenario ends at this moment: `appstore-sim money` builds the same customers again later.
+end_ms="$(date +%s%3N)"
+"$bin/appstore-sim" run --demo --end-ms "$end_ms" --secret "$APPSTORE_BUNDLE_ID=$APPSTORE_SHARED_SECRET" \
     --secret "com.example.paidapp=$paidsecret" --port "$simport" \
     --target "http://127.0.0.1:$sdport/notifications/appstore" --duplicates 2 --shuffle --concurrency 4 \
     --notifications-version mixed \
@@ -138,6 +141,21 @@ echo "refund requests (subscriptionctl consumption list; show ID for one):"
 "$bin/subscriptionctl" consumption list | sed 's/^/  /'
 request="$(psql -tA "$DATABASE_URL" -c "SELECT id FROM consumption_requests ORDER BY id LIMIT 1")"
 [ -n "$request" ] && "$bin/subscriptionctl" consumption show "$request" | sed 's/^/  /'
+# Money: subscriptiond's reports next to the simulator's own arithmetic (Production; counts
+# and MRR at the end of today, revenue over the 30 days through today, in USD at the
+# simulator's exchange rates, which subscriptiond imports first).
+echo
+today="$(date -u +%F)"
+since="$(date -u -d "$today -29 days" +%F)"
+{ "$bin/appstore-sim" rates --through "$today" > .local/demo-rates.csv \
+    && "$bin/subscriptionctl" rates import .local/demo-rates.csv > .local/demo-rates-import.txt 2>&1; } \
+    || echo "rates: not imported (.local/demo-rates-import.txt)"
+if "$bin/appstore-sim" money --demo --notifications-version mixed --end-ms "$end_ms" \
+    --day "$today" --from "$since" --to "$today" > .local/demo-money.json 2>> .local/demo-appstore-sim.log; then
+    python3 Deploy/local/demo-reports.py "http://127.0.0.1:$sdport" "$ADMIN_TOKEN" .local/demo-money.json "$today" "$since" || true
+else
+    echo "reports: the simulator's arithmetic failed (.local/demo-appstore-sim.log)"
+fi
 # What an operator's dashboard reads (docs/operations.md), as subscriptiond serves it now.
 echo
 echo "metrics (curl http://127.0.0.1:$sdport/metrics; all in .local/demo-metrics.txt):"
@@ -145,6 +163,6 @@ curl -sf "http://127.0.0.1:$sdport/metrics" > .local/demo-metrics.txt || true
 grep -E '^subscriptiond_(notifications_received_total|notifications_processed_total|inbox_pending|inbox_oldest_pending_seconds|database_connections|webhook_deliveries_total|consumption_answers_total)|^subscriptiond_upstream_request_duration_seconds_count' \
     .local/demo-metrics.txt | sed 's/^/  /' || true
 echo
-echo "logs: .local/demo-subscriptiond.log, .local/demo-appstore-sim.log; the simulator's truth: .local/demo-truth.json"
+echo "logs: .local/demo-subscriptiond.log, .local/demo-appstore-sim.log; the simulator's truth: .local/demo-truth.json, its money: .local/demo-money.json"
 echo "inspect: DATABASE_URL=$DATABASE_URL $bin/subscriptionctl stats; webhooks received: .local/demo-webhooks.jsonl"
 exit $status

@@ -37,6 +37,14 @@ extension AppStoreSimulator {
             if spec.scenario.announcedInV2Only, spec.notificationVersion == .v1, notificationVersions != .v1 {
                 spec.notificationVersion = .v2
             }
+            // So are the prices of customers outside the United States and the share of a
+            // prorated refund: only v2 transactions state them (subscriptiond prices v1 receipts
+            // from the catalog, without knowing the storefront).
+            if spec.storefront != SimStorefront.usa.code || spec.proratedRefund, spec.notificationVersion != .v2,
+                notificationVersions != .v1
+            {
+                spec.notificationVersion = .v2
+            }
             spec.appAccountToken = AppAccountToken.draw(for: spec.name, seed: seed)
             return spec
         }

@@ -17,7 +17,8 @@ struct AppStoreSim: AsyncParsableCommand {
             subscriptiond should then say, entitlements included. `appstore-sim ca` prints the root that signs v2.
 
             Control endpoints while serving: GET /control/stats, POST /control/stats/reset, \
-            GET|POST|DELETE /control/faults, GET /control/truth[?at_ms=N].
+            GET|POST|DELETE /control/faults, GET /control/truth[?at_ms=N], \
+            GET /control/money[?day=D&from=D&to=D] (the simulator's own report numbers), GET /control/rates[?through=D] (its exchange rates, CSV).
 
             App Store Server API (keys from `appstore-sim api-key`): production under /api, sandbox under \
             /api-sandbox: subscription statuses, transaction history and info, app transaction info \
@@ -29,7 +30,7 @@ struct AppStoreSim: AsyncParsableCommand {
         version: BuildInfo.versionLine("appstore-sim"),
         subcommands: [
             ServeCommand.self, RunCommand.self, TruthCommand.self, CACommand.self, TestNotificationCommand.self, APIKeyCommand.self,
-            NotificationsCommand.self, ScenariosCommand.self, CatalogCommand.self,
+            NotificationsCommand.self, ScenariosCommand.self, CatalogCommand.self, MoneyCommand.self, RatesCommand.self,
         ]
     )
 }

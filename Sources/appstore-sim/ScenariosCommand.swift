@@ -19,8 +19,9 @@ struct ScenariosCommand: AsyncParsableCommand {
         for spec in CustomerSpec.demo {
             let app = spec.bundleID.map { " \($0)" } ?? ""
             let version = spec.originalApplicationVersion.map { " (original version \($0))" } ?? ""
+            let storefront = spec.storefront == SimStorefront.usa.code ? "" : " in \(spec.storefront)"
             print(
-                "  \(spec.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(spec.scenario.rawValue) \(spec.environment.rawValue)\(app) \(spec.productID ?? "")\(version)"
+                "  \(spec.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(spec.scenario.rawValue) \(spec.environment.rawValue)\(app) \(spec.productID ?? "")\(version)\(storefront)"
             )
         }
     }

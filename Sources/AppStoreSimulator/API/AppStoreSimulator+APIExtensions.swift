@@ -80,7 +80,7 @@ extension AppStoreSimulator {
 
     /// Extend Subscription Renewal Dates for All Active Subscribers: every customer of the app
     /// in `environment` whose subscription to `productId` is active now (in the storefronts
-    /// named; every simulated customer shops in `USA`) is extended when Apple would allow it,
+    /// named; each simulated customer shops in its spec's storefront) is extended when Apple would allow it,
     /// and counted failed otherwise. Answers `{"requestIdentifier"}`; returns the
     /// `RENEWAL_EXTENDED`s to send now and the `SUMMARY` to send when the request completes.
     func apiMassExtend(
@@ -106,7 +106,7 @@ extension AppStoreSimulator {
                 var extended: [(SimCustomer, String)] = []
                 var failed = 0
                 for customer in state.customers where customer.environment == environment && customer.bundleID == bundleID {
-                    guard storefronts?.contains("USA") ?? true else { continue }
+                    guard storefronts?.contains(customer.spec.storefront) ?? true else { continue }
                     let current = Self.extendedState(customer, state.api.extensions, at: now)
                     for subscription in current.subscriptions
                     where subscription.latest.productID == productID && subscription.status(at: now) == .active {

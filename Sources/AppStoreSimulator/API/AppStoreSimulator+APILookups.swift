@@ -34,7 +34,9 @@ extension AppStoreSimulator {
         do {
             for subscription in apiState(customer, at: now).subscriptions {
                 let transaction = try signer.sign(SignedTransactionRenderer.payload(subscription.latest, context))
-                let renewal = try signer.sign(SignedRenewalRenderer.payload(subscription, environment: environment, signedDate: now))
+                let renewal = try signer.sign(
+                    SignedRenewalRenderer.payload(
+                        subscription, environment: environment, catalog: context.catalog, signedDate: now))
                 let last = JSONValue.object([
                     ("originalTransactionId", .string(subscription.originalTransactionID)),
                     ("status", .int(NotificationRendererV2.statusCode(subscription.status(at: now)))),

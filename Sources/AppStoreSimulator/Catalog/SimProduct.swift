@@ -15,8 +15,13 @@ public struct SimProduct: Sendable, Hashable, Codable {
     public var level: Int
     /// The introductory offer, if any.
     public var introOffer: IntroOffer?
-    /// The price in USD as a decimal string, e.g. `"4.99"` (v2's `price`, in milliunits).
+    /// The price as a decimal string in `currency`, e.g. `"4.99"` (v2's `price`, in milliunits),
+    /// in storefronts `prices` does not name.
     public var price: String
+    /// The currency of `price`.
+    public var currency: String
+    /// The price per storefront (`USA`, `DEU`, ...), in that storefront's currency.
+    public var prices: [String: SimPrice]
 
     /// A product from its parts.
     public init(
@@ -26,7 +31,9 @@ public struct SimProduct: Sendable, Hashable, Codable {
         period: ISODuration,
         level: Int = 1,
         introOffer: IntroOffer? = nil,
-        price: String = "9.99"
+        price: String = "9.99",
+        currency: String = "USD",
+        prices: [String: SimPrice] = [:]
     ) {
         self.productID = productID
         self.bundleID = bundleID
@@ -35,6 +42,23 @@ public struct SimProduct: Sendable, Hashable, Codable {
         self.level = level
         self.introOffer = introOffer
         self.price = price
+        self.currency = currency
+        self.prices = prices
+    }
+
+    /// What a period at full price costs in `storefront`.
+    public func charge(in storefront: String) -> SimCharge {
+        let listed = prices[storefront]
+        return SimCharge(decimal: listed?.price ?? price, currency: listed?.currency ?? currency)
+    }
+
+    /// What one period of the introductory offer (the whole offer, when paid up front) costs in
+    /// `storefront`; a free trial costs nothing.
+    public func introCharge(in storefront: String) -> SimCharge {
+        let listed = prices[storefront]
+        let currency = listed?.currency ?? currency
+        guard let offer = introOffer, offer.paymentMode != .freeTrial else { return .free(currency) }
+        return SimCharge(decimal: listed.map { $0.introPrice ?? offer.price } ?? offer.price, currency: currency)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -43,10 +67,10 @@ public struct SimProduct: Sendable, Hashable, Codable {
         case groupID = "subscription_group_id"
         case period, level
         case introOffer = "intro_offer"
-        case type, price, currency
+        case type, price, currency, prices
     }
 
-    /// Decodes one catalog entry; `level` defaults to 1 and `price` to `"9.99"`.
+    /// Decodes one catalog entry; `level` defaults to 1, `price` to `"9.99"` and `currency` to `USD`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -56,7 +80,9 @@ public struct SimProduct: Sendable, Hashable, Codable {
             period: try container.decode(ISODuration.self, forKey: .period),
             level: try container.decodeIfPresent(Int.self, forKey: .level) ?? 1,
             introOffer: try container.decodeIfPresent(IntroOffer.self, forKey: .introOffer),
-            price: try container.decodeIfPresent(String.self, forKey: .price) ?? "9.99"
+            price: try container.decodeIfPresent(String.self, forKey: .price) ?? "9.99",
+            currency: try container.decodeIfPresent(String.self, forKey: .currency) ?? "USD",
+            prices: try container.decodeIfPresent([String: SimPrice].self, forKey: .prices) ?? [:]
         )
     }
 
@@ -70,8 +96,9 @@ public struct SimProduct: Sendable, Hashable, Codable {
         try container.encode(period, forKey: .period)
         try container.encode(level, forKey: .level)
         try container.encodeIfPresent(introOffer, forKey: .introOffer)
+        // subscriptiond prices v1 receipts, which state no price, from these.
         try container.encode(price, forKey: .price)
-        // The simulator prices in USD; subscriptiond's catalog takes a price with its currency.
-        try container.encode("USD", forKey: .currency)
+        try container.encode(currency, forKey: .currency)
+        if !prices.isEmpty { try container.encode(prices, forKey: .prices) }
     }
 }

@@ -35,10 +35,13 @@ public struct SimPurchaseProduct: Sendable, Hashable, Codable {
     public var trialOf: String?
     /// How long a trial product grants `trialOf`, in real time from the purchase.
     public var trialPeriod: ISODuration?
-    /// The price in USD as a decimal string, e.g. `"49.99"`.
+    /// The price as a decimal string in `currency`, e.g. `"49.99"`, in storefronts `prices`
+    /// does not name.
     public var price: String
-    /// The simulator prices in USD; subscriptiond's catalog takes a price with its currency.
-    public let currency = "USD"
+    /// The currency of `price`.
+    public var currency: String
+    /// The price per storefront, in that storefront's currency.
+    public var prices: [String: SimPrice]
 
     /// A product from its parts.
     public init(
@@ -48,7 +51,9 @@ public struct SimPurchaseProduct: Sendable, Hashable, Codable {
         period: ISODuration? = nil,
         trialOf: String? = nil,
         trialPeriod: ISODuration? = nil,
-        price: String = "0.99"
+        price: String = "0.99",
+        currency: String = "USD",
+        prices: [String: SimPrice] = [:]
     ) {
         self.productID = productID
         self.bundleID = bundleID
@@ -57,6 +62,14 @@ public struct SimPurchaseProduct: Sendable, Hashable, Codable {
         self.trialOf = trialOf
         self.trialPeriod = trialPeriod
         self.price = price
+        self.currency = currency
+        self.prices = prices
+    }
+
+    /// What one purchase costs in `storefront`.
+    public func charge(in storefront: String) -> SimCharge {
+        let listed = prices[storefront]
+        return SimCharge(decimal: listed?.price ?? price, currency: listed?.currency ?? currency)
     }
 
     /// Whether the product is a trial of an entitlement (a `trial_of` product).
@@ -71,10 +84,11 @@ public struct SimPurchaseProduct: Sendable, Hashable, Codable {
         case period
         case trialOf = "trial_of"
         case trialPeriod = "trial_period"
-        case price, currency
+        case price, currency, prices
     }
 
-    /// Decodes one catalog entry; a non-renewing product needs a `period`, `price` defaults to `"0.99"`.
+    /// Decodes one catalog entry; a non-renewing product needs a `period`, `price` defaults to
+    /// `"0.99"` and `currency` to `USD`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -84,11 +98,27 @@ public struct SimPurchaseProduct: Sendable, Hashable, Codable {
             period: try container.decodeIfPresent(ISODuration.self, forKey: .period),
             trialOf: try container.decodeIfPresent(String.self, forKey: .trialOf),
             trialPeriod: try container.decodeIfPresent(ISODuration.self, forKey: .trialPeriod),
-            price: try container.decodeIfPresent(String.self, forKey: .price) ?? "0.99"
+            price: try container.decodeIfPresent(String.self, forKey: .price) ?? "0.99",
+            currency: try container.decodeIfPresent(String.self, forKey: .currency) ?? "USD",
+            prices: try container.decodeIfPresent([String: SimPrice].self, forKey: .prices) ?? [:]
         )
         if kind == .nonRenewing && period == nil {
             throw DecodingError.dataCorruptedError(
                 forKey: .period, in: container, debugDescription: "\(productID): a non_renewing product needs a period")
         }
+    }
+
+    /// Encodes in the catalog format; storefront prices only when there are some.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(productID, forKey: .productID)
+        try container.encode(bundleID, forKey: .bundleID)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(period, forKey: .period)
+        try container.encodeIfPresent(trialOf, forKey: .trialOf)
+        try container.encodeIfPresent(trialPeriod, forKey: .trialPeriod)
+        try container.encode(price, forKey: .price)
+        try container.encode(currency, forKey: .currency)
+        if !prices.isEmpty { try container.encode(prices, forKey: .prices) }
     }
 }

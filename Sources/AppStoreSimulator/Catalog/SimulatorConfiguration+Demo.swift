@@ -21,6 +21,9 @@ extension SimulatorConfiguration {
     /// 14-day trial of `pro`). Entitlement `pro` comes with group `20500000`, the lifetime
     /// unlock and the pass; `news` with the weekly news.
     ///
+    /// Each product costs its USD price in every storefront but Germany (EUR), the United
+    /// Kingdom (GBP) and Japan (JPY), which have their own prices.
+    ///
     /// With `paidApp`, also `com.example.paidapp`: paid up front before version 2.0, whose
     /// earlier buyers keep `paid_pro` for good; later ones subscribe to
     /// `com.example.paidapp.pro.yearly` (group `20700000`, 1-week free trial).
@@ -36,31 +39,38 @@ extension SimulatorConfiguration {
                 productID: "com.example.pro.monthly", bundleID: bundle, groupID: "20500000",
                 period: ISODuration(months: 1), level: 2,
                 introOffer: IntroOffer(paymentMode: .freeTrial, period: ISODuration(weeks: 1)),
-                price: "4.99"
+                price: "4.99", prices: storefrontPrices(eur: "4.99", gbp: "4.49", jpy: "750")
             ),
             SimProduct(
                 productID: "com.example.pro.yearly", bundleID: bundle, groupID: "20500000",
                 period: ISODuration(years: 1), level: 2,
                 introOffer: IntroOffer(paymentMode: .payUpFront, period: ISODuration(months: 3), price: "9.99"),
-                price: "39.99"
+                price: "39.99", prices: storefrontPrices(eur: "39.99", gbp: "34.99", jpy: "6000", intro: ("9.99", "8.99", "1500"))
             ),
             SimProduct(
                 productID: "com.example.premium.monthly", bundleID: bundle, groupID: "20500000",
-                period: ISODuration(months: 1), level: 1, price: "9.99"
+                period: ISODuration(months: 1), level: 1,
+                price: "9.99", prices: storefrontPrices(eur: "10.99", gbp: "8.99", jpy: "1500")
             ),
             SimProduct(
                 productID: "com.example.news.weekly", bundleID: bundle, groupID: "20600000",
                 period: ISODuration(weeks: 1), level: 1,
                 introOffer: IntroOffer(paymentMode: .payAsYouGo, period: ISODuration(weeks: 1), periods: 4, price: "0.49"),
-                price: "1.99"
+                price: "1.99", prices: storefrontPrices(eur: "1.99", gbp: "1.79", jpy: "300", intro: ("0.49", "0.49", "80"))
             ),
         ]
         let purchases = [
-            SimPurchaseProduct(productID: "com.example.pro.lifetime", bundleID: bundle, kind: .nonConsumable, price: "49.99"),
-            SimPurchaseProduct(productID: "com.example.coins.100", bundleID: bundle, kind: .consumable, price: "0.99"),
+            SimPurchaseProduct(
+                productID: "com.example.pro.lifetime", bundleID: bundle, kind: .nonConsumable,
+                price: "49.99", prices: storefrontPrices(eur: "49.99", gbp: "44.99", jpy: "7500")
+            ),
+            SimPurchaseProduct(
+                productID: "com.example.coins.100", bundleID: bundle, kind: .consumable,
+                price: "0.99", prices: storefrontPrices(eur: "0.99", gbp: "0.89", jpy: "150")
+            ),
             SimPurchaseProduct(
                 productID: "com.example.pass.30days", bundleID: bundle, kind: .nonRenewing,
-                period: ISODuration(days: 30), price: "6.99"
+                period: ISODuration(days: 30), price: "6.99", prices: storefrontPrices(eur: "6.99", gbp: "5.99", jpy: "1000")
             ),
             SimPurchaseProduct(
                 productID: "com.example.pro.trial", bundleID: bundle, kind: .nonConsumable,
@@ -78,7 +88,7 @@ extension SimulatorConfiguration {
                 productID: "com.example.paidapp.pro.yearly", bundleID: demoPaidAppBundleID, groupID: "20700000",
                 period: ISODuration(years: 1), level: 1,
                 introOffer: IntroOffer(paymentMode: .freeTrial, period: ISODuration(weeks: 1)),
-                price: "19.99"
+                price: "19.99", prices: storefrontPrices(eur: "19.99", gbp: "17.99", jpy: "3000")
             )
             products.append(yearly)
             entitlements.append(SimEntitlement(id: "paid_pro", productIDs: [yearly.productID]))
@@ -93,5 +103,17 @@ extension SimulatorConfiguration {
             catalog: ProductCatalog(products: products, purchaseProducts: purchases, entitlements: entitlements),
             seed: seed
         )
+    }
+
+    /// The demo's prices in `DEU` (EUR), `GBR` (GBP) and `JPN` (JPY), with the introductory
+    /// offer's there when the product has a paid one.
+    private static func storefrontPrices(
+        eur: String, gbp: String, jpy: String, intro: (eur: String, gbp: String, jpy: String)? = nil
+    ) -> [String: SimPrice] {
+        [
+            "DEU": SimPrice(price: eur, currency: "EUR", introPrice: intro?.eur),
+            "GBR": SimPrice(price: gbp, currency: "GBP", introPrice: intro?.gbp),
+            "JPN": SimPrice(price: jpy, currency: "JPY", introPrice: intro?.jpy),
+        ]
     }
 }

@@ -53,6 +53,16 @@ extension CustomerSpec {
                 name: "ben-paid-1.9-subscribes", scenario: .cancelPending, bundleID: paidApp, productID: paidYearly,
                 renewals: 0, originalApplicationVersion: "1.9"
             ),
+            // Money (the reports): over a year of paid service (Apple's commission drops to 15 %),
+            // a lapse of more than 60 days that restarts that count, a prorated refund, and
+            // customers paying in euros, pounds and yen.
+            CustomerSpec(name: "olga-paid-over-a-year", scenario: .trialRenews, productID: monthly, renewals: 14),
+            CustomerSpec(name: "pete-lapses-90-days", scenario: .resubscribe, productID: monthly, renewals: 13, lapseDays: 90),
+            CustomerSpec(
+                name: "rita-refund-prorated", scenario: .refund, productID: premium, renewals: 2, storefront: "GBR", proratedRefund: true
+            ),
+            CustomerSpec(name: "emma-deu-euro", scenario: .trialRenews, productID: monthly, renewals: 3, storefront: "DEU"),
+            CustomerSpec(name: "kenji-jpn-yen", scenario: .trialRenews, productID: yearly, renewals: 1, storefront: "JPN"),
         ]
     }()
 

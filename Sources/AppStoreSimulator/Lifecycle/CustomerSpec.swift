@@ -21,6 +21,14 @@ public struct CustomerSpec: Sendable, Hashable {
     /// The version of the app the customer first downloaded; `nil` draws one that fits the
     /// scenario in apps with a grandfather rule (1.9, 2.0 or 10.1), else `1.0`.
     public var originalApplicationVersion: String?
+    /// The storefront the customer shops in (`USA`, `DEU`, `JPN`, ...): prices and currency.
+    public var storefront: String
+    /// A `refund` scenario's refund is prorated (`REFUND_PRORATED`, by the unused share of the
+    /// period) rather than full.
+    public var proratedRefund: Bool
+    /// Days between the lapse and the new purchase in `resubscribe` and `promotional-offer`;
+    /// `nil`: one period of the product.
+    public var lapseDays: Int?
 
     /// A customer from its parts.
     public init(
@@ -33,7 +41,10 @@ public struct CustomerSpec: Sendable, Hashable {
         renewals: Int = 2,
         notificationVersion: NotificationVersion = .v1,
         appAccountToken: String? = nil,
-        originalApplicationVersion: String? = nil
+        originalApplicationVersion: String? = nil,
+        storefront: String = SimStorefront.usa.code,
+        proratedRefund: Bool = false,
+        lapseDays: Int? = nil
     ) {
         self.name = name
         self.scenario = scenario
@@ -45,5 +56,8 @@ public struct CustomerSpec: Sendable, Hashable {
         self.notificationVersion = notificationVersion
         self.appAccountToken = appAccountToken
         self.originalApplicationVersion = originalApplicationVersion
+        self.storefront = storefront
+        self.proratedRefund = proratedRefund
+        self.lapseDays = lapseDays
     }
 }

@@ -91,13 +91,18 @@ extension LifecycleBuilder {
         record(.billingRetryEnded)
     }
 
-    /// Apple support refunds the current period `fraction` of the way through it (`CANCEL`).
-    mutating func refund(at fraction: Double, reason: String) {
+    /// Apple support refunds the current period `fraction` of the way through it (`CANCEL`):
+    /// in full, or `prorated` by the share of the period not yet used (as Apple states it, in
+    /// thousandths of a percent).
+    mutating func refund(at fraction: Double, reason: String, prorated: Bool = false) {
         advance(to: momentInCurrentPeriod(fraction))
         let moment = now
+        let latest = current.latest
+        let percentage = prorated ? Self.unusedShare(from: latest.purchaseDate, to: latest.expiresDate, at: moment) : nil
         modify {
             $0.transactions[$0.transactions.count - 1].cancellationDate = moment
             $0.transactions[$0.transactions.count - 1].cancellationReason = reason
+            $0.transactions[$0.transactions.count - 1].refundPercentage = percentage
             $0.renewal.autoRenewStatus = false
             $0.renewal.autoRenewStatusChangeDate = moment
         }
@@ -137,6 +142,22 @@ extension LifecycleBuilder {
     /// happens at `moment` comes after the run, unannounced.
     mutating func endRun(_ lead: TimeInterval, before moment: Date) {
         advance(to: moment.addingTimeInterval(-lead))
+    }
+
+    /// The share of `start..<end` still ahead at `moment`, in thousandths of a percent
+    /// (0...100000), as Apple states a prorated refund's `revocationPercentage`.
+    static func unusedShare(from start: Date, to end: Date, at moment: Date) -> Int {
+        let length = end.timeIntervalSince(start)
+        guard length > 0 else { return 0 }
+        let left = min(max(end.timeIntervalSince(moment), 0), length)
+        return Int((left / length * 100_000).rounded())
+    }
+
+    /// Lets a lapse pass after the current period ended: `days` days (scaled in sandbox), or
+    /// without them one length of the current product.
+    mutating func waitLapse(days: Int?) {
+        guard let days else { return wait(periods: 1) }
+        advance(to: now.addingTimeInterval(clock.length(days: days)))
     }
 
     /// Lets `periods` lengths of the current product pass.

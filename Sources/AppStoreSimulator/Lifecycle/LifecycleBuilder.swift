@@ -17,12 +17,15 @@ struct LifecycleBuilder {
     var autoRenewals = 0
     /// The customer is a family member: every period is `FAMILY_SHARED`.
     var familyShared = false
+    /// Where the customer shops: what every purchase costs, in which currency.
+    let storefront: String
 
-    init(catalog: ProductCatalog, clock: PeriodClock, ids: IDAllocator, start: Date) {
+    init(catalog: ProductCatalog, clock: PeriodClock, ids: IDAllocator, start: Date, storefront: String = SimStorefront.usa.code) {
         self.catalog = catalog
         self.clock = clock
         self.ids = ids
         self.now = start
+        self.storefront = storefront
     }
 
     /// The subscription the scenario acts on.
@@ -91,7 +94,9 @@ struct LifecycleBuilder {
             expiresDate: end,
             webOrderLineItemID: ids.nextLineItemID(),
             isTrialPeriod: intro?.paymentMode == .freeTrial,
-            isInIntroOfferPeriod: intro != nil && intro?.paymentMode != .freeTrial
+            isInIntroOfferPeriod: intro != nil && intro?.paymentMode != .freeTrial,
+            storefront: storefront,
+            charge: intro == nil ? product.charge(in: storefront) : product.introCharge(in: storefront)
         )
         period.isFamilyShared = familyShared
         return period
@@ -114,7 +119,10 @@ struct LifecycleBuilder {
             originalPurchaseDate: existing?.latest.originalPurchaseDate,
             intro: offer
         )
-        period.offer = redeemed
+        if let redeemed {
+            period.offer = redeemed
+            period.charge = SimCharge(milliunits: redeemed.priceMilliunits, currency: period.charge.currency)
+        }
         let renewal = SimRenewalInfo(
             originalTransactionID: period.originalTransactionID,
             productID: product.productID,

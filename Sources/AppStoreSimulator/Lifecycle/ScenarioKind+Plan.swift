@@ -20,6 +20,11 @@ struct ScenarioPlan: Sendable {
     var target: SimProduct?
     /// The one-time product bought, for scenarios with one.
     var purchase: SimPurchaseProduct?
+    /// A refund is prorated (`refund`).
+    var proratedRefund = false
+    /// Days between the lapse and the purchase again (`resubscribe`, `promotional-offer`);
+    /// `nil`: one period of the product.
+    var lapseDays: Int?
 }
 
 extension ScenarioKind {
@@ -75,7 +80,9 @@ extension ScenarioKind {
                 throw SimulatorError("\(spec.name): \(targetID) cannot be the target of \(rawValue) from \(product.productID)")
             }
         }
-        return ScenarioPlan(product: chosen.product, target: target, purchase: chosen.purchase)
+        return ScenarioPlan(
+            product: chosen.product, target: target, purchase: chosen.purchase, proratedRefund: spec.proratedRefund,
+            lapseDays: spec.lapseDays)
     }
 
     /// The original application version of a customer `name` of `app` whose spec names none:

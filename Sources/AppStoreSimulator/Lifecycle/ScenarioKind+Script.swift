@@ -7,7 +7,7 @@ extension ScenarioKind {
             return
         }
         switch self {
-        case .offerCode: builder.purchase(product, redeeming: .halfPriceCode(for: product))
+        case .offerCode: builder.purchase(product, redeeming: .halfPriceCode(for: product, in: builder.storefront))
         case .familyRevoke: builder.purchase(product, familyShared: true)
         default: builder.purchase(product)
         }
@@ -34,7 +34,7 @@ extension ScenarioKind {
             builder.failBilling(grace: false)
             builder.endBillingRetry()
         case .refund:
-            builder.refund(at: moment, reason: random.next() % 2 == 0 ? "0" : "1")
+            builder.refund(at: moment, reason: random.next() % 2 == 0 ? "0" : "1", prorated: plan.proratedRefund)
         case .upgrade:
             builder.switchNow(to: plan.target!, at: moment)
         case .downgrade:
@@ -48,15 +48,15 @@ extension ScenarioKind {
         case .resubscribe:
             builder.setAutoRenew(false, at: moment)
             builder.lapse()
-            builder.wait(periods: 1)
+            builder.waitLapse(days: plan.lapseDays)
             builder.purchase(plan.target ?? product)
         case .offerCode:
             break
         case .promotionalOffer:
             builder.setAutoRenew(false, at: moment)
             builder.lapse()
-            builder.wait(periods: 1)
-            builder.purchase(product, redeeming: .comeback(for: product))
+            builder.waitLapse(days: plan.lapseDays)
+            builder.purchase(product, redeeming: .comeback(for: product, in: builder.storefront))
         case .refundReversed:
             // Both early in the period, so that even a 3-minute sandbox week has not run out
             // by the end the customer is built for.

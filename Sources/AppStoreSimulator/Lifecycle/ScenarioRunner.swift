@@ -40,7 +40,7 @@ enum ScenarioRunner {
         for _ in 0..<8 {
             var builder = LifecycleBuilder(
                 catalog: catalog, clock: clock,
-                ids: IDAllocator(seed: configuration.seed, customerNumber: number), start: start
+                ids: IDAllocator(seed: configuration.seed, customerNumber: number), start: start, storefront: spec.storefront
             )
             var random = SeededRandom(seed: configuration.seed, name: spec.name)
             spec.scenario.play(plan, renewals: renewals, on: &builder, random: &random)

@@ -3,6 +3,8 @@
 enum JSONValue: Sendable, Equatable {
     case string(String)
     case int(Int)
+    /// A number written as given (a decimal amount such as `123.45`).
+    case number(String)
     case bool(Bool)
     case null
     case array([JSONValue])
@@ -28,6 +30,7 @@ enum JSONValue: Sendable, Equatable {
         switch self {
         case .string(let text): Self.writeString(text, to: &out, escapeSlashes: escapeSlashes)
         case .int(let number): out += String(number)
+        case .number(let text): out += text
         case .bool(let flag): out += flag ? "true" : "false"
         case .null: out += "null"
         case .array(let items):

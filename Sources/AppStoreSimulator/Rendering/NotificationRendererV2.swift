@@ -21,7 +21,7 @@ enum NotificationRendererV2 {
         let transaction = try signer.sign(SignedTransactionRenderer.payload(subscription.latest, context))
         let renewal = try signer.sign(
             SignedRenewalRenderer.payload(
-                subscription, environment: context.environment, signedDate: context.signedDate
+                subscription, environment: context.environment, catalog: context.catalog, signedDate: context.signedDate
             ))
         let data =
             dataMembers(context) + [

@@ -2,8 +2,10 @@ import Foundation
 
 /// Writes v2's decoded renewal info payload (`JWSRenewalInfoDecodedPayload`).
 enum SignedRenewalRenderer {
-    /// The renewal info of `subscription`, signed at `signedDate`.
-    static func payload(_ subscription: SimSubscription, environment: SimEnvironment, signedDate: Date) -> JSONValue {
+    /// The renewal info of `subscription`, signed at `signedDate`; `catalog` prices the renewal.
+    static func payload(
+        _ subscription: SimSubscription, environment: SimEnvironment, catalog: ProductCatalog, signedDate: Date
+    ) -> JSONValue {
         let r = subscription.renewal
         var members: [(String, JSONValue)] = []
         if let intent = r.expirationIntent {
@@ -31,6 +33,10 @@ enum SignedRenewalRenderer {
             ("recentSubscriptionStartDate", SignedTransactionRenderer.millis(recentStart(subscription))),
             ("renewalDate", SignedTransactionRenderer.millis(subscription.latest.expiresDate)),
         ]
+        // The next period at the full price of the product it renews to, where the customer shops.
+        if let next = catalog.product(r.autoRenewProductID)?.charge(in: subscription.latest.storefront) {
+            members += [("renewalPrice", .int(next.milliunits)), ("currency", .string(next.currency))]
+        }
         return .object(members)
     }
 

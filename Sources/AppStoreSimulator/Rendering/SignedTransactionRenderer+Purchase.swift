@@ -29,14 +29,15 @@ extension SignedTransactionRenderer {
             members.append(("revocationReason", .int(p.cancellationReason == "1" ? 1 : 0)))
             members.append(("revocationDate", millis(revoked)))
             members.append(("revocationType", .string(type)))
+            if let percentage = p.refundPercentage, p.proratedRefund { members.append(("revocationPercentage", .int(percentage))) }
         }
         members += [
             ("environment", .string(context.environment.rawValue)),
             ("transactionReason", .string("PURCHASE")),
-            ("storefront", .string("USA")),
-            ("storefrontId", .string("143441")),
+            ("storefront", .string(p.storefront)),
+            ("storefrontId", .string(SimStorefront.named(p.storefront).id)),
             ("price", .int(p.priceMilliunits)),
-            ("currency", .string("USD")),
+            ("currency", .string(p.currency)),
         ]
         return .object(members)
     }

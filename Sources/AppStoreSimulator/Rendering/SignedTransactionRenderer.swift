@@ -42,6 +42,8 @@ enum SignedTransactionRenderer {
         if t.isRefunded, let revoked = t.cancellationDate {
             members.append(("revocationReason", .int(t.cancellationReason == "1" ? 1 : 0)))
             members.append(("revocationDate", millis(revoked)))
+            if let type = t.revocationType { members.append(("revocationType", .string(type))) }
+            if let percentage = t.refundPercentage, !t.isFamilyShared { members.append(("revocationPercentage", .int(percentage))) }
         }
         if t.isUpgraded {
             members.append(("isUpgraded", .bool(true)))
@@ -57,17 +59,25 @@ enum SignedTransactionRenderer {
         members += [
             ("environment", .string(context.environment.rawValue)),
             ("transactionReason", .string(t.isRenewal ? "RENEWAL" : "PURCHASE")),
-            ("storefront", .string("USA")),
-            ("storefrontId", .string("143441")),
-            ("price", .int(price(of: t, product: product, offer: offer))),
-            ("currency", .string("USD")),
+            ("storefront", .string(t.storefront)),
+            ("storefrontId", .string(SimStorefront.named(t.storefront).id)),
+            ("price", .int(t.charge.milliunits)),
+            ("currency", .string(t.charge.currency)),
         ]
         if let offer {
             members.append(("offerDiscountType", .string(discountType(t, offer))))
+            members.append(("offerPeriod", .string(offerPeriod(offer).description)))
         } else if let redeemed = t.offer {
             members.append(("offerDiscountType", .string(redeemed.discountType)))
+            if let period = product?.period { members.append(("offerPeriod", .string(period.description))) }
         }
         return .object(members)
+    }
+
+    /// v2's `offerPeriod`: the time one payment of the introductory offer covers (the whole
+    /// offer for a free trial or payment up front, one period when paying as you go).
+    static func offerPeriod(_ offer: IntroOffer) -> ISODuration {
+        offer.paymentMode == .payAsYouGo ? offer.period : offer.period.times(offer.periods)
     }
 
     /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`.
@@ -78,14 +88,6 @@ enum SignedTransactionRenderer {
         case .payAsYouGo: return "PAY_AS_YOU_GO"
         case .payUpFront: return "PAY_UP_FRONT"
         }
-    }
-
-    /// What the period cost, in milliunits of USD.
-    static func price(of t: SimTransaction, product: SimProduct?, offer: IntroOffer?) -> Int {
-        if t.isTrialPeriod { return 0 }
-        if let offer { return milliunits(offer.price) }
-        if let redeemed = t.offer { return redeemed.priceMilliunits }
-        return product.map { milliunits($0.price) } ?? 0
     }
 
     /// `"4.99"` → 4990; anything unreadable → 0 (catalog prices are the simulator's own input).

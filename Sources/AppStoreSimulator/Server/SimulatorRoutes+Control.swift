@@ -33,6 +33,24 @@ extension SimulatorRoutes {
             let at = request.uri.queryParameters.get("at_ms", as: Double.self).map { Date(timeIntervalSince1970: $0 / 1_000) }
             return json(Array(simulator.truth(at: at ?? Date()).jsonText(pretty: false).utf8))
         }
+        router.get("control/money") { request, _ in
+            let query = request.uri.queryParameters
+            guard let asked = MoneyQuery(day: query.get("day"), from: query.get("from"), to: query.get("to")) else {
+                let message = JSONValue.object([
+                    ("error", .string("bad_request")), ("message", .string("day, from and to are UTC days such as 2026-11-01")),
+                ])
+                return json(message.bytes(), status: .badRequest)
+            }
+            let money = simulator.money(
+                day: asked.day, revenueFrom: asked.from, revenueTo: asked.to, rates: AppStoreSimulator.standardRates(through: asked.day))
+            return json(Array(money.jsonText().utf8))
+        }
+        router.get("control/rates") { request, _ in
+            let through = request.uri.queryParameters.get("through").flatMap(UTCDay.parse) ?? Date()
+            return Response(
+                status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: AppStoreSimulator.standardRates(through: through).csv)))
+        }
     }
 
     /// `{"total": N, "outcomes": {...}, "endpoints": {...}}`, keys sorted.

@@ -15,7 +15,7 @@ public struct SimOffer: Sendable, Hashable {
     public var identifier: String
     /// v2's `offerDiscountType`: `PAY_AS_YOU_GO` or `PAY_UP_FRONT` (both one base period here).
     public var discountType: String
-    /// What the period cost, in milliunits of USD.
+    /// What the period cost, in milliunits of the storefront's currency.
     public var priceMilliunits: Int
 
     /// An offer from its parts.
@@ -26,20 +26,20 @@ public struct SimOffer: Sendable, Hashable {
         self.priceMilliunits = priceMilliunits
     }
 
-    /// The offer code of the `offer-code` scenario: the first period at half `price`.
-    static func halfPriceCode(for product: SimProduct) -> SimOffer {
+    /// The offer code of the `offer-code` scenario: the first period at half the price in `storefront`.
+    static func halfPriceCode(for product: SimProduct, in storefront: String) -> SimOffer {
         SimOffer(
             kind: .offerCode, identifier: "HALF-FIRST-PERIOD", discountType: "PAY_AS_YOU_GO",
-            priceMilliunits: SignedTransactionRenderer.milliunits(product.price) / 2
+            priceMilliunits: product.charge(in: storefront).milliunits / 2
         )
     }
 
     /// The promotional offer of the `promotional-offer` scenario: a lapsed customer comes back
-    /// for one period at half `price`.
-    static func comeback(for product: SimProduct) -> SimOffer {
+    /// for one period at half the price in `storefront`.
+    static func comeback(for product: SimProduct, in storefront: String) -> SimOffer {
         SimOffer(
             kind: .promotional, identifier: "comeback-half-price", discountType: "PAY_UP_FRONT",
-            priceMilliunits: SignedTransactionRenderer.milliunits(product.price) / 2
+            priceMilliunits: product.charge(in: storefront).milliunits / 2
         )
     }
 }

@@ -18,4 +18,25 @@ public struct SimRenewalInfo: Sendable, Hashable {
     public var isInBillingRetryPeriod: Bool = false
     /// `grace_period_expires_date`, while Apple retries inside a grace period.
     public var gracePeriodExpiresDate: Date?
+
+    /// Renewal info from its parts: by default renewing into `productID`, not retrying.
+    public init(
+        originalTransactionID: String,
+        productID: String,
+        autoRenewProductID: String? = nil,
+        autoRenewStatus: Bool = true,
+        autoRenewStatusChangeDate: Date,
+        expirationIntent: SimExpirationIntent? = nil,
+        isInBillingRetryPeriod: Bool = false,
+        gracePeriodExpiresDate: Date? = nil
+    ) {
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.autoRenewProductID = autoRenewProductID ?? productID
+        self.autoRenewStatus = autoRenewStatus
+        self.autoRenewStatusChangeDate = autoRenewStatusChangeDate
+        self.expirationIntent = expirationIntent
+        self.isInBillingRetryPeriod = isInBillingRetryPeriod
+        self.gracePeriodExpiresDate = gracePeriodExpiresDate
+    }
 }

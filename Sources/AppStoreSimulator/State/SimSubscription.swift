@@ -9,6 +9,13 @@ public struct SimSubscription: Sendable, Hashable {
     /// The renewal info.
     public var renewal: SimRenewalInfo
 
+    /// A subscription of `groupID` with its periods (oldest first) and renewal info.
+    public init(groupID: String, transactions: [SimTransaction], renewal: SimRenewalInfo) {
+        self.groupID = groupID
+        self.transactions = transactions
+        self.renewal = renewal
+    }
+
     /// The subscription's key.
     public var originalTransactionID: String {
         renewal.originalTransactionID

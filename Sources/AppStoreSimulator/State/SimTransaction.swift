@@ -36,11 +36,54 @@ public struct SimTransaction: Sendable, Hashable {
     /// A family member's access through Family Sharing (`in_app_ownership_type`
     /// `FAMILY_SHARED`) rather than the customer's own purchase.
     public var isFamilyShared: Bool = false
+    /// The storefront it was bought in (v2's `storefront`).
+    public var storefront: String = SimStorefront.usa.code
+    /// What Apple charged for the period (v2's `price` and `currency`): nothing for a free trial.
+    public var charge = SimCharge.free(SimStorefront.usa.currency)
+    /// For a prorated refund, the share Apple gave back in thousandths of a percent (v2's
+    /// `revocationPercentage`, 0...100000); `nil` for a full refund.
+    public var refundPercentage: Int?
+
+    /// A period from its parts; a refund or upgrade adds `cancellationDate`.
+    public init(
+        transactionID: String,
+        originalTransactionID: String,
+        productID: String,
+        groupID: String,
+        purchaseDate: Date,
+        originalPurchaseDate: Date,
+        expiresDate: Date,
+        webOrderLineItemID: String,
+        isTrialPeriod: Bool = false,
+        isInIntroOfferPeriod: Bool = false,
+        storefront: String = SimStorefront.usa.code,
+        charge: SimCharge = .free(SimStorefront.usa.currency)
+    ) {
+        self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.groupID = groupID
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.expiresDate = expiresDate
+        self.webOrderLineItemID = webOrderLineItemID
+        self.isTrialPeriod = isTrialPeriod
+        self.isInIntroOfferPeriod = isInIntroOfferPeriod
+        self.storefront = storefront
+        self.charge = charge
+    }
 
     /// Refunded or revoked by Apple (an upgrade's cancellation date does not count; a
     /// reversed refund has none left).
     public var isRefunded: Bool {
         cancellationDate != nil && !isUpgraded
+    }
+
+    /// v2's `revocationType` once refunded (`REFUND_PRORATED` or `REFUND_FULL`); a family
+    /// member's revoked access states none, as before Apple added the field.
+    var revocationType: String? {
+        guard isRefunded, !isFamilyShared else { return nil }
+        return refundPercentage == nil ? "REFUND_FULL" : "REFUND_PRORATED"
     }
 
     /// `in_app_ownership_type` / `inAppOwnershipType`.

@@ -26,12 +26,12 @@ extension MoneyTruth {
     public func jsonText(pretty: Bool = false) -> String {
         let value = JSONValue.object([
             ("currency", .string(currency)),
-            ("day", .string(UTCDay.text(day))),
+            ("day", .string(SimDay.text(day))),
             ("active_subscriptions", .int(activeSubscriptions)),
             ("active_trials", .int(activeTrials)),
             ("mrr", .number(Self.cents(mrr))),
-            ("revenue_from", .string(UTCDay.text(revenueFrom))),
-            ("revenue_to", .string(UTCDay.text(revenueTo))),
+            ("revenue_from", .string(SimDay.text(revenueFrom))),
+            ("revenue_to", .string(SimDay.text(revenueTo))),
             ("revenue", .number(Self.cents(revenue))),
             ("missing_rates", .array(missingRates.map(JSONValue.string))),
         ])

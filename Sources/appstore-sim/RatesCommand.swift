@@ -15,7 +15,7 @@ struct RatesCommand: AsyncParsableCommand {
     var through: String?
 
     func run() async throws {
-        guard let day = through.map(UTCDay.parse) ?? Date() else { throw ValidationError("--through is a UTC day such as 2026-11-01") }
+        guard let day = through.map(SimDay.parse) ?? Date() else { throw ValidationError("--through is a UTC day such as 2026-11-01") }
         print(AppStoreSimulator.standardRates(through: day).csv, terminator: "")
     }
 }

@@ -253,7 +253,7 @@ struct MoneyTests {
 
     @Test func aMoneyQueryDefaultsToTodayAndThirtyDays() throws {
         let query = try #require(MoneyQuery(day: nil, from: nil, to: nil, now: fixedEnd))
-        #expect(UTCDay.text(query.day) == "2026-01-15" && UTCDay.text(query.from) == "2025-12-17" && UTCDay.text(query.to) == "2026-01-15")
+        #expect(SimDay.text(query.day) == "2026-01-15" && SimDay.text(query.from) == "2025-12-17" && SimDay.text(query.to) == "2026-01-15")
         #expect(MoneyQuery(day: "2026-02-30", from: nil, to: nil) == nil)
         #expect(MoneyQuery(day: nil, from: "2026-01-10", to: "2026-01-09") == nil)
     }
@@ -261,7 +261,7 @@ struct MoneyTests {
     // MARK: - A hand-made population
 
     private func day(_ text: String) -> Date {
-        UTCDay.parse(text)!
+        SimDay.parse(text)!
     }
 
     private func period(

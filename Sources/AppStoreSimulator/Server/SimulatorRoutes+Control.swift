@@ -46,7 +46,7 @@ extension SimulatorRoutes {
             return json(Array(money.jsonText().utf8))
         }
         router.get("control/rates") { request, _ in
-            let through = request.uri.queryParameters.get("through").flatMap(UTCDay.parse) ?? Date()
+            let through = request.uri.queryParameters.get("through").flatMap(SimDay.parse) ?? Date()
             return Response(
                 status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: AppStoreSimulator.standardRates(through: through).csv)))

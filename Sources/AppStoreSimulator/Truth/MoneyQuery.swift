@@ -13,9 +13,9 @@ public struct MoneyQuery: Sendable, Hashable {
     /// The days of `day`, `from` and `to` (`2026-11-01`), each optional; `nil` when one is not a
     /// day or `from` comes after `to`.
     public init?(day: String?, from: String?, to: String?, now: Date = Date()) {
-        guard let day = day.map(UTCDay.parse) ?? UTCDay.start(of: now) else { return nil }
-        guard let to = to.map(UTCDay.parse) ?? day else { return nil }
-        guard let from = from.map(UTCDay.parse) ?? to.addingTimeInterval(-29 * 86_400), from <= to else { return nil }
+        guard let day = day.map(SimDay.parse) ?? SimDay.start(of: now) else { return nil }
+        guard let to = to.map(SimDay.parse) ?? day else { return nil }
+        guard let from = from.map(SimDay.parse) ?? to.addingTimeInterval(-29 * 86_400), from <= to else { return nil }
         self.day = day
         self.from = from
         self.to = to

@@ -45,9 +45,9 @@ public struct MoneyTruth: Sendable, Hashable {
     public init(
         customers: [Customer], catalog: ProductCatalog, day: Date, revenueFrom: Date, revenueTo: Date, rates: SimExchangeRates
     ) {
-        self.day = UTCDay.start(of: day)
-        self.revenueFrom = UTCDay.start(of: revenueFrom)
-        self.revenueTo = UTCDay.start(of: revenueTo)
+        self.day = SimDay.start(of: day)
+        self.revenueFrom = SimDay.start(of: revenueFrom)
+        self.revenueTo = SimDay.start(of: revenueTo)
         currency = rates.reportCurrency
         let end = self.day.addingTimeInterval(86_400)
         let revenueRange = self.revenueFrom..<self.revenueTo.addingTimeInterval(86_400)

@@ -41,7 +41,7 @@ public struct SimExchangeRates: Sendable, Hashable {
 
     /// The table as CSV with the header `date,currency,rate`, one rate a line.
     public var csv: String {
-        "date,currency,rate\n" + rates.map { "\(UTCDay.text($0.day)),\($0.currency),\($0.rate)\n" }.joined()
+        "date,currency,rate\n" + rates.map { "\(SimDay.text($0.day)),\($0.currency),\($0.rate)\n" }.joined()
     }
 
     /// Reads `csv` (header `date,currency,rate`); throws naming the first line it cannot read.
@@ -53,7 +53,7 @@ public struct SimExchangeRates: Sendable, Hashable {
         }
         for (number, line) in lines.enumerated().dropFirst() where !line.isEmpty {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 3, let day = UTCDay.parse(fields[0]), let rate = Decimal(string: fields[2]), rate > 0 else {
+            guard fields.count == 3, let day = SimDay.parse(fields[0]), let rate = Decimal(string: fields[2]), rate > 0 else {
                 throw SimulatorError("exchange rates: line \(number + 1) is not DAY,CURRENCY,RATE: \(line)")
             }
             rates.append(Rate(day: day, currency: fields[1], rate: rate))
@@ -70,8 +70,8 @@ public struct SimExchangeRates: Sendable, Hashable {
             ("CAD", 73, -2), ("EUR", 108, -2), ("GBP", 127, -2), ("JPY", 67, -4),
         ]
         var rates: [Rate] = []
-        var month = UTCDay.month(of: from)
-        let last = UTCDay.month(of: through).start
+        var month = SimDay.month(of: from)
+        let last = SimDay.month(of: through).start
         while month.start <= last {
             let percent = 100 + (month.index * 5) % 7 - 3
             for base in bases {
@@ -79,7 +79,7 @@ public struct SimExchangeRates: Sendable, Hashable {
                     sign: .plus, exponent: base.exponent - 2, significand: Decimal(base.significand * percent))
                 rates.append(Rate(day: month.start, currency: base.currency, rate: rate))
             }
-            let next = UTCDay.nextMonth(after: month.start)
+            let next = SimDay.nextMonth(after: month.start)
             month = (next, month.index + 1)
         }
         return SimExchangeRates(reportCurrency: "USD", rates: rates)

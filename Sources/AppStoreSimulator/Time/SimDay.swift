@@ -1,7 +1,7 @@
 import Foundation
 
 /// UTC days as the reports count them: `2026-11-01`, from midnight to midnight.
-public enum UTCDay {
+public enum SimDay {
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

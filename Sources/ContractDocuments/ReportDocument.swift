@@ -70,10 +70,15 @@ public struct ReportDocument: Encodable, Sendable {
         try container.encode(answer.warnings, forKey: Key("warnings"))
     }
 
+    /// `value` to `places` decimals, half up, after first dropping what lies beyond 12
+    /// decimals: a month's share of a yearly price has no end of digits, and the same
+    /// half-cent reached by two orders of addition can land a hair on either side of it.
     static func rounded(_ value: Decimal, _ places: Int) -> Decimal {
         var value = value
+        var clean = Decimal()
+        NSDecimalRound(&clean, &value, 12, .plain)
         var result = Decimal()
-        NSDecimalRound(&result, &value, places, .plain)
+        NSDecimalRound(&result, &clean, places, .plain)
         return result
     }
 }

@@ -159,7 +159,7 @@ struct ReportRollupTests {
                         with: ContractJSON.encode(ReportDocument(answer: evaluator.answer(query, over: chains), currency: "USD")))
                     as? NSDictionary
                 let actual = try await answer(service, metric.rawValue, asked)
-                #expect(actual == expected, "\(metric.rawValue) \(asked)")
+                #expect(actual == expected, "\(metric.rawValue) \(asked): \(Self.difference(actual, expected))")
                 compared += 1
             }
         }
@@ -168,5 +168,20 @@ struct ReportRollupTests {
         let actives = try await answer(service, "active_subscriptions", Self.queries(today: today)[0])
         let points = try #require(actives["points"] as? [[String: Any]])
         #expect(points.contains { ($0["value"] as? Double ?? 0) > 0 })
+    }
+
+    /// The first point (or field) two answers differ in, for a failure's message.
+    static func difference(_ actual: NSDictionary, _ expected: NSDictionary?) -> String {
+        guard let expected else { return "no expected answer" }
+        let actualPoints = actual["points"] as? [NSDictionary] ?? []
+        let expectedPoints = expected["points"] as? [NSDictionary] ?? []
+        for (index, point) in actualPoints.enumerated() where index < expectedPoints.count && point != expectedPoints[index] {
+            return "point \(index): rollups \(point) definition \(expectedPoints[index])"
+        }
+        for key in Set(actual.allKeys.compactMap { $0 as? String }).union(expected.allKeys.compactMap { $0 as? String }).sorted()
+        where key != "points" && (actual[key] as? NSObject) != (expected[key] as? NSObject) {
+            return "\(key): rollups \(actual[key] ?? "none") definition \(expected[key] ?? "none")"
+        }
+        return "\(actualPoints.count) points, \(expectedPoints.count) expected"
     }
 }

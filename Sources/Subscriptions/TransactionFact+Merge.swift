@@ -49,12 +49,21 @@ extension TransactionFact {
         result.offerDiscountType = Self.pick(offerDiscountType, other.offerDiscountType)
         result.offerPeriod = Self.pick(offerPeriod, other.offerPeriod)
         // The reason and the revocation type travel with the date they explain.
-        let cancellation: Cancellation
+        var cancellation: Cancellation
         if statedAt != other.statedAt {
             let mineIsNewer = (statedAt ?? .distantPast) > (other.statedAt ?? .distantPast)
             cancellation = mineIsNewer ? self.cancellation : other.cancellation
         } else {
             cancellation = Self.pickCancellation(self.cancellation, other.cancellation)
+        }
+        // Observations of the same cancellation add to each other: a receipt verified later
+        // states the date but never the refund's type or share, which a signed notification did.
+        if let date = cancellation.date {
+            for known in [self.cancellation, other.cancellation] where known.date == date {
+                cancellation.reason = cancellation.reason ?? known.reason
+                cancellation.type = cancellation.type ?? known.type
+                cancellation.percentage = cancellation.percentage ?? known.percentage
+            }
         }
         result.statedAt = Self.pick(statedAt, other.statedAt, by: max)
         result.cancellationDate = cancellation.date

@@ -34,6 +34,23 @@ struct TransactionFactMergeTests {
         }
     }
 
+    @Test("a receipt verified later states the refund's date but not its type or share: the signed statement's are kept, in any order")
+    func refundDetailsSurviveALaterReceipt() {
+        var signed = period("1002", from: 60, to: 90, cancelledOn: 65, reason: "0")
+        signed.statedAt = day(65)
+        signed.revocationType = "REFUND_PRORATED"
+        signed.revocationPercentage = 40_000
+        var receipt = period("1002", from: 60, to: 90, cancelledOn: 65, reason: "0")
+        receipt.statedAt = day(80)
+        for merged in [signed.merged(with: receipt), receipt.merged(with: signed)] {
+            #expect(merged.revocationType == "REFUND_PRORATED" && merged.revocationPercentage == 40_000 && merged.statedAt == day(80))
+        }
+        // Another date is another cancellation: the newer statement's, with nothing of the old one's.
+        var later = period("1002", from: 60, to: 90, cancelledOn: 70, reason: "1")
+        later.statedAt = day(90)
+        #expect(signed.merged(with: later).revocationType == nil && signed.merged(with: later).cancellationDate == day(70))
+    }
+
     @Test("a restatement is the same facts stated later, and nothing else")
     func restatement() {
         var stored = period("1002", from: 60, to: 90)

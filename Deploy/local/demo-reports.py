@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """`make demo`'s money check: asks subscriptiond's reports (GET /v1/reports/{metric}) for MRR,
 active subscriptions and trials at the end of DAY and revenue from FROM through DAY, and prints
-them next to the simulator's own arithmetic (SIM_JSON, from `appstore-sim money`).
+them next to the simulator's own arithmetic (SIM_JSON, from `appstore-sim money`). FROM is the
+first day of DAY's month: revenue is then one point of a monthly report, rounded once on both sides.
 Usage: BASE_URL ADMIN_TOKEN SIM_JSON DAY FROM
 
 Reports are rollups kept as facts change, so a disagreement is asked again for a while before
 it counts. A 404 (a subscriptiond without reports) prints "reports: not available" and is no
 failure; the exit status is always 0: the demo's customer check is what fails the demo."""
-import datetime, json, sys, time, urllib.error, urllib.request
+import json, sys, time, urllib.error, urllib.request
 
 base, token, sim_path, day, start = sys.argv[1:6]
 sim = json.load(open(sim_path))
@@ -19,7 +20,8 @@ class NotAvailable(Exception):
 
 
 def report(metric, first):
-    url = f"{base}/v1/reports/{metric}?from={first}&to={day}&interval=day"
+    interval = "month" if metric == "revenue" else "day"
+    url = f"{base}/v1/reports/{metric}?from={first}&to={day}&interval={interval}"
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
@@ -31,12 +33,12 @@ def report(metric, first):
 
 
 def ask():
-    """subscriptiond's numbers: a day's value for the counts and MRR, the sum of the days for revenue."""
+    """subscriptiond's numbers: the last day's value for the counts and MRR, the month's for revenue."""
     got, currency, missing = {}, None, set()
     for metric, first in METRICS:
         answer = report(metric, first)
         values = [point.get("value") or 0 for point in answer.get("points", [])]
-        got[metric] = sum(values) if metric == "revenue" else (values[-1] if values else 0)
+        got[metric] = values[-1] if values else 0
         currency = answer.get("currency", currency)
         missing.update(answer.get("missing_rates", []))
     return got, currency, sorted(missing)
@@ -57,7 +59,6 @@ except NotAvailable as reason:
     print(f"reports: not available ({reason})")
     sys.exit(0)
 
-days = (datetime.date.fromisoformat(day) - datetime.date.fromisoformat(start)).days + 1
 agree = sum(same(m, got[m]) for m, _ in METRICS)
 mark = {m: "" if same(m, got[m]) else " ≠" for m, _ in METRICS}
 money = lambda value: f"{float(value):.2f}"
@@ -65,7 +66,7 @@ print(
     f"revenue: MRR {money(got['mrr'])} {currency} (simulator {money(sim['mrr'])}){mark['mrr']}"
     f" · actives {int(got['active_subscriptions'])} ({sim['active_subscriptions']}){mark['active_subscriptions']}"
     f" · trials {int(got['active_trials'])} ({sim['active_trials']}){mark['active_trials']}"
-    f" · revenue {days} days {money(got['revenue'])} {currency} ({money(sim['revenue'])}){mark['revenue']}"
+    f" · revenue since {start} {money(got['revenue'])} {currency} ({money(sim['revenue'])}){mark['revenue']}"
 )
 if currency != sim["currency"]:
     print(f"  subscriptiond reports in {currency}, the simulator in {sim['currency']} (REPORT_CURRENCY)")

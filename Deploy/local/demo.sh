@@ -142,11 +142,12 @@ echo "refund requests (subscriptionctl consumption list; show ID for one):"
 request="$(psql -tA "$DATABASE_URL" -c "SELECT id FROM consumption_requests ORDER BY id LIMIT 1")"
 [ -n "$request" ] && "$bin/subscriptionctl" consumption show "$request" | sed 's/^/  /'
 # Money: subscriptiond's reports next to the simulator's own arithmetic (Production; counts
-# and MRR at the end of today, revenue over the 30 days through today, in USD at the
-# simulator's exchange rates, which subscriptiond imports first).
+# and MRR at the end of today, revenue this month through today (one point of a monthly
+# report, so both sides round once), in USD at the simulator's exchange rates, which
+# subscriptiond imports first).
 echo
 today="$(date -u +%F)"
-since="$(date -u -d "$today -29 days" +%F)"
+since="$(date -u +%Y-%m-01)"
 { "$bin/appstore-sim" rates --through "$today" > .local/demo-rates.csv \
     && "$bin/subscriptionctl" rates import .local/demo-rates.csv > .local/demo-rates-import.txt 2>&1; } \
     || echo "rates: not imported (.local/demo-rates-import.txt)"

@@ -37,7 +37,7 @@ cleanup() {
 }
 trap cleanup EXIT
 bench_setup reports "$config"
-swift build -c "$config" --scratch-path "${BENCH_SCRATCH:-.build-bench}" --product appstore-sim >/dev/null
+[ -n "${BENCH_BIN:-}" ] || swift build -c "$config" --scratch-path "${BENCH_SCRATCH:-.build-bench}" --product appstore-sim >/dev/null
 q() { psql -qtA "$DATABASE_URL" -c "$1"; }
 
 if [ "$(q "SELECT count(*) FROM report_chains")" = 0 ] || [ "${BENCH_REUSE_DATABASE:-0}" != 1 ]; then

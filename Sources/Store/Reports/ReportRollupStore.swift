@@ -37,7 +37,7 @@ public struct ReportRollupStore: Sendable {
             PostgresQuery(
                 """
                 INSERT INTO report_changes (environment, original_transaction_id)
-                SELECT \(environment.rawValue), id FROM unnest(\(ids.sorted())::text[]) AS q(id)
+                SELECT \(environment.rawValue), id FROM unnest(\(PostgresTextArray(ids.sorted()))::text[]) AS q(id)
                 ON CONFLICT (environment, original_transaction_id) DO UPDATE SET changed_at = now()
                 """
             ).prepared())
@@ -133,7 +133,7 @@ public struct ReportRollupStore: Sendable {
                 PostgresQuery(
                     """
                     SELECT c.environment, c.original_transaction_id, c.bundle_id, c.amounts
-                    FROM report_chains c JOIN unnest(\(keys.map(\.environment))::text[], \(keys.map(\.originalTransactionID))::text[])
+                    FROM report_chains c JOIN unnest(\(PostgresTextArray(keys.map(\.environment)))::text[], \(PostgresTextArray(keys.map(\.originalTransactionID)))::text[])
                         AS k(environment, original_transaction_id) USING (environment, original_transaction_id)
                     """))
             {
@@ -146,8 +146,8 @@ public struct ReportRollupStore: Sendable {
         }
 
         /// Replaces the shares and spans of the chains in `shares` and adds `changes` to the
-        /// day sums.
-        public func write(shares: [ChainKey: ChainRollup], changes: [(key: RollupKey, amount: Decimal)]) throws {
+        /// day sums (with `staged`, once ``addStaged()`` runs).
+        public func write(shares: [ChainKey: ChainRollup], changes: [(key: RollupKey, amount: Decimal)], staged: Bool = false) throws {
             let keys = shares.keys.sorted { ($0.environment, $0.originalTransactionID) < ($1.environment, $1.originalTransactionID) }
             guard !keys.isEmpty else { return }
             let environments = keys.map(\.environment)
@@ -155,14 +155,14 @@ public struct ReportRollupStore: Sendable {
             try session.execute(
                 PostgresQuery(
                     """
-                    DELETE FROM report_spans s USING unnest(\(environments)::text[], \(ids)::text[]) AS k(environment, original_transaction_id)
+                    DELETE FROM report_spans s USING unnest(\(PostgresTextArray(environments))::text[], \(PostgresTextArray(ids))::text[]) AS k(environment, original_transaction_id)
                     WHERE s.environment = k.environment AND s.original_transaction_id = k.original_transaction_id
                     """))
             let kept = keys.filter { !(shares[$0]?.amounts.isEmpty ?? true) }
             try session.execute(
                 PostgresQuery(
                     """
-                    DELETE FROM report_chains c USING unnest(\(environments)::text[], \(ids)::text[]) AS k(environment, original_transaction_id)
+                    DELETE FROM report_chains c USING unnest(\(PostgresTextArray(environments))::text[], \(PostgresTextArray(ids))::text[]) AS k(environment, original_transaction_id)
                     WHERE c.environment = k.environment AND c.original_transaction_id = k.original_transaction_id
                     """))
             if !kept.isEmpty {
@@ -172,8 +172,8 @@ public struct ReportRollupStore: Sendable {
                     PostgresQuery(
                         """
                         INSERT INTO report_chains (environment, original_transaction_id, bundle_id, amounts)
-                        SELECT * FROM unnest(\(kept.map(\.environment))::text[], \(kept.map(\.originalTransactionID))::text[],
-                            \(bundles)::text[], \(texts)::text[])
+                        SELECT * FROM unnest(\(PostgresTextArray(kept.map(\.environment)))::text[], \(PostgresTextArray(kept.map(\.originalTransactionID)))::text[],
+                            \(PostgresTextArray(bundles))::text[], \(PostgresTextArray(texts))::text[])
                         """))
             }
             var spans = SpanColumns()
@@ -186,33 +186,62 @@ public struct ReportRollupStore: Sendable {
                         """
                         INSERT INTO report_spans (environment, original_transaction_id, kind, starts_at, ends_at, run_ends_at,
                             next_run_starts_at, bundle_id, product_id, storefront, transaction_id)
-                        SELECT * FROM unnest(\(spans.environments)::text[], \(spans.ids)::text[], \(spans.kinds)::text[],
+                        SELECT * FROM unnest(\(PostgresTextArray(spans.environments))::text[], \(PostgresTextArray(spans.ids))::text[], \(PostgresTextArray(spans.kinds))::text[],
                             \(PostgresTextArray(encoding: spans.starts))::timestamptz[], \(PostgresTextArray(encoding: spans.ends))::timestamptz[],
                             \(PostgresTextArray(encoding: spans.runEnds))::timestamptz[], \(PostgresTextArray(encoding: spans.nextRunStarts))::timestamptz[],
-                            \(spans.bundles)::text[], \(spans.products)::text[], \(spans.storefronts)::text[], \(PostgresTextArray(spans.transactions))::text[])
+                            \(PostgresTextArray(spans.bundles))::text[], \(PostgresTextArray(spans.products))::text[], \(PostgresTextArray(spans.storefronts))::text[], \(PostgresTextArray(spans.transactions))::text[])
                         """))
             }
-            try add(changes)
+            try add(changes, staged: staged)
         }
 
-        /// Adds `changes` to the day sums, summed by the database (exactly), in key order.
-        func add(_ changes: [(key: RollupKey, amount: Decimal)]) throws {
+        /// Adds `changes` to the day sums, summed by the database (exactly), in key order; with
+        /// `staged`, to a temporary table of this transaction that ``addStaged()`` sums into
+        /// them once (a recount's batches would otherwise update every day sum once each).
+        func add(_ changes: [(key: RollupKey, amount: Decimal)], staged: Bool = false) throws {
             guard !changes.isEmpty else { return }
+            if staged { try createStaging() }
+            try session.execute(
+                PostgresQuery(
+                    """
+                    INSERT INTO \(unescaped: staged ? "report_daily_staged" : "report_daily") \(unescaped: staged ? "" : "(environment, measure, day, bundle_id, product_id, storefront, currency, amount)")
+                    SELECT e, m, \(unescaped: staged ? "d, b, p, s, c, a" : "d::date, b, p, s, c, sum(a::numeric)")
+                    FROM unnest(\(PostgresTextArray(changes.map(\.key.dimensions.environment.rawValue)))::text[], \(PostgresTextArray(changes.map(\.key.measure.rawValue)))::text[],
+                        \(PostgresTextArray(changes.map { UTCDay.text($0.key.day) }))::text[], \(PostgresTextArray(changes.map(\.key.dimensions.bundleID)))::text[],
+                        \(PostgresTextArray(changes.map(\.key.dimensions.productID)))::text[], \(PostgresTextArray(changes.map { $0.key.dimensions.storefront ?? "" }))::text[],
+                        \(PostgresTextArray(changes.map(\.key.currency)))::text[], \(PostgresTextArray(changes.map { "\($0.amount)" }))::text[]) AS r(e, m, d, b, p, s, c, a)
+                    \(unescaped: staged ? "" : Self.summedIntoDaySums)
+                    """))
+        }
+
+        private func createStaging() throws {
+            try session.execute(
+                """
+                CREATE TEMPORARY TABLE IF NOT EXISTS report_daily_staged
+                    (e text, m text, d text, b text, p text, s text, c text, a text) ON COMMIT DROP
+                """)
+        }
+
+        /// Sums what ``add(_:staged:)`` staged into the day sums.
+        public func addStaged() throws {
+            try createStaging()
             try session.execute(
                 PostgresQuery(
                     """
                     INSERT INTO report_daily (environment, measure, day, bundle_id, product_id, storefront, currency, amount)
-                    SELECT e, m, d::date, b, p, s, c, sum(a::numeric)
-                    FROM unnest(\(changes.map(\.key.dimensions.environment.rawValue))::text[], \(changes.map(\.key.measure.rawValue))::text[],
-                        \(changes.map { UTCDay.text($0.key.day) })::text[], \(changes.map(\.key.dimensions.bundleID))::text[],
-                        \(changes.map(\.key.dimensions.productID))::text[], \(changes.map { $0.key.dimensions.storefront ?? "" })::text[],
-                        \(changes.map(\.key.currency))::text[], \(changes.map { "\($0.amount)" })::text[]) AS r(e, m, d, b, p, s, c, a)
-                    GROUP BY e, m, d, b, p, s, c
-                    ORDER BY e, m, d, b, p, s, c
-                    ON CONFLICT (environment, measure, day, bundle_id, product_id, storefront, currency)
-                    DO UPDATE SET amount = report_daily.amount + EXCLUDED.amount
+                    SELECT e, m, d::date, b, p, s, c, sum(a::numeric) FROM report_daily_staged
+                    \(unescaped: Self.summedIntoDaySums)
                     """))
+            try session.execute("DROP TABLE report_daily_staged")
         }
+
+        /// The end of a statement adding rows `r(e, m, d, b, p, s, c, a)` to the day sums.
+        private static let summedIntoDaySums: StaticString = """
+            GROUP BY e, m, d, b, p, s, c
+            ORDER BY e, m, d, b, p, s, c
+            ON CONFLICT (environment, measure, day, bundle_id, product_id, storefront, currency)
+            DO UPDATE SET amount = report_daily.amount + EXCLUDED.amount
+            """
 
         /// Forgets every count (a rebuild starts from nothing; the queue stays, so chains
         /// changing meanwhile are counted again after it).

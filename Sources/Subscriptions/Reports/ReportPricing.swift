@@ -93,7 +93,7 @@ public struct ReportPricing: Sendable {
     /// Apple's price in milliunits, as units.
     public static func applePrice(_ transaction: TransactionFact) -> (amount: Decimal, currency: String)? {
         guard let milliunits = transaction.priceMilliunits, let currency = transaction.currency else { return nil }
-        return (Decimal(milliunits) / 1000, currency)
+        return (Decimal.scaled(milliunits, exponent: -3), currency)
     }
 }
 
@@ -130,7 +130,7 @@ extension TransactionFact {
         guard cancellationDate != nil, !isUpgraded else { return nil }
         switch revocationType {
         case "FAMILY_REVOKE": return nil
-        case "REFUND_PRORATED": return revocationPercentage.map { Decimal($0) / 100_000 } ?? 1
+        case "REFUND_PRORATED": return revocationPercentage.map { Decimal.scaled(Int64($0), exponent: -5) } ?? 1
         default: return 1
         }
     }

@@ -22,7 +22,8 @@ public protocol ReportRollupCounter {
     func chains(after: ReportRollupStore.ChainKey?, limit: Int) throws -> [ReportRollupStore.ChainKey]
     func facts(of keys: [ReportRollupStore.ChainKey], isAutoRenewable: (TransactionFact) -> Bool) throws -> [ReportedSubscription]
     func shares(of keys: [ReportRollupStore.ChainKey]) throws -> [ReportRollupStore.ChainKey: [RollupKey: Decimal]]
-    func write(shares: [ReportRollupStore.ChainKey: ChainRollup], changes: [(key: RollupKey, amount: Decimal)]) throws
+    func write(shares: [ReportRollupStore.ChainKey: ChainRollup], changes: [(key: RollupKey, amount: Decimal)], staged: Bool) throws
+    func addStaged() throws
     func clear() throws
     func daySums() throws -> [RollupKey: Decimal]
     func fingerprint() throws -> String?

@@ -70,7 +70,7 @@ public struct ReportRollupCounting: Sendable {
         let shares = try basis.shares(of: keys, counter)
         let old = try counter.shares(of: keys)
         let changes = keys.flatMap { ChainRollup.changes(from: old[$0] ?? [:], to: shares[$0]?.amounts ?? [:]) }
-        try counter.write(shares: shares, changes: changes)
+        try counter.write(shares: shares, changes: changes, staged: false)
     }
 
     private static func recount(_ counter: any ReportRollupCounter, basis: ReportBasis, batchSize: Int) throws -> Recount {
@@ -82,10 +82,12 @@ public struct ReportRollupCounting: Sendable {
             let keys = try counter.chains(after: cursor, limit: batchSize)
             guard let last = keys.last else { break }
             let shares = try basis.shares(of: keys, counter)
-            try counter.write(shares: shares, changes: keys.flatMap { key in (shares[key]?.amounts ?? [:]).map { ($0.key, $0.value) } })
+            try counter.write(
+                shares: shares, changes: keys.flatMap { key in (shares[key]?.amounts ?? [:]).map { ($0.key, $0.value) } }, staged: true)
             chains += keys.count
             cursor = last
         }
+        try counter.addStaged()
         try counter.setFingerprint(basis.fingerprint)
         let after = try counter.daySums()
         let differing = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.count

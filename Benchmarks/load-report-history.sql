@@ -16,16 +16,16 @@ CREATE TEMP TABLE bench_chains AS
 SELECT n,
        (9000000000000000 + n)::text AS otid,
        CASE WHEN n % 10 = 9 THEN 'Sandbox' ELSE 'Production' END AS environment,
-       date_trunc('second', now()) - make_interval(days => (n * 7919) % 400, hours => n % 24) AS started,
+       date_trunc('second', now()) - make_interval(days => ((n * 7919) % 400)::int, hours => (n % 24)::int) AS started,
        n % 3 = 0 AS trial,
        n % 5 = 0 AS yearly,
-       CASE WHEN n % 5 = 0 THEN 1 ELSE (n * 31) % 14 END AS periods,
-       (ARRAY['USD', 'EUR', 'GBP', 'JPY'])[n % 4 + 1] AS currency,
-       (ARRAY['USA', 'DEU', 'GBR', 'JPN'])[n % 4 + 1] AS storefront,
-       (ARRAY[9990, 8990, 7990, 1200000])[n % 4 + 1]::bigint AS monthly_milliunits,
+       (CASE WHEN n % 5 = 0 THEN 1 ELSE (n * 31) % 14 END)::int AS periods,
+       (ARRAY['USD', 'EUR', 'GBP', 'JPY'])[(n % 4 + 1)::int] AS currency,
+       (ARRAY['USA', 'DEU', 'GBR', 'JPN'])[(n % 4 + 1)::int] AS storefront,
+       (ARRAY[9990, 8990, 7990, 1200000])[(n % 4 + 1)::int]::bigint AS monthly_milliunits,
        n % 23 = 0 AS prorated,
        n % 29 = 0 AS full_refund
-FROM generate_series(1, :count) AS n;
+FROM generate_series(1::bigint, :count) AS n;
 
 -- The free week.
 INSERT INTO transactions (environment, transaction_id, original_transaction_id, bundle_id, product_id,

@@ -53,6 +53,14 @@ extension SubscriptionDocument: ContractJSONWritable {
             if let latest { json.priceAndProceeds(latest.money) }
             json.key("product_id")
             json.value(snapshot.productID)
+            if latest != nil {
+                // What the next renewal will cost, as Apple's signed renewal info says.
+                let renewal = view.renewal?.renewalPriceMilliunits.map { Decimal($0) / 1000 }
+                json.key("renewal_currency")
+                json.value(renewal == nil ? nil : view.renewal?.renewalCurrency)
+                json.key("renewal_price")
+                json.value(renewal.map(PurchaseMoney.text))
+            }
             json.key("revocation_reason")
             json.value(snapshot.revocationReason)
             json.key("revoked_at")

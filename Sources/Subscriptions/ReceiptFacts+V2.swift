@@ -70,7 +70,9 @@ extension RenewalFact {
             gracePeriodExpiresDate: r.gracePeriodExpiresDate,
             priceConsentStatus: r.priceIncreaseStatus.map(String.init),
             eligibleWinBackOfferIDs: r.eligibleWinBackOfferIDs,
-            observedAt: signedDate
+            observedAt: signedDate,
+            renewalPriceMilliunits: r.renewalPrice.map(Int64.init),
+            renewalCurrency: r.renewalPrice == nil ? nil : r.currency
         )
     }
 }

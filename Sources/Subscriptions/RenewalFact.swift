@@ -31,6 +31,10 @@ public struct RenewalFact: Sendable, Hashable, Codable {
     public var eligibleWinBackOfferIDs: [String]?
     /// When Apple said it: the upstream response time of a verify, or when a notification was processed.
     public var observedAt: Date
+    /// Apple's `renewalPrice` (milliunits) and its `currency`: what the next renewal will cost
+    /// (signed renewal info only).
+    public var renewalPriceMilliunits: Int64?
+    public var renewalCurrency: String?
 
     /// Builds a fact field by field.
     public init(
@@ -45,7 +49,9 @@ public struct RenewalFact: Sendable, Hashable, Codable {
         gracePeriodExpiresDate: Date? = nil,
         priceConsentStatus: String? = nil,
         eligibleWinBackOfferIDs: [String]? = nil,
-        observedAt: Date
+        observedAt: Date,
+        renewalPriceMilliunits: Int64? = nil,
+        renewalCurrency: String? = nil
     ) {
         self.originalTransactionID = originalTransactionID
         self.bundleID = bundleID
@@ -59,6 +65,8 @@ public struct RenewalFact: Sendable, Hashable, Codable {
         self.priceConsentStatus = priceConsentStatus
         self.eligibleWinBackOfferIDs = eligibleWinBackOfferIDs
         self.observedAt = observedAt
+        self.renewalPriceMilliunits = renewalPriceMilliunits
+        self.renewalCurrency = renewalCurrency
     }
 
     /// The fact a `pending_renewal_info` entry states; `nil` without an original transaction id.
@@ -113,6 +121,7 @@ public struct RenewalFact: Sendable, Hashable, Codable {
             text(gracePeriodExpiresDate.map { String($0.timeIntervalSince1970) }),
             text(priceConsentStatus),
             text(eligibleWinBackOfferIDs.map { $0.joined(separator: ",") }),
+            text(renewalPriceMilliunits.map(String.init)), text(renewalCurrency),
         ]
     }
 }

@@ -77,6 +77,20 @@ struct ReportRollupTests {
             let refundsAfter = try await answer(service, "refund_rate", Self.queries(today: today)[0])
             #expect(refundsAfter != refundsBefore, "the late refunds changed the months of their purchases")
 
+            // The next renewal's price, as the simulator's signed renewal info states it.
+            let renewing = try #require(
+                try await service.database.query(
+                    """
+                    SELECT original_transaction_id, renewal_price_milliunits, renewal_currency FROM renewal_info
+                    WHERE renewal_price_milliunits IS NOT NULL AND environment = 'Production' LIMIT 1
+                    """
+                ).first, "signed renewal info states renewalPrice")
+            let id: String = try renewing.decode("original_transaction_id")
+            let milliunits: Int64 = try renewing.decode("renewal_price_milliunits")
+            let subscription = try jsonObject(try await service.get("/v1/subscriptions/\(id)"))
+            #expect(subscription["renewal_price"] as? String == PurchaseMoney.text(Decimal(milliunits) / 1000))
+            #expect(subscription["renewal_currency"] as? String == (try renewing.decode("renewal_currency", as: String.self)))
+
             // A rebuild recounts every chain and finds every day sum right.
             let rebuilt = try await CLI.run(["reports", "rebuild"], databaseURL: service.databaseURL, environment: service.environment)
             #expect(rebuilt.status == 0, "\(rebuilt.stderr)")

@@ -133,6 +133,8 @@ struct ReadAnswersTests {
                 4: "44c5cee2fac74cad3fd9d6f4aca881a2bd6432403048ef08940fd57e63566c46",
                 // price, currency, storefront, price_source and proceeds on transactions, subscriptions and purchases.
                 5: "cd2ff2b226f81ec320f0023f628ab4470d77d47e4bce5e36b45fcda8684da12b",
+                // renewal_price and renewal_currency on subscriptions.
+                6: "f6e53723dd8a5e5f342395e49ce00ff9a417eee53f8562547b830ca4d6cdb149",
             ]
             #expect(pinned[ReadAnswers.format] == digest, "stored answers changed: raise ReadAnswers.format and pin \(digest) for it")
         }

@@ -34,7 +34,8 @@ struct JoinedFacts {
         r.is_in_billing_retry_period AS renewal_is_in_billing_retry_period,
         r.grace_period_expires_date AS renewal_grace_period_expires_date,
         r.price_consent_status AS renewal_price_consent_status,
-        r.eligible_win_back_offer_ids AS renewal_eligible_win_back_offer_ids, r.observed_at AS renewal_observed_at
+        r.eligible_win_back_offer_ids AS renewal_eligible_win_back_offer_ids, r.observed_at AS renewal_observed_at,
+        r.renewal_price_milliunits AS renewal_renewal_price_milliunits, r.renewal_currency AS renewal_renewal_currency
         """
 
     /// Subscriptions in the order their first row came.

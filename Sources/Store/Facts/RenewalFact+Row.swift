@@ -10,7 +10,7 @@ extension RenewalFact {
     static let columns: StaticString = """
         environment, original_transaction_id, bundle_id, product_id, auto_renew_product_id, auto_renew_status,
         expiration_intent, is_in_billing_retry_period, grace_period_expires_date, price_consent_status,
-        eligible_win_back_offer_ids, observed_at
+        eligible_win_back_offer_ids, observed_at, renewal_price_milliunits, renewal_currency
         """
 
     /// Reads one `renewal_info` row; `prefix` names the columns of a joined read
@@ -29,7 +29,9 @@ extension RenewalFact {
             gracePeriodExpiresDate: try row.decode(prefix + "grace_period_expires_date"),
             priceConsentStatus: try row.decode(prefix + "price_consent_status"),
             eligibleWinBackOfferIDs: try row.decode(prefix + "eligible_win_back_offer_ids"),
-            observedAt: try row.decode(prefix + "observed_at")
+            observedAt: try row.decode(prefix + "observed_at"),
+            renewalPriceMilliunits: try row.decode(prefix + "renewal_price_milliunits"),
+            renewalCurrency: try row.decode(prefix + "renewal_currency")
         )
     }
 
@@ -49,10 +51,10 @@ extension RenewalFact {
                 INSERT INTO renewal_info (
                     environment, original_transaction_id, bundle_id, product_id, auto_renew_product_id, auto_renew_status,
                     expiration_intent, is_in_billing_retry_period, grace_period_expires_date, price_consent_status,
-                    eligible_win_back_offer_ids, observed_at)
+                    eligible_win_back_offer_ids, observed_at, renewal_price_milliunits, renewal_currency)
                 VALUES (\(environment.rawValue), \(originalTransactionID), \(bundleID), \(productID), \(autoRenewProductID),
                     \(autoRenewStatus), \(expirationIntent?.rawValue), \(isInBillingRetryPeriod), \(gracePeriodExpiresDate),
-                    \(priceConsentStatus), \(eligibleWinBackOfferIDs)::text[], \(observedAt))
+                    \(priceConsentStatus), \(eligibleWinBackOfferIDs)::text[], \(observedAt), \(renewalPriceMilliunits), \(renewalCurrency))
                 ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
                     bundle_id = EXCLUDED.bundle_id, product_id = EXCLUDED.product_id,
                     auto_renew_product_id = EXCLUDED.auto_renew_product_id, auto_renew_status = EXCLUDED.auto_renew_status,
@@ -61,6 +63,7 @@ extension RenewalFact {
                     grace_period_expires_date = EXCLUDED.grace_period_expires_date,
                     price_consent_status = EXCLUDED.price_consent_status,
                     eligible_win_back_offer_ids = EXCLUDED.eligible_win_back_offer_ids, observed_at = EXCLUDED.observed_at,
+                    renewal_price_milliunits = EXCLUDED.renewal_price_milliunits, renewal_currency = EXCLUDED.renewal_currency,
                     updated_at = now()
                 """
             ).prepared())

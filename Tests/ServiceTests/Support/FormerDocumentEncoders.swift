@@ -24,6 +24,7 @@ struct FormerSubscriptionDocument: Encodable {
         case source, ownership, offerType = "offer_type", appAccountToken = "app_account_token"
         case eligibleWinBackOfferIDs = "eligible_win_back_offer_ids"
         case price, currency, storefront, priceSource = "price_source", proceeds
+        case renewalPrice = "renewal_price", renewalCurrency = "renewal_currency"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -34,6 +35,9 @@ struct FormerSubscriptionDocument: Encodable {
             let priced = latest.flatMap { money[$0.transactionID] }
             try FormerMoney(money: priced).encode(to: encoder)
             try container.encode(latest?.storefront, forKey: .storefront)
+            let renewal = view.renewal?.renewalPriceMilliunits.map { Decimal($0) / 1000 }
+            try container.encode(renewal == nil ? nil : view.renewal?.renewalCurrency, forKey: .renewalCurrency)
+            try container.encode(renewal.map(PurchaseMoney.text), forKey: .renewalPrice)
         }
         try container.encode(snapshot.originalTransactionID, forKey: .originalTransactionID)
         try container.encode(snapshot.bundleID, forKey: .bundleID)

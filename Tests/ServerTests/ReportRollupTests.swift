@@ -10,8 +10,8 @@ import Subscriptions
 import Testing
 import UseCases
 
-/// The stored rollups against the definition: appstore-sim's random customers (v1, v2 and
-/// migrating) delivered shuffled and twice through the real intake, counted by the rollup
+/// The stored rollups against the definition: appstore-sim's random and named customers (v1,
+/// v2 and migrating; four currencies) delivered shuffled and twice through the real intake, counted by the rollup
 /// job, answer every metric as ``ReportEvaluator`` computes it from the stored facts; late
 /// refunds correct the days they belong to; a rebuild finds nothing to change; the CLI
 /// prints the HTTP answer.
@@ -36,6 +36,9 @@ struct ReportRollupTests {
     func rollupsEqualTheDefinition() async throws {
         let simulator = AppStoreSimulator(configuration: .demo(seed: Self.seed, sharedSecret: RunningService.sharedSecret))
         try simulator.addRandomCustomers(150, seed: Self.seed, notificationVersions: .mixed)
+        // The named customers too: prices in euros, pounds and yen (no rate for yen below),
+        // over a year of paid service, a 90-day lapse, prorated and full refunds.
+        try simulator.addDemoCustomers(notificationVersions: .mixed)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("sim-root-reports-\(UUID().uuidString).pem")
         try Data(try simulator.signingPKI().root.pem.utf8).write(to: root)
         defer { try? FileManager.default.removeItem(at: root) }
@@ -178,6 +181,11 @@ struct ReportRollupTests {
             }
         }
         #expect(compared == ReportMetric.allCases.count * Self.queries(today: today).count)
+        // The population is one the definitions tell apart on: several currencies, one without a rate.
+        let currencies = try await service.database.query("SELECT DISTINCT currency FROM transactions WHERE currency IS NOT NULL")
+        #expect(currencies.count >= 3, "\(currencies.count) currencies")
+        let revenue = try await answer(service, "revenue", Self.queries(today: today)[0])
+        #expect(revenue["missing_rates"] as? [String] == ["JPY"])
         // The population is one the definitions tell apart on.
         let actives = try await answer(service, "active_subscriptions", Self.queries(today: today)[0])
         let points = try #require(actives["points"] as? [[String: Any]])

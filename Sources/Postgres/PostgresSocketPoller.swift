@@ -37,12 +37,14 @@ final class PostgresSocketPoller: Sendable {
     private let state = Mutex(State())
     private let thread: NIOThreadPool
 
-    /// The longest the thread sleeps without a deadline due, so it never needs waking for one.
-    private static let longestSleep = Duration.seconds(1)
+    /// The longest the thread sleeps without a deadline due (1 s), so it never needs waking
+    /// for one.
+    private let longestSleep: Duration
 
     /// Starts the poller's thread; nil when the kernel refuses an epoll or eventfd descriptor
     /// (the caller then waits on its thread pool instead).
-    init?() {
+    init?(longestSleep: Duration = .seconds(1)) {
+        self.longestSleep = longestSleep
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { return nil }
         let wakeup = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
@@ -116,8 +118,8 @@ final class PostgresSocketPoller: Sendable {
                 guard !state.isClosed else { return nil }
                 let now = ContinuousClock.now
                 let wakeAt =
-                    state.waiters.values.map(\.deadline).min().map { Swift.min($0, now + Self.longestSleep) }
-                    ?? now + Self.longestSleep
+                    state.waiters.values.map(\.deadline).min().map { Swift.min($0, now + self.longestSleep) }
+                    ?? now + self.longestSleep
                 state.sleepsUntil = wakeAt
                 return (wakeAt - now).pollTimeoutMilliseconds
             }
@@ -182,7 +184,7 @@ final class PostgresSocketPoller: Sendable {
 final class PostgresSocketPoller: Sendable {
     struct DeadlinePassed: Error {}
 
-    init?() { return nil }
+    init?(longestSleep: Duration = .seconds(1)) { return nil }
 
     func wait(for events: Int16, on socket: Int32, until deadline: ContinuousClock.Instant) async throws -> Int16 {
         throw DeadlinePassed()

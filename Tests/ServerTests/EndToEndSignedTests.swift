@@ -13,19 +13,10 @@ struct EndToEndSignedTests {
     private func run(_ versions: NotificationVersionMix, seed: UInt64, duplicates: Int) async throws {
         let simulator = AppStoreSimulator(configuration: .demo(seed: seed, sharedSecret: RunningService.sharedSecret))
         try simulator.addRandomCustomers(Self.customers, seed: seed, notificationVersions: versions)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sim-root-\(seed)-\(UUID().uuidString).pem")
-        try Data(try simulator.signingPKI().root.pem.utf8).write(to: root)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let server = try await SimulatorServer.start(simulator: simulator)
-        defer { Task { await server.shutdown() } }
-        let app = try #require(simulator.configuration.apps.first)
         // The demo app, and the paid app that grandfathers its customers from before 2.0.
-        let settings = try SimulatorAppsConfig.settings(for: simulator).merging([
-            "VERIFY_RECEIPT_URL": server.productionURL.absoluteString,
-            "VERIFY_RECEIPT_SANDBOX_URL": server.sandboxURL.absoluteString,
-            "APPSTORE_ROOT_CERTIFICATES": root.path,
-            "APPSTORE_APP_APPLE_ID": String(app.appAppleID),
-        ]) { _, new in new }
+        let setup = try await SignedSimulatorSetup.start(simulator)
+        defer { Task { await setup.shutdown() } }
+        let settings = setup.settings
         try await RunningService.with(settings: settings) { service in
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
             let notifications = simulator.notifications()

@@ -39,18 +39,9 @@ struct ReportRollupTests {
         // The named customers too: prices in euros, pounds and yen (no rate for yen below),
         // over a year of paid service, a 90-day lapse, prorated and full refunds.
         try simulator.addDemoCustomers(notificationVersions: .mixed)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sim-root-reports-\(UUID().uuidString).pem")
-        try Data(try simulator.signingPKI().root.pem.utf8).write(to: root)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let server = try await SimulatorServer.start(simulator: simulator)
-        defer { Task { await server.shutdown() } }
-        let app = try #require(simulator.configuration.apps.first)
-        let settings = try SimulatorAppsConfig.settings(for: simulator).merging([
-            "VERIFY_RECEIPT_URL": server.productionURL.absoluteString,
-            "VERIFY_RECEIPT_SANDBOX_URL": server.sandboxURL.absoluteString,
-            "APPSTORE_ROOT_CERTIFICATES": root.path,
-            "APPSTORE_APP_APPLE_ID": String(app.appAppleID),
-        ]) { _, new in new }
+        let setup = try await SignedSimulatorSetup.start(simulator)
+        defer { Task { await setup.shutdown() } }
+        let settings = setup.settings
         try await RunningService.with(settings: settings) { service in
             try await ReceiptsAndEligibilityTests.importDemoCatalog(service.database)
             let ratesFile = try TemporaryFile.write(Self.rates, name: "rates.csv")

@@ -13,15 +13,6 @@ struct RatesCommand: AsyncParsableCommand {
         abstract: "Import and list the exchange rates the reports convert amounts with.",
         subcommands: [RatesImportCommand.self, RatesListCommand.self]
     )
-
-    /// `REPORT_CURRENCY`, or USD.
-    static func reportCurrency() throws -> String {
-        do {
-            return try MoneySettings.reportCurrency(ProcessInfo.processInfo.environment["REPORT_CURRENCY"])
-        } catch let error as ConfigurationError {
-            throw CommandFailure.usage(error.description)
-        }
-    }
 }
 
 /// `subscriptionctl rates import FILE.csv`.
@@ -48,7 +39,7 @@ struct RatesImportCommand: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        let currency = try RatesCommand.reportCurrency()
+        let currency = try MoneyEnvironment.reportCurrency()
         guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure.usage("cannot read \(file)") }
         try await CommandExecution.withDatabase(options) { context in
             do {
@@ -75,7 +66,7 @@ struct RatesListCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let currency = try RatesCommand.reportCurrency()
+        let currency = try MoneyEnvironment.reportCurrency()
         try await CommandExecution.withDatabase(options) { context in
             let rows = try await context.exchangeRates(reportCurrency: currency).list().map { rate in
                 (day: TimeText.day(rate.day), currency: rate.currency, rate: "\(rate.rate)")

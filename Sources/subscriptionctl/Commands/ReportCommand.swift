@@ -70,7 +70,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let money = try ReportsCommand.moneySettings()
+        let money = try MoneyEnvironment.settings()
         do {
             _ = try Reports.query(metric: metric, parameters: parameters, apps: .all, now: Date())
         } catch let error as UseCaseError {
@@ -98,17 +98,6 @@ struct ReportsCommand: AsyncParsableCommand {
         abstract: "Rebuild the reports' rollups from the facts, or show how far behind they are.",
         subcommands: [ReportsRebuildCommand.self, ReportsStatusCommand.self]
     )
-
-    /// The money settings of REPORT_CURRENCY and SUBSCRIPTIOND_CONFIG, as the service reads them.
-    static func moneySettings() throws -> MoneySettings {
-        let environment = ProcessInfo.processInfo.environment
-        do {
-            return try MoneySettings.load(
-                reportCurrency: environment["REPORT_CURRENCY"], configurationFile: environment["SUBSCRIPTIOND_CONFIG"])
-        } catch let error as ConfigurationError {
-            throw CommandFailure.usage(error.description)
-        }
-    }
 }
 
 /// `subscriptionctl reports rebuild`.
@@ -128,7 +117,7 @@ struct ReportsRebuildCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let money = try ReportsCommand.moneySettings()
+        let money = try MoneyEnvironment.settings()
         try await CommandExecution.withDatabase(options) { context in
             let recount = try await context.reportRollups(money: money, logger: options.logger).rebuild()
             if options.json {
@@ -150,7 +139,7 @@ struct ReportsStatusCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let money = try ReportsCommand.moneySettings()
+        let money = try MoneyEnvironment.settings()
         try await CommandExecution.withDatabase(options) { context in
             let backlog = try await context.reportRollups(money: money, logger: options.logger).backlog()
             if options.json {

@@ -244,9 +244,13 @@ public struct ReportRollupStore: Sendable {
             """
 
         /// Forgets every count (a rebuild starts from nothing; the queue stays, so chains
-        /// changing meanwhile are counted again after it).
+        /// changing meanwhile are counted again after it). Deleted row by row, not truncated:
+        /// TRUNCATE would lock the reports out until the rebuild commits, where DELETE lets them
+        /// read the old rollups meanwhile.
         public func clear() throws {
-            try session.execute(PostgresQuery("TRUNCATE report_daily, report_chains, report_spans"))
+            for table: StaticString in ["report_daily", "report_chains", "report_spans"] {
+                try session.execute(PostgresQuery("DELETE FROM \(unescaped: table)"))
+            }
         }
 
         /// The day sums as stored, for comparing a rebuild with what the job kept.

@@ -57,6 +57,8 @@ public struct OperatorContext: Sendable {
     public func apiKeys(configuredApps: Set<String>) -> APIKeys {
         APIKeys(repository: APIKeyStore(client: database), configuredApps: configuredApps)
     }
+    /// Console users (`console-user add/list/remove`).
+    public var consoleUsers: ConsoleUsers { ConsoleUsers(repository: ConsoleUserStore(client: database)) }
     /// Exchange rates into `reportCurrency` (`rates import/list`).
     public func exchangeRates(reportCurrency: String) -> ExchangeRateImport {
         ExchangeRateImport(repository: ExchangeRateStore(client: database), reportCurrency: reportCurrency)

@@ -12,6 +12,7 @@ import UseCases
 // production; the conformances live here, in the composition root, the one place that sees both.
 extension GrantStore: GrantRepository {}
 extension APIKeyStore: APIKeyRepository {}
+extension ConsoleUserStore: ConsoleUserRepository {}
 extension AuditLogStore: AuditTrail {}
 extension ExchangeRateStore: ExchangeRateRepository {}
 extension SubscriberRemoval: SubscriberRemovalRepository {}

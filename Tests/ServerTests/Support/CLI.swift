@@ -18,9 +18,13 @@ enum CLI {
         return path.hasPrefix("/") ? URL(fileURLWithPath: path) : TestEnvironment.repositoryRoot().appendingPathComponent(path)
     }
 
-    /// Runs the binary with stdout and stderr in pipes.
-    static func run(_ arguments: [String], databaseURL: String, environment: [String: String] = [:]) async throws -> Result {
-        try await spawn(binary.path, arguments, databaseURL: databaseURL, environment: environment, interruptWhen: nil)
+    /// Runs the binary with stdout and stderr in pipes, and `input` (when given) on stdin.
+    static func run(
+        _ arguments: [String], databaseURL: String, environment: [String: String] = [:], input: String? = nil
+    ) async throws
+        -> Result
+    {
+        try await spawn(binary.path, arguments, databaseURL: databaseURL, environment: environment, interruptWhen: nil, input: input)
     }
 
     /// Runs `executable` with `DATABASE_URL` set, on a thread of its own (waiting for a child
@@ -32,7 +36,7 @@ enum CLI {
     /// that does not may never notice. SIGKILL always ends it.
     static func spawn(
         _ executable: String, _ arguments: [String], databaseURL: String, environment: [String: String],
-        interruptWhen: (@Sendable () -> Bool)?, signal: Int32 = SIGINT
+        interruptWhen: (@Sendable () -> Bool)?, signal: Int32 = SIGINT, input: String? = nil
     ) async throws -> CLI.Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
@@ -48,8 +52,13 @@ enum CLI {
                         let err = Pipe()
                         process.standardOutput = out
                         process.standardError = err
-                        process.standardInput = FileHandle.nullDevice
+                        let stdin = input.map { _ in Pipe() }
+                        process.standardInput = stdin ?? FileHandle.nullDevice
                         try ChildProcesses.launch(process)
+                        if let stdin, let input {
+                            stdin.fileHandleForWriting.write(Data(input.utf8))
+                            try stdin.fileHandleForWriting.close()
+                        }
                         if let interruptWhen {
                             while process.isRunning && !interruptWhen() { Thread.sleep(forTimeInterval: 0.02) }
                             if process.isRunning { kill(process.processIdentifier, signal) }

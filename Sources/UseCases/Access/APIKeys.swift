@@ -64,9 +64,7 @@ public struct APIKeys: Sendable {
     /// Names are what logs, metrics and the audit log show: a letter or digit, then up to 63
     /// letters, digits, dots, dashes or underscores; `admin-token` is `ADMIN_TOKEN`'s.
     static func check(name: String) throws {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-        guard let first = name.first, first.isASCII, first.isLetter || first.isNumber, name.count <= 64, name.allSatisfy(allowed.contains)
-        else {
+        guard PrincipalName.isValid(name) else {
             throw UseCaseError.malformed(
                 "key name \"\(name)\" must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit")
         }

@@ -45,9 +45,7 @@ public struct ConsoleUsers: Sendable {
     /// Names are what the audit log shows (`console:<name>`): a letter or digit, then up to 63
     /// letters, digits, dots, dashes, underscores or @.
     static func check(name: String) throws {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@")
-        guard let first = name.first, first.isASCII, first.isLetter || first.isNumber, name.count <= 64, name.allSatisfy(allowed.contains)
-        else {
+        guard PrincipalName.isValid(name, extra: "@") else {
             throw UseCaseError.malformed(
                 "console user name \"\(name)\" must be 1 to 64 letters, digits, dots, dashes, underscores or @, starting with a letter or digit"
             )

@@ -113,12 +113,8 @@ extension ReportPricing {
     /// Apple's commission on `transaction`: reduced in the Small Business Program, and for a
     /// subscription period that starts after a year of paid service in the chain.
     func commission(_ transaction: TransactionFact, in chain: ReportedSubscription) -> CommissionRate {
-        if smallBusiness(chain.bundleID).includes(transaction.purchaseDate) { return .reduced }
-        guard chain.isAutoRenewable else { return .standard }
-        let paid = chain.transactions.filter { $0.isPaid && $0.refundedShare != 1 }
-        guard let index = paid.firstIndex(where: { $0.transactionID == transaction.transactionID }) else { return .standard }
-        let periods = paid.map { DateInterval(start: $0.purchaseDate, end: max($0.purchaseDate, $0.expiresDate ?? $0.purchaseDate)) }
-        return PaidServiceYear.reduced(periods)[index] ? .reduced : .standard
+        smallBusiness(chain.bundleID).includes(transaction.purchaseDate) || chain.afterPaidYear.contains(transaction.transactionID)
+            ? .reduced : .standard
     }
 }
 

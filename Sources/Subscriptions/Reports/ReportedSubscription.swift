@@ -13,6 +13,9 @@ public struct ReportedSubscription: Sendable {
     public let renewal: RenewalFact?
     /// True for an auto-renewable subscription.
     public let isAutoRenewable: Bool
+    /// The paid periods that start after a year of paid service in the chain (by transaction
+    /// id), whose commission is reduced: worked out once, when the chain is made.
+    let afterPaidYear: Set<String>
 
     public init(
         originalTransactionID: String, bundleID: String, environment: AppStoreEnvironment, transactions: [TransactionFact],
@@ -21,9 +24,19 @@ public struct ReportedSubscription: Sendable {
         self.originalTransactionID = originalTransactionID
         self.bundleID = bundleID
         self.environment = environment
-        self.transactions = transactions.sorted { ($0.purchaseDate, $0.transactionID) < ($1.purchaseDate, $1.transactionID) }
+        let sorted = transactions.sorted { ($0.purchaseDate, $0.transactionID) < ($1.purchaseDate, $1.transactionID) }
+        self.transactions = sorted
         self.renewal = renewal
         self.isAutoRenewable = isAutoRenewable
+        self.afterPaidYear = isAutoRenewable ? Self.periodsAfterPaidYear(sorted) : []
+    }
+
+    /// The paid, not wholly refunded periods of `transactions` that start after a year of
+    /// paid service (``PaidServiceYear``).
+    private static func periodsAfterPaidYear(_ transactions: [TransactionFact]) -> Set<String> {
+        let paid = transactions.filter { $0.isPaid && $0.refundedShare != 1 }
+        let periods = paid.map { DateInterval(start: $0.purchaseDate, end: max($0.purchaseDate, $0.expiresDate ?? $0.purchaseDate)) }
+        return Set(zip(paid, PaidServiceYear.reduced(periods)).filter(\.1).map(\.0.transactionID))
     }
 
     /// The chains of `history`: one per original transaction and environment.
@@ -54,9 +67,8 @@ public struct ReportedSubscription: Sendable {
         }
     }
 
-    /// The status at `instant`, as known now.
-    func snapshot(at instant: Date) -> SubscriptionSnapshot? {
-        let known = asOf(instant)
+    /// The status at `instant` of `known`, the chain as known at it (``asOf(_:)``).
+    private func snapshot(at instant: Date, known: [TransactionFact]) -> SubscriptionSnapshot? {
         guard !known.isEmpty else { return nil }
         return SubscriptionStatusRule.snapshot(
             originalTransactionID: originalTransactionID, transactions: known, renewal: renewal, at: instant)
@@ -74,8 +86,8 @@ public struct ReportedSubscription: Sendable {
 
     /// The chain at `instant`, as known now; nil before its first purchase.
     func reportState(at instant: Date) -> ReportState? {
-        guard let snapshot = snapshot(at: instant) else { return nil }
         let known = asOf(instant)
+        guard let snapshot = snapshot(at: instant, known: known) else { return nil }
         guard let transaction = known.last(where: { $0.transactionID == snapshot.latestTransactionID }) ?? known.last else {
             return nil
         }

@@ -55,11 +55,11 @@ extension SubscriptionDocument: ContractJSONWritable {
             json.value(snapshot.productID)
             if latest != nil {
                 // What the next renewal will cost, as Apple's signed renewal info says.
-                let renewal = view.renewal?.renewalPriceMilliunits.map { Decimal($0) / 1000 }
+                let renewal = view.renewal?.renewalPrice
                 json.key("renewal_currency")
-                json.value(renewal == nil ? nil : view.renewal?.renewalCurrency)
+                json.value(renewal?.currency)
                 json.key("renewal_price")
-                json.value(renewal.map(PurchaseMoney.text))
+                json.value(renewal.map { PurchaseMoney.text($0.amount) })
             }
             json.key("revocation_reason")
             json.value(snapshot.revocationReason)

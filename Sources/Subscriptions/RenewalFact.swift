@@ -36,6 +36,11 @@ public struct RenewalFact: Sendable, Hashable, Codable {
     public var renewalPriceMilliunits: Int64?
     public var renewalCurrency: String?
 
+    /// `renewalPrice` in units of its currency; nil when Apple stated none.
+    public var renewalPrice: (amount: Decimal, currency: String?)? {
+        renewalPriceMilliunits.map { (Decimal.scaled($0, exponent: -3), renewalCurrency) }
+    }
+
     /// Builds a fact field by field.
     public init(
         originalTransactionID: String,

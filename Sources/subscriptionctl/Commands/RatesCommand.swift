@@ -69,7 +69,7 @@ struct RatesListCommand: AsyncParsableCommand {
         let currency = try MoneyEnvironment.reportCurrency()
         try await CommandExecution.withDatabase(options) { context in
             let rows = try await context.exchangeRates(reportCurrency: currency).list().map { rate in
-                (day: TimeText.day(rate.day), currency: rate.currency, rate: "\(rate.rate)")
+                (day: UTCDay.text(rate.day), currency: rate.currency, rate: "\(rate.rate)")
             }
             if options.json {
                 try Output.json(rows.map { ["date": $0.day, "currency": $0.currency, "rate": $0.rate] })

@@ -2,21 +2,12 @@ import Foundation
 
 /// Timestamps for people: UTC, minute precision, with a relative age.
 enum TimeText {
-    /// `2026-12-01 10:00Z`.
+    /// `2026-12-01 10:00Z` (a day alone: `UTCDay.text`).
     static func utc(_ date: Date) -> String {
-        utc(date, format: "yyyy-MM-dd HH:mm'Z'")
-    }
-
-    /// `2026-12-01`: the UTC day.
-    static func day(_ date: Date) -> String {
-        utc(date, format: "yyyy-MM-dd")
-    }
-
-    private static func utc(_ date: Date, format: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = format
+        formatter.dateFormat = "yyyy-MM-dd HH:mm'Z'"
         return formatter.string(from: date)
     }
 

@@ -35,9 +35,9 @@ struct FormerSubscriptionDocument: Encodable {
             let priced = latest.flatMap { money[$0.transactionID] }
             try FormerMoney(money: priced).encode(to: encoder)
             try container.encode(latest?.storefront, forKey: .storefront)
-            let renewal = view.renewal?.renewalPriceMilliunits.map { Decimal($0) / 1000 }
-            try container.encode(renewal == nil ? nil : view.renewal?.renewalCurrency, forKey: .renewalCurrency)
-            try container.encode(renewal.map(PurchaseMoney.text), forKey: .renewalPrice)
+            let renewal = view.renewal?.renewalPrice
+            try container.encode(renewal?.currency, forKey: .renewalCurrency)
+            try container.encode(renewal.map { PurchaseMoney.text($0.amount) }, forKey: .renewalPrice)
         }
         try container.encode(snapshot.originalTransactionID, forKey: .originalTransactionID)
         try container.encode(snapshot.bundleID, forKey: .bundleID)

@@ -26,6 +26,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -278,10 +279,30 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
+        // The web console (`/console`): sessions, CSRF, security headers, server-drawn charts
+        // and the Mustache pages over the same use cases as the API.
+        .target(
+            name: "Console",
+            dependencies: [
+                "Access",
+                "ServiceSupport",
+                "Store",
+                "StoredAnswers",
+                "Subscriptions",
+                "UseCases",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+
         // HTTP routes, the worker service and metrics.
         .target(
             name: "Server",
             dependencies: [
+                "Console",
                 "Access",
                 "ContractDocuments",
                 "Settings",
@@ -578,6 +599,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "ConsoleTests",
+            dependencies: ["Console"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

@@ -13,6 +13,9 @@ import UseCases
 extension GrantStore: GrantRepository {}
 extension APIKeyStore: APIKeyRepository {}
 extension ConsoleUserStore: ConsoleUserRepository {}
+extension ConsoleSessionStore: ConsoleSessionRepository {}
+extension InboxQueries: ReplayableQueue {}
+extension WebhookQueries: ReplayableQueue {}
 extension AuditLogStore: AuditTrail {}
 extension ExchangeRateStore: ExchangeRateRepository {}
 extension SubscriberRemoval: SubscriberRemovalRepository {}

@@ -70,6 +70,14 @@ public struct ServiceComponents: Sendable {
     public let reports: Reports
     /// Keeps the rollups equal to the facts (the rollup job).
     public let reportRollups: ReportRollupCounting
+    /// The console's sessions (sign-in, sign-out, idle expiry).
+    public let consoleSessions: ConsoleSessions
+    /// "Check with Apple" for one customer.
+    public let customerRecheck: CustomerRecheck
+    /// Putting dead notifications and webhook events back to work.
+    public let deadWorkReplay: DeadWorkReplay
+    /// API keys (the console's keys page).
+    public let apiKeys: APIKeys
 
     private let database: PostgresClient
     private let readDatabase: PostgresClient?
@@ -180,6 +188,15 @@ public struct ServiceComponents: Sendable {
                     repository: ExchangeRateStore(client: database), reportCurrency: configuration.money.reportCurrency)),
             reportRollups: ReportRollupCounting(
                 rollups: ReportRollupStore(client: database), catalog: readAnswers.followingWrites, money: configuration.money),
+            consoleSessions: ConsoleSessions(repository: ConsoleSessionStore(client: database), idle: configuration.consoleSessionIdle),
+            customerRecheck: CustomerRecheck(
+                sync: SubscriptionSync(
+                    database: database, evidence: apiEvidence, apps: configuration.apps, concurrency: 4, logger: logger),
+                audit: AuditLogStore(client: database)),
+            deadWorkReplay: DeadWorkReplay(
+                notifications: InboxQueries(client: database), webhooks: WebhookQueries(client: database),
+                audit: AuditLogStore(client: database)),
+            apiKeys: APIKeys(repository: APIKeyStore(client: database), configuredApps: Set(configuration.apps.bundleIDs)),
             database: database, readDatabase: readDatabase, upstreams: upstreams.all)
     }
 

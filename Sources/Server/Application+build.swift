@@ -1,5 +1,6 @@
 import AppStoreSignature
 import Composition
+import Console
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -22,6 +23,8 @@ public func buildApplication(
     let logger = environment.logger
     // First, so a bad certificate or key stops startup before anything else opens.
     let tlsContexts = try configuration.tls.map(TLSContextStore.init(files:))
+    // And the console's templates, when it is on: a missing one stops startup, not a page.
+    let consoleTemplates = configuration.consoleEnabled ? try await ConsoleTemplates.load() : nil
     let workerSignal = WorkerSignal()
     let components = try await ServiceComponents.open(
         configuration: configuration, logger: logger, retryPolicy: environment.retryPolicy,
@@ -71,7 +74,7 @@ public func buildApplication(
     let largeBodies = LargeBodyLane()
     let router = buildRouter(
         configuration: configuration, environment: environment, components: components, intakeBatcher: intakeBatcher,
-        largeBodies: largeBodies, intakeLatency: intakeLatency)
+        largeBodies: largeBodies, intakeLatency: intakeLatency, consoleTemplates: consoleTemplates)
 
     var services: [any Service] = components.databaseServices
     services += [

@@ -1,4 +1,5 @@
 import Composition
+import Console
 import Hummingbird
 import Intake
 import Logging
@@ -6,10 +7,11 @@ import Settings
 import UseCases
 
 /// The routes: health and metrics, notification intake, and the query API (`/v1`, for API
-/// keys and `ADMIN_TOKEN`, each route guarded by its scope: `APIRoute`). Each controller decodes, calls one use case of `components`, encodes.
+/// keys and `ADMIN_TOKEN`, each route guarded by its scope: `APIRoute`), and the console (`/console`, unless `CONSOLE=off`). Each controller decodes, calls one use case of `components`, encodes.
 func buildRouter(
     configuration: ServiceConfiguration, environment: ApplicationEnvironment, components: ServiceComponents,
-    intakeBatcher: IntakeBatcher, largeBodies: LargeBodyLane, intakeLatency: IntakeLatencyWindow?
+    intakeBatcher: IntakeBatcher, largeBodies: LargeBodyLane, intakeLatency: IntakeLatencyWindow?,
+    consoleTemplates: ConsoleTemplates? = nil
 ) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: AccessLogMiddleware())
@@ -44,5 +46,14 @@ func buildRouter(
         appAccountTokens: components.appAccountTokens,
         maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: api)
+    if let consoleTemplates {
+        ConsoleController(
+            services: ConsoleServices(
+                sessions: components.consoleSessions, reports: components.reports, answers: components.readAnswers,
+                eligibility: components.eligibility, grants: components.grants, forgetting: components.forgetting,
+                recheck: components.customerRecheck, replay: components.deadWorkReplay, keys: components.apiKeys),
+            templates: consoleTemplates, loopbackHTTP: configuration.listensOnLoopbackHTTP
+        ).addRoutes(to: router)
+    }
     return router
 }

@@ -104,6 +104,10 @@ public struct ServiceConfiguration: Sendable {
     /// The intake p99 above which the worker of the same process claims less, down to a trickle,
     /// until intake is fast again (Apple's retries cost more than a worker that lags); nil never yields.
     public var workerYieldLatency: Duration? = .milliseconds(5)
+    /// Whether `/console` is served (`CONSOLE`, on unless `off`).
+    public var consoleEnabled = true
+    /// A console session unused this long is signed out (`CONSOLE_SESSION_IDLE_MINUTES`).
+    public var consoleSessionIdle: Duration = .seconds(30 * 60)
 
     /// The variables read, with their defaults (nil: no default), in the order of DESIGN.md.
     public static let variables: [(name: String, defaultValue: String?)] = [
@@ -162,6 +166,8 @@ public struct ServiceConfiguration: Sendable {
         ("PARTITION_RETENTION_DAYS", nil),
         ("ALLOW_XCODE_TRANSACTIONS", "false"),
         ("REPORT_CURRENCY", "USD"),
+        ("CONSOLE", "on"),
+        ("CONSOLE_SESSION_IDLE_MINUTES", "30"),
     ]
 
     /// Reads and validates the configuration; throws one `ConfigurationError` naming the first bad setting.
@@ -228,6 +234,8 @@ public struct ServiceConfiguration: Sendable {
                 "is \(configuration.intakeMaxInflightBytes), less than MAX_BODY_BYTES (\(configuration.maxBodyBytes)): a body of the largest accepted size could never be read"
             )
         }
+        configuration.consoleEnabled = try reader.switch("CONSOLE")
+        configuration.consoleSessionIdle = .seconds(60 * (try reader.integer("CONSOLE_SESSION_IDLE_MINUTES", in: 1...10_080)))
         let yieldMilliseconds = try reader.integer("WORKER_YIELD_LATENCY_MS", in: 0...60_000)
         configuration.workerYieldLatency = yieldMilliseconds == 0 ? nil : .milliseconds(yieldMilliseconds)
         try configuration.checkXcodeTransactions(allowed: try reader.boolean("ALLOW_XCODE_TRANSACTIONS"))
@@ -248,6 +256,12 @@ extension ServiceConfiguration {
             "ALLOW_XCODE_TRANSACTIONS",
             "is false, but app \(app) has xcode_certificate_file (StoreKit Testing in Xcode purchases, for local development only) while \(endpoint.setting) is \(endpoint.url), not loopback: run against appstore-sim, remove xcode_certificate_file, or set ALLOW_XCODE_TRANSACTIONS=true to accept them anyway"
         )
+    }
+
+    /// True when the listener serves plain HTTP on a loopback address (a developer's
+    /// machine): the console's cookies then go without `Secure`.
+    public var listensOnLoopbackHTTP: Bool {
+        tls == nil && LoopbackHost.contains(host)
     }
 
     /// Apple's endpoints, by the setting that names each.

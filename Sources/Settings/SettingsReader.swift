@@ -65,6 +65,16 @@ public struct SettingsReader: Sendable {
         }
     }
 
+    /// `on` or `off` (also `true`/`false`, `1`/`0`, `yes`/`no`).
+    public func `switch`(_ name: String) throws -> Bool {
+        let text = try required(name)
+        switch text.lowercased() {
+        case "on", "true", "1", "yes": return true
+        case "off", "false", "0", "no": return false
+        default: throw ConfigurationError(name, "must be on or off, got '\(text)'")
+        }
+    }
+
     /// A bearer token of at least 16 characters, or nil when unset.
     public func token(_ name: String) throws -> String? {
         guard let token = string(name) else { return nil }

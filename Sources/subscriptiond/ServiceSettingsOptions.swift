@@ -144,6 +144,10 @@ struct ServiceSettingsOptions: ParsableArguments {
     var apiUpstreamConcurrency: String?
     @Option(help: "The currency reports are in and exchange rates are quoted in (REPORT_CURRENCY, default USD).")
     var reportCurrency: String?
+    @Option(help: "Serve the web console at /console: on or off (CONSOLE, default on).")
+    var console: String?
+    @Option(help: "Minutes a console session may sit unused before it is signed out (CONSOLE_SESSION_IDLE_MINUTES, default 30).")
+    var consoleSessionIdleMinutes: String?
 
     /// The process environment with every given flag written over its variable.
     func environment(merging base: [String: String]) -> [String: String] {
@@ -163,6 +167,7 @@ struct ServiceSettingsOptions: ParsableArguments {
             "WEBHOOK_CONCURRENCY": webhookConcurrency,
             "WEBHOOK_TIMEOUT_MS": webhookTimeoutMs, "WEBHOOK_LEASE_MS": webhookLeaseMs, "RETENTION_DAYS": retentionDays,
             "RETENTION_DROP_SIGNED": retentionDropSigned, "REPORT_CURRENCY": reportCurrency,
+            "CONSOLE": console, "CONSOLE_SESSION_IDLE_MINUTES": consoleSessionIdleMinutes,
             "PARTITION_RETENTION_DAYS": partitionRetentionDays,
             "ALLOW_XCODE_TRANSACTIONS": allowXcodeTransactions,
             "APPSTORE_APP_APPLE_ID": appstoreAppAppleID,

@@ -1,4 +1,5 @@
 import Access
+import Console
 import Hummingbird
 import NIOCore
 
@@ -27,5 +28,11 @@ public struct ServerRequestContext: PrincipalRequestContext {
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.channel = source.channel
+    }
+}
+
+extension ServerRequestContext: ConsoleRequestContext {
+    public var clientAddress: String {
+        channel.remoteAddress?.ipAddress ?? "unknown"
     }
 }

@@ -38,7 +38,8 @@ public struct ConsoleUserStore: Sendable {
         }
     }
 
-    /// Removes the user `name` (its row stays, marked) with an audit row naming `actor`.
+    /// Removes the user `name` (its row stays, marked; its sessions end) with an audit row naming
+    /// `actor`.
     public func remove(name: String, actor: String) async throws {
         try await client.withTransaction { session in
             let removed = try session.execute(
@@ -46,6 +47,8 @@ public struct ConsoleUserStore: Sendable {
                     "UPDATE console_users SET removed_at = now() WHERE name = \(name) AND removed_at IS NULL"
                 ).prepared())
             guard removed == 1 else { throw Failure.unknownName(name) }
+            // Signed out everywhere at once.
+            try session.execute(PostgresQuery("DELETE FROM console_sessions WHERE user_name = \(name)").prepared())
             try AuditLog.record(action: "console_user_removed", actor: actor, appUserID: nil, detail: ["name": name], in: session)
         }
     }
@@ -56,12 +59,20 @@ public struct ConsoleUserStore: Sendable {
             PostgresQuery(
                 "SELECT name, role, password_hash, created_at, created_by, removed_at FROM console_users ORDER BY created_at, name"
             ).prepared()
-        ).map { row in
-            let roleText: String = try row.decode("role")
-            guard let role = ConsoleRole(rawValue: roleText) else { throw StoreError("console_users holds an unknown role \(roleText)") }
-            return ConsoleUserRecord(
-                name: try row.decode("name"), role: role, passwordHash: try row.decode("password_hash"),
-                createdAt: try row.decode("created_at"), createdBy: try row.decode("created_by"), removedAt: try row.decode("removed_at"))
-        }
+        ).map(Self.record(from:))
+    }
+
+    /// A `console_users` row.
+    static func record(from row: PostgresRow) throws -> ConsoleUserRecord {
+        ConsoleUserRecord(
+            name: try row.decode("name"), role: try role(from: row), passwordHash: try row.decode("password_hash"),
+            createdAt: try row.decode("created_at"), createdBy: try row.decode("created_by"), removedAt: try row.decode("removed_at"))
+    }
+
+    /// The `role` column of a row (of `console_users`, or joined with it).
+    static func role(from row: PostgresRow) throws -> ConsoleRole {
+        let text: String = try row.decode("role")
+        guard let role = ConsoleRole(rawValue: text) else { throw StoreError("console_users holds an unknown role \(text)") }
+        return role
     }
 }

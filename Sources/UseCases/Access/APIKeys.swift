@@ -14,7 +14,7 @@ public struct APIKeys: Sendable {
     }
 
     private let repository: any APIKeyRepository
-    private let configuredApps: Set<String>
+    public let configuredApps: Set<String>
 
     /// - Parameter configuredApps: the bundle ids a key may be limited to.
     public init(repository: any APIKeyRepository, configuredApps: Set<String>) {

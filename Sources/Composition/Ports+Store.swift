@@ -13,6 +13,7 @@ import UseCases
 extension GrantStore: GrantRepository {}
 extension APIKeyStore: APIKeyRepository {}
 extension ConsoleUserStore: ConsoleUserRepository {}
+extension CustomerQueries: CustomerRecords {}
 extension AuditLogStore: AuditTrail {}
 extension ExchangeRateStore: ExchangeRateRepository {}
 extension SubscriberRemoval: SubscriberRemovalRepository {}
@@ -41,6 +42,13 @@ extension ManualGrants {
     /// Grants kept in `database`.
     public init(database: PostgresClient) {
         self.init(store: GrantStore(client: database))
+    }
+}
+
+extension CustomerDirectory {
+    /// Customers and their timelines in `database`.
+    public init(database: PostgresClient) {
+        self.init(records: CustomerQueries(client: database))
     }
 }
 

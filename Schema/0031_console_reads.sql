@@ -22,6 +22,10 @@ DROP INDEX notifications_app_user_idx;
 CREATE INDEX notifications_app_user_idx ON notifications (app_user_id, received_at, id)
     WHERE app_user_id IS NOT NULL;
 
+-- The newest processed notification (the console's pipeline) without reading them all;
+-- retention's "processed before the cutoff" finds its rows here too.
+CREATE INDEX notifications_processed_idx ON notifications (processed_at) WHERE state = 'processed';
+
 -- A subscription's status changes by time (status_events_original_idx was by id alone).
 DROP INDEX status_events_original_idx;
 CREATE INDEX status_events_original_idx ON status_events (environment, original_transaction_id, occurred_at, id);

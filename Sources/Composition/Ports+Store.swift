@@ -14,6 +14,9 @@ extension GrantStore: GrantRepository {}
 extension APIKeyStore: APIKeyRepository {}
 extension ConsoleUserStore: ConsoleUserRepository {}
 extension CustomerQueries: CustomerRecords {}
+extension PipelineQueries: PipelineSource {}
+extension InboxQueries: NotificationListing {}
+extension WebhookQueries: WebhookEventListing {}
 extension AuditLogStore: AuditTrail {}
 extension ExchangeRateStore: ExchangeRateRepository {}
 extension SubscriberRemoval: SubscriberRemovalRepository {}
@@ -49,6 +52,20 @@ extension CustomerDirectory {
     /// Customers and their timelines in `database`.
     public init(database: PostgresClient) {
         self.init(records: CustomerQueries(client: database))
+    }
+}
+
+extension PipelineHealth {
+    /// The pipeline of `database`.
+    public init(database: PostgresClient) {
+        self.init(source: PipelineQueries(client: database))
+    }
+}
+
+extension OperationsLists {
+    /// The inbox and the webhook outbox of `database`.
+    public init(database: PostgresClient) {
+        self.init(notifications: InboxQueries(client: database), webhooks: WebhookQueries(client: database))
     }
 }
 

@@ -85,5 +85,8 @@ struct CustomerDirectoryTests {
         for text in ["", "1", "1.transaction", "x.audit.1", "1.Audit.1", "99999999999999999999.audit.1", "253402300800000000.audit.1"] {
             #expect(TimelineCursor(text: text) == nil, "\(text)")
         }
+        let list = ListCursor(at: at, id: 42)
+        #expect(ListCursor(text: list.text)?.id == 42 && list.text == "1790000000123456.42")
+        for text in ["", "1", "1.2.3", "a.1", "1.a", "-99999999999999999.1"] { #expect(ListCursor(text: text) == nil, "\(text)") }
     }
 }

@@ -16,6 +16,10 @@ extension ConsoleUserStore: ConsoleUserRepository {}
 extension ConsoleSessionStore: ConsoleSessionRepository {}
 extension InboxQueries: ReplayableQueue {}
 extension WebhookQueries: ReplayableQueue {}
+extension CustomerQueries: CustomerRecords {}
+extension PipelineQueries: PipelineSource {}
+extension InboxQueries: NotificationListing {}
+extension WebhookQueries: WebhookEventListing {}
 extension AuditLogStore: AuditTrail {}
 extension ExchangeRateStore: ExchangeRateRepository {}
 extension SubscriberRemoval: SubscriberRemovalRepository {}
@@ -44,6 +48,27 @@ extension ManualGrants {
     /// Grants kept in `database`.
     public init(database: PostgresClient) {
         self.init(store: GrantStore(client: database))
+    }
+}
+
+extension CustomerDirectory {
+    /// Customers and their timelines in `database`.
+    public init(database: PostgresClient) {
+        self.init(records: CustomerQueries(client: database))
+    }
+}
+
+extension PipelineHealth {
+    /// The pipeline of `database`.
+    public init(database: PostgresClient) {
+        self.init(source: PipelineQueries(client: database))
+    }
+}
+
+extension OperationsLists {
+    /// The inbox and the webhook outbox of `database`.
+    public init(database: PostgresClient) {
+        self.init(notifications: InboxQueries(client: database), webhooks: WebhookQueries(client: database))
     }
 }
 

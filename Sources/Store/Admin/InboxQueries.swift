@@ -11,14 +11,26 @@ public struct InboxQueries: Sendable {
     }
 
     /// Notifications matching `filter`, newest first.
+    ///
+    /// Read state by state, each newest first through its index on (state, received_at) and
+    /// stopping after `limit` rows, then merged: a page costs the same on a table of millions,
+    /// where one scan in time order would read and sort the whole table (no index has the
+    /// time first).
     public func list(_ filter: NotificationFilter) async throws -> [NotificationSummary] {
-        try await client.query(
+        let states = filter.state.map { [$0.rawValue] } ?? InboxState.allCases.map(\.rawValue)
+        return try await client.query(
             """
-            SELECT \(unescaped: NotificationSummary.columns) FROM notifications
-            WHERE (\(filter.state?.rawValue)::text IS NULL OR state = \(filter.state?.rawValue))
-              AND (\(filter.notificationType)::text IS NULL OR notification_type = \(filter.notificationType))
-              AND (\(filter.bundleID)::text IS NULL OR bundle_id = \(filter.bundleID))
-              AND (\(filter.receivedSince)::timestamptz IS NULL OR received_at >= \(filter.receivedSince))
+            SELECT \(unescaped: NotificationSummary.columns)
+            FROM unnest(\(states)::text[]) AS wanted(wanted_state) CROSS JOIN LATERAL (
+                SELECT \(unescaped: NotificationSummary.columns) FROM notifications
+                WHERE state = wanted.wanted_state
+                  AND (\(filter.notificationType)::text IS NULL OR notification_type = \(filter.notificationType))
+                  AND (\(filter.bundleID)::text IS NULL OR bundle_id = \(filter.bundleID))
+                  AND (\(filter.receivedSince)::timestamptz IS NULL OR received_at >= \(filter.receivedSince))
+                  AND (\(filter.before?.at)::timestamptz IS NULL OR (received_at, id) < (\(filter.before?.at)::timestamptz, \(filter.before?.id)::bigint))
+                ORDER BY received_at DESC, id DESC
+                LIMIT \(filter.limit)
+            ) AS found
             ORDER BY received_at DESC, id DESC
             LIMIT \(filter.limit)
             """

@@ -39,6 +39,9 @@ public struct NotificationSummary: Sendable {
         attempts, received_at, processed_at, next_attempt_at, last_error
         """
 
+    /// Where the list continues after this row.
+    public var cursor: ListCursor { ListCursor(at: receivedAt, id: id) }
+
     /// `TYPE` or `TYPE/SUBTYPE` (v2), or the source for queued receipts.
     public var kind: String {
         guard let notificationType else { return source }
@@ -97,17 +100,21 @@ public struct NotificationFilter: Sendable {
     public var bundleID: String?
     /// Only those received at or after this time.
     public var receivedSince: Date?
+    /// Only those after this one in the list's order (the next page); nil: from the newest.
+    public var before: ListCursor?
     /// At most this many, newest first.
     public var limit: Int
 
     /// Creates a filter.
     public init(
-        state: InboxState? = nil, notificationType: String? = nil, bundleID: String? = nil, receivedSince: Date? = nil, limit: Int = 50
+        state: InboxState? = nil, notificationType: String? = nil, bundleID: String? = nil, receivedSince: Date? = nil,
+        before: ListCursor? = nil, limit: Int = 50
     ) {
         self.state = state
         self.notificationType = notificationType
         self.bundleID = bundleID
         self.receivedSince = receivedSince
+        self.before = before
         self.limit = limit
     }
 }

@@ -3,11 +3,17 @@ import Postgres
 import Subscriptions
 
 /// A failure reason and how many notifications share it.
-public struct ReasonCount: Sendable {
+public struct ReasonCount: Sendable, Equatable {
     /// The `last_error` text.
     public let reason: String
     /// Notifications with it.
     public let count: Int
+
+    /// `count` rows failed for `reason`.
+    public init(reason: String, count: Int) {
+        self.reason = reason
+        self.count = count
+    }
 }
 
 /// The inbox at a glance.

@@ -17,6 +17,9 @@ public struct WebhookEventSummary: Sendable {
     public let lastStatus: Int?
     /// When the receiver acknowledged it.
     public let deliveredAt: Date?
+
+    /// Where the list continues after this event.
+    public var cursor: ListCursor { ListCursor(at: event.createdAt, id: event.id) }
 }
 
 /// Operator queries over the outbox: list, show, replay.
@@ -33,12 +36,21 @@ public struct WebhookQueries: Sendable {
         w.state, w.attempts, w.next_attempt_at, w.last_error, w.last_status, w.delivered_at
         """
 
-    /// Events, newest first, optionally only those in `state`.
-    public func list(state: WebhookEventState?, limit: Int) async throws -> [WebhookEventSummary] {
-        try await client.query(
+    /// Events, newest first, optionally only those in `state`, after `before` (nil: from the newest).
+    ///
+    /// Read state by state through the index on (state, created_at), each stopping after
+    /// `limit` rows, then merged, as `InboxQueries.list` does.
+    public func list(state: WebhookEventState?, before: ListCursor? = nil, limit: Int) async throws -> [WebhookEventSummary] {
+        let states = state.map { [$0.rawValue] } ?? WebhookEventState.allCases.map(\.rawValue)
+        return try await client.query(
             """
-            SELECT \(unescaped: WebhookEvent.columns), \(unescaped: Self.deliveryColumns) FROM webhook_events AS w
-            WHERE (\(state?.rawValue)::text IS NULL OR w.state = \(state?.rawValue))
+            SELECT w.* FROM unnest(\(states)::text[]) AS wanted(wanted_state) CROSS JOIN LATERAL (
+                SELECT \(unescaped: WebhookEvent.columns), \(unescaped: Self.deliveryColumns) FROM webhook_events AS w
+                WHERE w.state = wanted.wanted_state
+                  AND (\(before?.at)::timestamptz IS NULL OR (w.created_at, w.id) < (\(before?.at)::timestamptz, \(before?.id)::bigint))
+                ORDER BY w.created_at DESC, w.id DESC
+                LIMIT \(limit)
+            ) AS w
             ORDER BY w.created_at DESC, w.id DESC
             LIMIT \(limit)
             """

@@ -260,6 +260,7 @@ let package = Package(
             name: "UseCases",
             dependencies: [
                 "CatalogFiles",
+                "ContractDocuments",
                 "Access",
                 "Settings",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -285,6 +286,9 @@ let package = Package(
             name: "Console",
             dependencies: [
                 "Access",
+                "AppStore",
+                "ContractDocuments",
+                "JSON",
                 "ServiceSupport",
                 "Store",
                 "StoredAnswers",

@@ -166,4 +166,19 @@ grep -E '^subscriptiond_(notifications_received_total|notifications_processed_to
 echo
 echo "logs: .local/demo-subscriptiond.log, .local/demo-appstore-sim.log; the simulator's truth: .local/demo-truth.json, its money: .local/demo-money.json"
 echo "inspect: DATABASE_URL=$DATABASE_URL $bin/subscriptionctl stats; webhooks received: .local/demo-webhooks.jsonl"
+
+# The console: two demo users with a fresh password each run (support may grant and re-check;
+# admin may also delete, replay and make keys).
+console_password="demo-$(openssl rand -hex 8)"
+for role in support admin; do
+    printf '%s\n' "$console_password" | "$bin/subscriptionctl" console-user add "demo-$role" --role "$role" --password-stdin >/dev/null
+done
+echo
+echo "console: http://127.0.0.1:$sdport/console"
+echo "  sign in as demo-support (or demo-admin) with the password $console_password"
+echo "  try the customer alice-trial-renews"
+if [ -t 0 ] && [ -z "${CI:-}" ]; then
+    echo "subscriptiond keeps running for the console; Ctrl-C stops it"
+    wait $server || true
+fi
 exit $status

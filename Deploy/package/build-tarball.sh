@@ -4,7 +4,7 @@
 # they read at run time, in one versioned tarball:
 #   dist/subscriptiond-VERSION-linux-ARCH.tar.gz
 #     bin/                       the three executables
-#     share/subscriptiond/       Schema/, Certificates/, subscriptiond.service,
+#     share/subscriptiond/       Schema/, Certificates/, Templates/ (the console), subscriptiond.service,
 #                                subscriptiond.env.example, prometheus/, grafana/, caddy/
 #     install.sh INSTALL.md LICENSE CHANGELOG.md
 #   Deploy/package/build-tarball.sh [release|debug]     (PACKAGE_SCRATCH: the build folder)
@@ -37,7 +37,7 @@ for product in subscriptiond subscriptionctl appstore-sim; do
     cp "$bin/$product" "$stage/bin/"
     [ "$config" = release ] && strip --strip-debug "$stage/bin/$product"
 done
-cp -R Schema Certificates "$stage/share/subscriptiond/"
+cp -R Schema Certificates Templates "$stage/share/subscriptiond/"
 cp Deploy/systemd/subscriptiond.service Deploy/subscriptiond.env.example "$stage/share/subscriptiond/"
 cp -R Deploy/prometheus Deploy/grafana Deploy/caddy "$stage/share/subscriptiond/"
 cp Deploy/package/install.sh Deploy/package/INSTALL.md LICENSE CHANGELOG.md "$stage/"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs an unpacked subscriptiond release under a prefix (default /usr/local):
 #   PREFIX/bin/{subscriptiond,subscriptionctl,appstore-sim}
-#   PREFIX/share/subscriptiond/{Schema,Certificates,...}   (found by the binaries on their own)
+#   PREFIX/share/subscriptiond/{Schema,Certificates,Templates,...}   (found by the binaries on their own)
 #   PREFIX/share/subscriptiond/subscriptiond.service        (ExecStart pointing at PREFIX/bin)
 # Usage: ./install.sh [--prefix DIR]      (see INSTALL.md for the service user and settings)
 set -euo pipefail
@@ -16,7 +16,7 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$prefix/bin" "$prefix/share/subscriptiond"
 install -m 0755 "$here"/bin/* "$prefix/bin/"
-rm -rf "$prefix/share/subscriptiond/Schema" "$prefix/share/subscriptiond/Certificates"
+rm -rf "$prefix/share/subscriptiond/Schema" "$prefix/share/subscriptiond/Certificates" "$prefix/share/subscriptiond/Templates"
 cp -R "$here/share/subscriptiond/." "$prefix/share/subscriptiond/"
 sed -i "s|/usr/local/bin/|$prefix/bin/|g" "$prefix/share/subscriptiond/subscriptiond.service"
 echo "installed $("$prefix/bin/subscriptiond" --version) under $prefix"

@@ -29,6 +29,8 @@ extension AppAccountTokenStore: AppAccountTokenRepository {}
 extension AppleAccountReader: AppleAccountSource {}
 extension ReadAnswers: CatalogSource {}
 extension ReadAnswers: SubscriberDocumentSource {}
+extension ReadAnswers: CustomerDocuments {}
+extension SubscriptionStoryReader: SubscriptionStorySource {}
 extension NotificationInbox: NotificationOutcomes {}
 extension NotificationInbox: PurchaseQueue {}
 extension StoredReceipts: StoredReceiptSource {}

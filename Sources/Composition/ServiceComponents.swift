@@ -78,6 +78,14 @@ public struct ServiceComponents: Sendable {
     public let deadWorkReplay: DeadWorkReplay
     /// API keys (the console's keys page).
     public let apiKeys: APIKeys
+    /// A customer's whole story (the console's customer page).
+    public let customerProfile: CustomerProfile
+    /// Finding customers and reading their timelines.
+    public let customerDirectory: CustomerDirectory
+    /// The inbox and outbox, listed for the console.
+    public let operationsLists: OperationsLists
+    /// How the pipeline is doing (the console's overview).
+    public let pipelineHealth: PipelineHealth
 
     private let database: PostgresClient
     private let readDatabase: PostgresClient?
@@ -197,6 +205,13 @@ public struct ServiceComponents: Sendable {
                 notifications: InboxQueries(client: database), webhooks: WebhookQueries(client: database),
                 audit: AuditLogStore(client: database)),
             apiKeys: APIKeys(repository: APIKeyStore(client: database), configuredApps: Set(configuration.apps.bundleIDs)),
+            customerProfile: CustomerProfile(
+                records: readAnswers.followingWrites, stories: SubscriptionStoryReader(client: database),
+                grants: ManualGrants(database: database),
+                eligibility: eligibility),
+            customerDirectory: CustomerDirectory(records: CustomerQueries(client: database)),
+            operationsLists: OperationsLists(notifications: InboxQueries(client: database), webhooks: WebhookQueries(client: database)),
+            pipelineHealth: PipelineHealth(source: PipelineQueries(client: database)),
             database: database, readDatabase: readDatabase, upstreams: upstreams.all)
     }
 

@@ -38,6 +38,8 @@ public struct ConsoleController<Context: ConsoleRequestContext>: Sendable {
         }
         addSignInRoutes(to: console)
         addOverviewRoutes(to: console)
+        addCustomerRoutes(to: console)
+        addOperationsRoutes(to: console)
         addKeyRoutes(to: console)
     }
 

@@ -8,6 +8,7 @@ import Intake
 import Logging
 import NIOCore
 import ServiceLifecycle
+import ServiceSupport
 import Settings
 import StoredAnswers
 import UseCases
@@ -26,10 +27,15 @@ public func buildApplication(
     // And the console's templates, when it is on: a missing one stops startup, not a page.
     let consoleTemplates = configuration.consoleEnabled ? try await ConsoleTemplates.load() : nil
     let workerSignal = WorkerSignal()
+    // Failed upstream requests of the last hour, for the console's overview.
+    let upstreamErrors = UpstreamErrorWindow()
     let components = try await ServiceComponents.open(
         configuration: configuration, logger: logger, retryPolicy: environment.retryPolicy,
         onQueued: { await workerSignal.signal() }, onAnswerWrite: ReadAnswerMetrics.recordWrites,
-        onUpstreamRequest: PipelineMetrics.upstreamRequest, onRead: ReplicaMonitorService.recordRead)
+        onUpstreamRequest: { upstream, duration, status in
+            PipelineMetrics.upstreamRequest(upstream: upstream, duration: duration, status: status)
+            upstreamErrors.record(upstream: upstream, status: status)
+        }, onRead: ReplicaMonitorService.recordRead)
     warnAboutTrust(configuration, roots: components.roots, logger: logger)
     for warning in configuration.exposureWarnings() { logger.warning("\(warning)") }
 
@@ -74,7 +80,8 @@ public func buildApplication(
     let largeBodies = LargeBodyLane()
     let router = buildRouter(
         configuration: configuration, environment: environment, components: components, intakeBatcher: intakeBatcher,
-        largeBodies: largeBodies, intakeLatency: intakeLatency, consoleTemplates: consoleTemplates)
+        largeBodies: largeBodies, intakeLatency: intakeLatency,
+        console: consoleTemplates.map { ConsoleMount(templates: $0, upstreamErrors: upstreamErrors) })
 
     var services: [any Service] = components.databaseServices
     services += [

@@ -3,7 +3,9 @@ import Console
 import Hummingbird
 import Intake
 import Logging
+import ServiceSupport
 import Settings
+import StoredAnswers
 import UseCases
 
 /// The routes: health and metrics, notification intake, and the query API (`/v1`, for API
@@ -11,7 +13,7 @@ import UseCases
 func buildRouter(
     configuration: ServiceConfiguration, environment: ApplicationEnvironment, components: ServiceComponents,
     intakeBatcher: IntakeBatcher, largeBodies: LargeBodyLane, intakeLatency: IntakeLatencyWindow?,
-    consoleTemplates: ConsoleTemplates? = nil
+    console: ConsoleMount? = nil
 ) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: AccessLogMiddleware())
@@ -46,14 +48,22 @@ func buildRouter(
         appAccountTokens: components.appAccountTokens,
         maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: api)
-    if let consoleTemplates {
+    if let console {
         ConsoleController(
             services: ConsoleServices(
                 sessions: components.consoleSessions, reports: components.reports, answers: components.readAnswers,
-                eligibility: components.eligibility, grants: components.grants, forgetting: components.forgetting,
-                recheck: components.customerRecheck, replay: components.deadWorkReplay, keys: components.apiKeys),
-            templates: consoleTemplates, loopbackHTTP: configuration.listensOnLoopbackHTTP
+                profiles: components.customerProfile, customers: components.customerDirectory, grants: components.grants,
+                forgetting: components.forgetting, recheck: components.customerRecheck, replay: components.deadWorkReplay,
+                keys: components.apiKeys, operations: components.operationsLists, pipeline: components.pipelineHealth,
+                upstreamErrors: console.upstreamErrors, replica: components.replicaMonitor?.route),
+            templates: console.templates, loopbackHTTP: configuration.listensOnLoopbackHTTP
         ).addRoutes(to: router)
     }
     return router
+}
+
+/// What the console is served with: its templates, and the process's upstream failures.
+struct ConsoleMount {
+    let templates: ConsoleTemplates
+    let upstreamErrors: UpstreamErrorWindow
 }

@@ -26,6 +26,12 @@ public final class ReplicaRoute: Sendable {
         staleness.withLock { $0.map { $0 <= maxStaleness } ?? false } ? .replica : .primary
     }
 
+    /// How far behind the replica was at the last check; nil before the first, or when it
+    /// could not be asked.
+    public var lastStaleness: Duration? {
+        staleness.withLock { $0 }
+    }
+
     /// Records a check's result.
     func record(staleness value: Duration?) {
         staleness.withLock { $0 = value }

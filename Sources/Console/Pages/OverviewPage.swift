@@ -1,15 +1,21 @@
 import Foundation
 import Hummingbird
+import ServiceSupport
+import StoredAnswers
 import Subscriptions
 import UseCases
 
 /// The overview: the business's numbers over the last 90 days as charts (from the reports'
-/// rollups), and the pipeline's health.
+/// rollups), and the pipeline's health: the inbox, the outbox, refund requests, failed
+/// upstream requests and the replica's lag.
 extension ConsoleController {
     func addOverviewRoutes(to console: RouterGroup<Context>) {
         page(console, "") { _, _, session in
             let now = Date()
-            let content = try await OverviewContent.load(reports: services.reports, now: now)
+            async let pipeline = services.pipeline.snapshot(now: now)
+            let content = try await OverviewContent.load(
+                reports: services.reports, pipeline: try await pipeline, upstreams: services.upstreamErrors.lastHour(at: now),
+                replica: services.replica.map { route -> Duration? in route.lastStaleness }, now: now)
             return try html(PageFrame(title: "Overview", section: "Overview", session: session, content: content), template: "overview")
         }
     }
@@ -29,14 +35,33 @@ struct OverviewContent {
         let svg: String
     }
 
+    /// One line of the pipeline table.
+    struct PipelineRow {
+        let what: String
+        let count: String
+        let oldest: String
+        let href: String?
+        /// True when it needs someone's attention (dead work, failures, a lagging replica).
+        let attention: Bool
+    }
+
+    struct Pipeline {
+        let rows: [PipelineRow]
+    }
+
     let figures: [Figure]
     let charts: [Chart]
+    let pipeline: Pipeline
     let currency: String
     let from: String
     let to: String
 
     /// The last 90 days (UTC) up to `now`.
-    static func load(reports: Reports, now: Date) async throws -> OverviewContent {
+    ///
+    /// `replica` is nil without a replica, `.some(nil)` when it could not be asked.
+    static func load(
+        reports: Reports, pipeline: PipelineSnapshot, upstreams: [UpstreamErrorWindow.Count], replica: Duration??, now: Date
+    ) async throws -> OverviewContent {
         let to = UTCDay.text(now)
         let from = UTCDay.text(UTCDay.floor(now).addingTimeInterval(-89 * 86_400))
         let range = ["from": from, "to": to, "interval": "day"]
@@ -101,7 +126,57 @@ struct OverviewContent {
                 label: "Revenue, last 30 days",
                 value: money(revenueAnswer.points.suffix(30).compactMap(\.doubleValue).reduce(0, +))),
         ]
-        return OverviewContent(figures: figures, charts: charts, currency: currency, from: from, to: to)
+        return OverviewContent(
+            figures: figures, charts: charts, pipeline: Pipeline(rows: pipelineRows(pipeline, upstreams: upstreams, replica: replica)),
+            currency: currency, from: from, to: to)
+    }
+
+    private static func pipelineRows(
+        _ snapshot: PipelineSnapshot, upstreams: [UpstreamErrorWindow.Count], replica: Duration??
+    ) -> [PipelineRow] {
+        func count(_ value: Int) -> String { NumberText.count(Double(value)) }
+        var rows = [
+            PipelineRow(
+                what: "Notifications waiting (pending)", count: count(snapshot.notificationsPending),
+                oldest: ConsoleTime.minute(snapshot.oldestPendingNotificationAt), href: "/console/notifications?state=pending",
+                attention: false),
+            PipelineRow(
+                what: "Notifications retrying", count: count(snapshot.notificationsRetrying),
+                oldest: ConsoleTime.minute(snapshot.oldestUnfinishedNotificationAt), href: "/console/notifications?state=retrying",
+                attention: snapshot.notificationsRetrying > 0),
+            PipelineRow(
+                what: "Dead notifications", count: count(snapshot.deadNotifications), oldest: "–",
+                href: "/console/notifications?state=dead", attention: snapshot.deadNotifications > 0),
+            PipelineRow(
+                what: "Last notification processed", count: "–", oldest: ConsoleTime.minute(snapshot.newestProcessedNotificationAt),
+                href: nil, attention: false),
+            PipelineRow(
+                what: "Webhook events waiting or retrying", count: count(snapshot.webhooksUnfinished),
+                oldest: ConsoleTime.minute(snapshot.oldestUnfinishedWebhookAt), href: "/console/webhooks?state=retrying",
+                attention: snapshot.webhooksRetrying > 0),
+            PipelineRow(
+                what: "Dead webhook events", count: count(snapshot.deadWebhooks), oldest: "–", href: "/console/webhooks?state=dead",
+                attention: snapshot.deadWebhooks > 0),
+            PipelineRow(
+                what: "Refund requests (CONSUMPTION_REQUEST) to answer", count: count(snapshot.consumptionRequestsPending),
+                oldest: snapshot.earliestConsumptionDeadline.map { "due " + ConsoleTime.minute($0) } ?? "–", href: nil,
+                attention: false),
+        ]
+        rows += upstreams.map { upstream in
+            PipelineRow(
+                what: "Upstream \(upstream.upstream): failed requests, last hour (this process)",
+                count: "\(count(upstream.failures)) of \(count(upstream.requests))", oldest: "–", href: nil,
+                attention: upstream.failures > 0)
+        }
+        if let replica {
+            rows.append(
+                PipelineRow(
+                    what: "Read replica lag",
+                    count: replica.map { "\(Int($0.components.seconds * 1_000 + $0.components.attoseconds / 1_000_000_000_000_000)) ms" }
+                        ?? "not answering: reads go to the primary",
+                    oldest: "–", href: nil, attention: replica == nil))
+        }
+        return rows
     }
 }
 

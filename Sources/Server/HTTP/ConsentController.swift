@@ -14,7 +14,7 @@ struct ConsentController<Context: PrincipalRequestContext> {
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.add(.putConsent) { request, context in
-            let appUserID = try context.parameters.require("app_user_id")
+            let appUserID = try context.parameters.requireDecoded("app_user_id")
             let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
             guard case .bool(let consented)? = body["consumption_data"] else {
                 throw APIError.malformed("consumption_data is required (true or false)")

@@ -19,13 +19,13 @@ struct EntitlementsController<Context: PrincipalRequestContext> {
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.add(.getEntitlements) { _, context in
-            let appUserID = try context.parameters.require("app_user_id")
+            let appUserID = try context.parameters.requireDecoded("app_user_id")
             return try ReadAnswerMetrics.response(
                 try await answers.entitlementsBody(appUserID: appUserID, visibleTo: try context.requirePrincipal().apps), of: .entitlements,
                 missing: "no subscriber with app_user_id \(appUserID)")
         }
         group.add(.postGrant) { request, context in
-            let appUserID = try context.parameters.require("app_user_id")
+            let appUserID = try context.parameters.requireDecoded("app_user_id")
             let body = try await QueryRequest.object(request, maxBytes: maxBodyBytes)
             let grant = try await grants.add(
                 appUserID: appUserID, entitlement: try QueryRequest.string(body, "entitlement"),
@@ -35,7 +35,7 @@ struct EntitlementsController<Context: PrincipalRequestContext> {
             return JSONResponse(status: .created, document: GrantDocument(grant))
         }
         group.add(.deleteGrant) { _, context in
-            let appUserID = try context.parameters.require("app_user_id")
+            let appUserID = try context.parameters.requireDecoded("app_user_id")
             let text = try context.parameters.require("grant_id")
             guard let id = Int64(text), id > 0 else { throw APIError.malformed("grant_id must be a positive number, got \(text)") }
             return JSONResponse(
@@ -43,7 +43,7 @@ struct EntitlementsController<Context: PrincipalRequestContext> {
                     try await grants.revoke(id: id, appUserID: appUserID, reason: nil, actor: try context.requirePrincipal().actor)))
         }
         group.add(.getAppAccountToken) { request, context in
-            let appUserID = try context.parameters.require("app_user_id")
+            let appUserID = try context.parameters.requireDecoded("app_user_id")
             let token = try await appAccountTokens.token(
                 for: appUserID, bundleID: request.uri.queryParameters["bundle_id"].map(String.init),
                 visibleTo: try context.requirePrincipal().apps)

@@ -18,13 +18,13 @@ struct SubscribersController<Context: PrincipalRequestContext> {
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.add(.getSubscriber) { _, context in
-            let appUserID = try context.parameters.require("app_user_id")
+            let appUserID = try context.parameters.requireDecoded("app_user_id")
             return try ReadAnswerMetrics.response(
                 try await answers.subscriberBody(appUserID: appUserID, visibleTo: try context.requirePrincipal().apps), of: .subscriber,
                 missing: "no subscriber with app_user_id \(appUserID)")
         }
         group.add(.deleteSubscriber) { _, context in
-            let appUserID = try context.parameters.require("app_user_id")
+            let appUserID = try context.parameters.requireDecoded("app_user_id")
             let forgotten = try await forgetting.forget(appUserID: appUserID, by: try context.requirePrincipal())
             return try JSONResponse(document: ForgottenResponse(appUserID: appUserID, forgotten: forgotten))
         }

@@ -8,7 +8,7 @@ struct SubscriptionsController<Context: PrincipalRequestContext> {
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.add(.getSubscription) { _, context in
-            let id = try context.parameters.require("original_transaction_id")
+            let id = try context.parameters.requireDecoded("original_transaction_id")
             return try ReadAnswerMetrics.response(
                 try await answers.subscriptionBody(originalTransactionID: id, visibleTo: try context.requirePrincipal().apps),
                 of: .subscription,

@@ -86,3 +86,17 @@ public struct SubscriptionStory: Sendable {
         return since
     }
 }
+
+/// Reads subscriptions' stories (`SubscriptionStory.load`) from one database: for the console.
+public struct SubscriptionStoryReader: Sendable {
+    private let client: PostgresClient
+
+    public init(client: PostgresClient) {
+        self.client = client
+    }
+
+    /// Everything stored about one subscription, or nil when there is none.
+    public func story(originalTransactionID: String, now: Date = Date()) async throws -> SubscriptionStory? {
+        try await SubscriptionStory.load(originalTransactionID: originalTransactionID, client: client, now: now)
+    }
+}

@@ -21,6 +21,16 @@ public struct PurchaseMoney: Sendable, Equatable {
         self.proceeds = proceeds
     }
 
+    /// `9.99 EUR (apple)`: the price, its currency and where it came from.
+    public var priceText: String {
+        "\(Self.text(price)) \(currency) (\(source.rawValue))"
+    }
+
+    /// `7.14 EUR`: the estimated proceeds.
+    public var proceedsText: String {
+        "\(Self.text(proceeds)) \(currency)"
+    }
+
     /// `amount` as decimal text in units, to the thousandth (Apple's milliunits): at least
     /// two decimals, the third only when needed (`9.99`, `7.136`, `0.00`).
     public static func text(_ amount: Decimal) -> String {

@@ -46,21 +46,21 @@ public struct ConsoleSessions: Sendable {
     /// A session unused this long has ended.
     public let idle: Duration
     private let throttle: SignInThrottle
-    /// Checked when the name is unknown, so an unknown name costs what a wrong password does.
-    private let decoyHash: String
+    /// Checked when the name is unknown, so an unknown name costs what a wrong password does
+    /// (made once per process, at the first such sign-in, from a password nobody knows).
+    private static let decoyHash = ConsolePassword.hash(RandomToken.generate())
 
     public init(repository: any ConsoleSessionRepository, idle: Duration, throttle: SignInThrottle = SignInThrottle()) {
         self.repository = repository
         self.idle = idle
         self.throttle = throttle
-        self.decoyHash = ConsolePassword.hash(RandomToken.generate())
     }
 
     /// Signs `name` in with `password`, from client `address`.
     public func signIn(name: String, password: String, address: String) async throws -> SignIn {
         if let wait = throttle.wait(for: address) { return .throttled(retryAfter: wait) }
         let user = PrincipalName.isValid(name, extra: "@") ? try await repository.activeUser(named: name) : nil
-        let hash = user?.passwordHash ?? decoyHash
+        let hash = user?.passwordHash ?? Self.decoyHash
         // bcrypt takes a quarter of a second by design: off the caller's thread.
         let matches = await Task.detached(priority: .userInitiated) {
             password.utf8.count <= ConsolePassword.maximumBytes && ConsolePassword.verify(password, hash: hash)

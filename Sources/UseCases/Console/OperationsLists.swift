@@ -58,6 +58,16 @@ public struct OperationsLists: Sendable {
         return WebhookEventPage(items: items, next: found.count > limit ? items.last?.cursor : nil)
     }
 
+    /// The notification `id` with its stored body and attempts; nil when there is none.
+    public func notification(id: Int64) async throws -> NotificationDetail? {
+        try await notificationListing.detail(id: id)
+    }
+
+    /// The webhook event `id` (the outbox's number); nil when there is none.
+    public func webhookEvent(id: Int64) async throws -> WebhookEventSummary? {
+        try await webhookListing.detail(id: "\(id)")
+    }
+
     private static func clamped(_ limit: Int) -> Int { max(1, min(limit, CustomerDirectory.maximumLimit)) }
 
     /// The state `text` names (nil or empty: none); an unknown one is the caller's mistake.

@@ -74,7 +74,7 @@ struct SubscriptionStoryText {
         Output.line(
             Style.heading("subscription \(snapshot.originalTransactionID)") + "  \(snapshot.environment.rawValue) · \(snapshot.bundleID)")
         var fields = Fields()
-        let reason = StatusExplanation.sentence(story, now: now)
+        let reason = StatusExplanation.sentence(story, time: { TimeText.withAge($0, now: now) })
         fields.append("status", Style.status(snapshot.status.rawValue) + (snapshot.entitled ? " (entitled)" : " (not entitled)"))
         fields.append("why", reason)
         fields.append("product", snapshot.productID + (snapshot.subscriptionGroupID.map { " (group \($0))" } ?? ""))
@@ -112,7 +112,7 @@ struct SubscriptionStoryText {
                 transaction.transactionID, StatusExplanation.kind(transaction), transaction.productID,
                 TimeText.withAge(transaction.purchaseDate, now: now), TimeText.withAge(transaction.expiresDate, now: now),
                 MoneyText.price(money), MoneyText.proceeds(money), transaction.storefront ?? "-",
-                StatusExplanation.note(transaction, now: now),
+                StatusExplanation.note(transaction, time: { TimeText.withAge($0, now: now) }),
             ])
         }
         Output.line(transactions.render())

@@ -43,7 +43,7 @@ struct NotificationDetailDocument: Encodable {
     /// The stored body as JSON. It is stored without `password`; the key is dropped here
     /// too so that no path can ever print a shared secret, and receipts are redacted.
     var body: JSONValue {
-        (JSONValue(parsing: detail.body) ?? .string(detail.body)).removingKeys(["password"]).redactingReceipts().decodingSignedData()
+        JSONValue.readableStoredBody(detail.body)
     }
 
     enum CodingKeys: String, CodingKey { case body, history }

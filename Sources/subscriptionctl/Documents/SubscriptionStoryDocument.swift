@@ -26,7 +26,7 @@ struct SubscriptionStoryDocument: Encodable {
             try contract.encode(value, forKey: MemberKey(key))
         }
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(StatusExplanation.sentence(story, now: now), forKey: .statusReason)
+        try container.encode(StatusExplanation.sentence(story, time: { TimeText.withAge($0, now: now) }), forKey: .statusReason)
         try container.encode(story.view.renewal.map(RenewalDocument.init), forKey: .renewalInfo)
         try container.encode(story.notifications.map(NotificationDocument.init), forKey: .notifications)
         try container.encode(story.statusEvents.map(StatusEventDocument.init), forKey: .statusEvents)

@@ -4,14 +4,12 @@ import Subscriptions
 enum MoneyText {
     /// `9.99 EUR (apple)`, `-` when unpriced.
     static func price(_ money: PurchaseMoney?) -> String {
-        guard let money else { return "-" }
-        return "\(PurchaseMoney.text(money.price)) \(money.currency) (\(money.source.rawValue))"
+        money?.priceText ?? "-"
     }
 
     /// `7.14 EUR`, `-` when unpriced.
     static func proceeds(_ money: PurchaseMoney?) -> String {
-        guard let money else { return "-" }
-        return "\(PurchaseMoney.text(money.proceeds)) \(money.currency)"
+        money?.proceedsText ?? "-"
     }
 
     /// `9.99 EUR (apple), proceeds about 7.14 EUR in DEU`, or what is unknown.

@@ -1,4 +1,3 @@
-import AppStore
 import Foundation
 import JSON
 
@@ -9,7 +8,7 @@ extension JSONValue {
     /// certificates are never printed: only how many certificates the chain has.
     ///
     /// Decoding here is for display only; what was applied was verified by subscriptiond.
-    func decodingSignedData() -> JSONValue {
+    public func decodingSignedData() -> JSONValue {
         switch self {
         case .object(let members):
             var decoded: [String: JSONValue] = [:]

@@ -22,7 +22,7 @@ all: build
 help:
 	@echo "make run    local PostgreSQL + migrate + subscriptiond in the foreground (Ctrl-C stops it)"
 	@echo "make demo   subscriptiond against appstore-sim with named customers; prints who is entitled and the check"
-	@echo "make test   local PostgreSQL + every test suite, the OpenAPI check of their answers, the install and image tests; then stops that cluster"
+	@echo "make test   local PostgreSQL + every test suite, the OpenAPI check of their answers, the console in headless Chromium, the install and image tests; then stops that cluster"
 	@echo "make build  build all executables"
 	@echo "make format / make lint  rewrite the sources in the house style (.swift-format) / check them (make test does)"
 	@echo "make release  dist/subscriptiond-VERSION-linux-ARCH.tar.gz: the executables (static Swift standard library) and what they read"
@@ -77,6 +77,7 @@ test: deps lint
 	status=$$?; \
 	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then \
 		python3 Tests/contract/check-openapi.py docs/openapi.yaml .local/contract-answers.jsonl || status=$$?; fi; \
+	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/local/console-browser-test.sh debug || status=$$?; fi; \
 	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/package/install-test.sh debug || status=$$?; fi; \
 	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/container/image-test.sh debug || status=$$?; fi; \
 	LOCAL_POSTGRES_NAME=postgres-test $(PG) stop; exit $$status

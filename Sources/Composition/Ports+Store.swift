@@ -20,6 +20,7 @@ extension CustomerQueries: CustomerRecords {}
 extension PipelineQueries: PipelineSource {}
 extension InboxQueries: NotificationListing {}
 extension WebhookQueries: WebhookEventListing {}
+extension ConsumptionStore: ConsumptionRequestListing {}
 extension AuditLogStore: AuditTrail {}
 extension ExchangeRateStore: ExchangeRateRepository {}
 extension SubscriberRemoval: SubscriberRemovalRepository {}
@@ -68,9 +69,11 @@ extension PipelineHealth {
 }
 
 extension OperationsLists {
-    /// The inbox and the webhook outbox of `database`.
+    /// The inbox, the webhook outbox and the refund requests of `database`.
     public init(database: PostgresClient) {
-        self.init(notifications: InboxQueries(client: database), webhooks: WebhookQueries(client: database))
+        self.init(
+            notifications: InboxQueries(client: database), webhooks: WebhookQueries(client: database),
+            consumptionRequests: ConsumptionStore(client: database))
     }
 }
 

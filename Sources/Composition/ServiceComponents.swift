@@ -209,9 +209,9 @@ public struct ServiceComponents: Sendable {
                 records: readAnswers.followingWrites, stories: SubscriptionStoryReader(client: database),
                 grants: ManualGrants(database: database),
                 eligibility: eligibility),
-            customerDirectory: CustomerDirectory(records: CustomerQueries(client: database)),
-            operationsLists: OperationsLists(notifications: InboxQueries(client: database), webhooks: WebhookQueries(client: database)),
-            pipelineHealth: PipelineHealth(source: PipelineQueries(client: database)),
+            customerDirectory: CustomerDirectory(database: database),
+            operationsLists: OperationsLists(database: database),
+            pipelineHealth: PipelineHealth(database: database),
             database: database, readDatabase: readDatabase, upstreams: upstreams.all)
     }
 

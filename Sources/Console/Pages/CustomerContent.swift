@@ -46,6 +46,13 @@ struct CustomerContent {
         let href: String
     }
 
+    /// Another user linked to one of this customer's purchases.
+    struct LinkedUser {
+        let appUserID: String
+        let href: String
+        let purchase: String
+    }
+
     struct EligibilityRow {
         let group: String
         let product: String
@@ -72,10 +79,13 @@ struct CustomerContent {
     let purchases: [PurchaseRow]
     let eligibility: [EligibilityRow]
     let grants: [GrantRow]
+    let linkedUsers: [LinkedUser]
     let entitlementIDs: [String]
     let timeline: TimelineContent
 
-    init(profile: CustomerProfile.View, timeline: TimelinePage, olderBase: String, now: Date) {
+    /// The page of `profile`; `linkedUsers` names, by original transaction id, the other users
+    /// each purchase is linked to.
+    init(profile: CustomerProfile.View, linkedUsers: [String: [String]], timeline: TimelinePage, olderBase: String, now: Date) {
         let document = profile.document
         appUserID = profile.appUserID
         path = PathText.segment(profile.appUserID)
@@ -122,6 +132,9 @@ struct CustomerContent {
                 reason: grant.reason, created: ConsoleTime.minute(grant.createdAt),
                 live: grant.revokedAt == nil && (grant.expiresAt.map { $0 > now } ?? true),
                 revokedAt: grant.revokedAt.map { "revoked " + ConsoleTime.minute($0) } ?? "expired")
+        }
+        self.linkedUsers = linkedUsers.keys.sorted().flatMap { purchase in
+            (linkedUsers[purchase] ?? []).map { LinkedUser(appUserID: $0, href: ConsoleLinks.customer($0), purchase: purchase) }
         }
         entitlementIDs = profile.entitlementIDs
         self.timeline = TimelineContent(page: timeline, olderBase: olderBase)

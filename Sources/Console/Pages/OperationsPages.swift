@@ -69,6 +69,14 @@ extension ConsoleController {
             try await services.replay.replay(.webhook, id: id, by: session.principal)
             return redirect("/console/webhooks/\(id)?notice=replayed")
         }
+        page(console, "refund-requests") { request, _, session in
+            let state = request.uri.queryParameters["state"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+            let requests = try await services.operations.refundRequests(state: state)
+            return try html(
+                PageFrame(
+                    title: "Refund requests", section: "Refund requests", session: session,
+                    content: RefundRequestsContent(requests, state: state)), template: "refund-requests")
+        }
         page(console, "products") { _, _, session in
             let catalog = try await services.answers.catalog()
             return try html(
@@ -226,6 +234,42 @@ struct WebhookListContent {
         rows = page.items.map(Row.init)
         states = StateChoice.choices(WebhookEventState.allCases.map(\.rawValue), selected: state)
         older = page.next.map { "/console/webhooks?state=\(PathText.query(state ?? ""))&before=\(PathText.query($0.text))" }
+    }
+}
+
+/// The refund requests page's values: Apple's CONSUMPTION_REQUESTs and what was answered.
+struct RefundRequestsContent {
+    struct Row {
+        let id: String
+        let requested: String
+        let deadline: String
+        let state: String
+        let attention: Bool
+        let purchase: String
+        let purchaseHref: String
+        let product: String
+        let reason: String
+        let sent: String
+        let outcome: String
+        let lastError: String
+    }
+
+    let rows: [Row]
+    let states: [StateChoice]
+
+    init(_ requests: [ConsumptionRequest], state: String?) {
+        rows = requests.map { request in
+            Row(
+                id: "\(request.id)", requested: ConsoleTime.minute(request.requestedAt), deadline: ConsoleTime.minute(request.deadline),
+                state: request.state.rawValue, attention: request.state == .failed,
+                purchase: request.originalTransactionID,
+                purchaseHref: ConsoleLinks.purchase(
+                    originalTransactionID: request.originalTransactionID, environment: request.environment.rawValue),
+                product: request.productID ?? "–", reason: request.reason ?? "–", sent: ConsoleTime.minute(request.sentAt),
+                outcome: [request.outcome, request.outcomeAt.map { ConsoleTime.minute($0) }].compactMap { $0 }.joined(separator: " "),
+                lastError: request.lastError ?? "")
+        }
+        states = StateChoice.choices(ConsumptionRequest.State.allCases.map(\.rawValue), selected: state)
     }
 }
 

@@ -32,7 +32,8 @@ struct PageFrame {
     static let sections: [(title: String, path: String, adminOnly: Bool)] = [
         ("Overview", "/console", false), ("Customers", "/console/customers", false),
         ("Notifications", "/console/notifications", false), ("Webhooks", "/console/webhooks", false),
-        ("Products", "/console/products", false), ("Keys", "/console/keys", true),
+        ("Refund requests", "/console/refund-requests", false), ("Products", "/console/products", false),
+        ("Keys", "/console/keys", true),
     ]
 
     /// The frame of a page of `session`, in navigation `section`.

@@ -53,6 +53,20 @@ public struct ConsoleUserStore: Sendable {
         }
     }
 
+    /// Replaces the password of the live user `name` (its sessions end) with an audit row
+    /// naming `actor`.
+    public func setPassword(name: String, passwordHash: String, actor: String) async throws {
+        try await client.withTransaction { session in
+            let changed = try session.execute(
+                PostgresQuery(
+                    "UPDATE console_users SET password_hash = \(passwordHash) WHERE name = \(name) AND removed_at IS NULL"
+                ).prepared())
+            guard changed == 1 else { throw Failure.unknownName(name) }
+            try session.execute(PostgresQuery("DELETE FROM console_sessions WHERE user_name = \(name)").prepared())
+            try AuditLog.record(action: "console_user_password_changed", actor: actor, appUserID: nil, detail: ["name": name], in: session)
+        }
+    }
+
     /// Every user ever added, removed ones included, oldest first.
     public func list() async throws -> [ConsoleUserRecord] {
         try await client.query(

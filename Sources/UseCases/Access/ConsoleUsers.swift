@@ -37,6 +37,17 @@ public struct ConsoleUsers: Sendable {
         }
     }
 
+    /// Gives `name` a new `password`; the user's sessions end.
+    public func setPassword(name: String, password: String, by principal: Principal) async throws {
+        guard principal.may(.admin) else { throw UseCaseError.forbidden("changing console passwords needs the admin scope") }
+        if let problem = ConsolePassword.problem(password) { throw UseCaseError.malformed(problem) }
+        do {
+            try await repository.setPassword(name: name, passwordHash: ConsolePassword.hash(password, cost: cost), actor: principal.actor)
+        } catch ConsoleUserStore.Failure.unknownName(let unknown) {
+            throw UseCaseError.notFound("no console user is named \(unknown)")
+        }
+    }
+
     /// Every user ever added, oldest first.
     public func list() async throws -> [ConsoleUserRecord] {
         try await repository.list()

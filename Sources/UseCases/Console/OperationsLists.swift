@@ -23,11 +23,15 @@ public struct WebhookEventPage: Sendable {
 public struct OperationsLists: Sendable {
     private let notificationListing: any NotificationListing
     private let webhookListing: any WebhookEventListing
+    private let consumptionListing: any ConsumptionRequestListing
 
     /// The lists over `notifications` and `webhooks`.
-    public init(notifications: any NotificationListing, webhooks: any WebhookEventListing) {
+    public init(
+        notifications: any NotificationListing, webhooks: any WebhookEventListing, consumptionRequests: any ConsumptionRequestListing
+    ) {
         notificationListing = notifications
         webhookListing = webhooks
+        consumptionListing = consumptionRequests
     }
 
     /// Notifications in `state` (`pending`, `retrying`, `processed`, `dead`; nil: any) of
@@ -66,6 +70,12 @@ public struct OperationsLists: Sendable {
     /// The webhook event `id` (the outbox's number); nil when there is none.
     public func webhookEvent(id: Int64) async throws -> WebhookEventSummary? {
         try await webhookListing.detail(id: "\(id)")
+    }
+
+    /// Apple's refund requests in `state` (`pending`, `sent`, `failed`, `no_consent`,
+    /// `expired`; nil: any), newest first, at most `limit`.
+    public func refundRequests(state: String?, limit: Int = 100) async throws -> [ConsumptionRequest] {
+        try await consumptionListing.list(state: try Self.parse(state, as: ConsumptionRequest.State.self), limit: Self.clamped(limit))
     }
 
     private static func clamped(_ limit: Int) -> Int { max(1, min(limit, CustomerDirectory.maximumLimit)) }

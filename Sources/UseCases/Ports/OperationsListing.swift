@@ -16,3 +16,10 @@ public protocol WebhookEventListing: Sendable {
     /// One event by outbox id or event id (`evt_…`), or nil.
     func detail(id: String) async throws -> WebhookEventSummary?
 }
+
+/// Where Apple's refund requests (CONSUMPTION_REQUEST) and our answers are listed
+/// (`ConsumptionStore` in production).
+public protocol ConsumptionRequestListing: Sendable {
+    /// Requests in `state` (nil: any), newest first, at most `limit`.
+    func list(state: ConsumptionRequest.State?, limit: Int) async throws -> [ConsumptionRequest]
+}

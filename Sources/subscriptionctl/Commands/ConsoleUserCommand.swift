@@ -9,8 +9,10 @@ import UseCases
 struct ConsoleUserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "console-user",
-        abstract: "Add, list and remove console users (roles: viewer, support, admin).",
-        subcommands: [ConsoleUserAddCommand.self, ConsoleUserListCommand.self, ConsoleUserRemoveCommand.self]
+        abstract: "Add, list and remove console users (roles: viewer, support, admin), or change a password.",
+        subcommands: [
+            ConsoleUserAddCommand.self, ConsoleUserListCommand.self, ConsoleUserPasswordCommand.self, ConsoleUserRemoveCommand.self,
+        ]
     )
 }
 
@@ -53,6 +55,39 @@ struct ConsoleUserAddCommand: AsyncParsableCommand {
                 try await context.consoleUsers.add(name: name, role: role, password: password, by: ManualChange.principal)
             }
             Output.line("console user \(name) added (\(role.rawValue))")
+        }
+    }
+}
+
+/// `subscriptionctl console-user password NAME [--password-stdin]`.
+struct ConsoleUserPasswordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "password",
+        abstract: "Give a console user a new password (asked on the terminal, or read from stdin); its sessions end.",
+        discussion: """
+            Exit 2 for a password refused (shorter than 12 characters, over 72 bytes), 1 for no such user.
+
+            Example:
+              subscriptionctl console-user password ana
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The user's name.")
+    var name: String
+
+    @Flag(help: "Read the password from the first line of standard input instead of asking.")
+    var passwordStdin = false
+
+    func run() async throws {
+        let password = try passwordStdin ? PasswordPrompt.fromStandardInput() : PasswordPrompt.fromTerminal(for: name)
+        if let problem = ConsolePassword.problem(password) { throw CommandFailure.usage(problem) }
+        try await CommandExecution.withDatabase(options) { context in
+            try await ManualChange.refusing {
+                try await context.consoleUsers.setPassword(name: name, password: password, by: ManualChange.principal)
+            }
+            Output.line("console user \(name) has a new password; its sessions ended")
         }
     }
 }

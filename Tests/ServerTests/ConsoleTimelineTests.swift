@@ -113,7 +113,7 @@ struct ConsoleTimelineTests {
             let grant = try #require(items.first { $0.kind == .audit })
             #expect(grant.title.hasSuffix("by cli:tester") && grant.detail?.contains("entitlement: pro") == true, "\(grant)")
             #expect(items.contains { $0.kind == .statusChange && $0.title == "Status active → expired" }, "the lapses")
-            let receipts = items.filter { $0.kind == .notification && $0.title == "Notification receipt" }
+            let receipts = items.filter { $0.kind == .notification && $0.title == "Queued receipt" }
             #expect(receipts.count == 10, "queued receipts, each once though five are also about the subscription")
             for item in items where item.kind == .notification {
                 guard case .notification(let id) = item.reference else {

@@ -60,7 +60,12 @@ extension TimelineItem {
             if let subtype { detail.append("expiration intent \(subtype)") }
             reference = .subscription(originalTransactionID: purchase.originalTransactionID, environment: purchase.environment)
         case .notification:
-            title = "Notification " + (subject.map { type in subtype.map { "\(type)/\($0)" } ?? type } ?? (origin ?? "entry"))
+            if let subject {
+                title = "Notification " + (subtype.map { "\(subject)/\($0)" } ?? subject)
+            } else {
+                // The inbox also queues what the API could not ask Apple at once.
+                title = origin == "transaction" ? "Queued transaction lookup" : "Queued receipt"
+            }
             detail = [state ?? "unknown", Self.attempts(attempts)] + [environment, note].compactMap { $0 }
             reference = .notification(id: try id())
         case .statusChange:

@@ -44,6 +44,24 @@ struct ConsoleUsersCLITests {
             #expect(noTerminal.status == 2 && noTerminal.stderr.contains("--password-stdin"))
             #expect(try await database.query("SELECT name FROM console_users").count == 1)
 
+            // A new password: the old one stops working, the new one works, sessions end.
+            try await database.execute(
+                "INSERT INTO console_sessions (id_hash, user_name, csrf_token) VALUES (sha256('x'), 'ana', repeat('c', 43))")
+            let newPassword = "another horse battery"
+            let changed = try await CLI.run(
+                ["console-user", "password", "ana", "--password-stdin"], databaseURL: testDatabase.url, input: newPassword + "\n")
+            #expect(changed.status == 0, "\(changed.stderr)")
+            let newHash = try #require(try await database.query("SELECT password_hash FROM console_users WHERE name = 'ana'").first)
+                .decode("password_hash", as: String.self)
+            #expect(ConsolePassword.verify(newPassword, hash: newHash) && !ConsolePassword.verify(password, hash: newHash))
+            #expect(try await database.query("SELECT 1 FROM console_sessions").isEmpty)
+            let weak = try await CLI.run(
+                ["console-user", "password", "ana", "--password-stdin"], databaseURL: testDatabase.url, input: "short\n")
+            #expect(weak.status == 2 && weak.stderr.contains("at least 12 characters"))
+            let nobody = try await CLI.run(
+                ["console-user", "password", "bo", "--password-stdin"], databaseURL: testDatabase.url, input: newPassword + "\n")
+            #expect(nobody.status == 1 && nobody.stderr.contains("no console user is named bo"))
+
             let listed = try await CLI.run(["console-user", "list"], databaseURL: testDatabase.url)
             #expect(listed.stdout.contains("ana") && listed.stdout.contains("support") && listed.stdout.contains("active"))
             #expect(!listed.stdout.contains("$2"), "the hash is never shown")

@@ -31,6 +31,17 @@ if [ "${INSTALL_TEST_TOOLS:-0}" = 1 ]; then
         python3 -m pip install --quiet standardwebhooks >&2 \
             || python3 -m pip install --quiet --break-system-packages standardwebhooks >&2
     fi
+    # Deploy/local/console-browser-test.sh drives the console in headless Chromium through
+    # Debian's chromedriver (selenium), and checks every page with axe-core: injected by
+    # axe-selenium-python, whose releases for Python < 3.12 ship axe-core 3.1.1, so
+    # axe-core-python brings a 4.x axe.min.js (no dependencies) and the newest is used.
+    command -v chromium >/dev/null 2>&1 || needed+=(chromium)
+    [ -x /usr/bin/chromedriver ] || needed+=(chromium-driver)
+    if ! python3 -c 'import selenium, axe_selenium_python, axe_core_python' >/dev/null 2>&1; then
+        echo "install-deps: installing selenium, axe-selenium-python and axe-core-python (pip)" >&2
+        python3 -m pip install --quiet 'selenium>=4.11,<5' axe-selenium-python axe-core-python >&2 \
+            || python3 -m pip install --quiet --break-system-packages 'selenium>=4.11,<5' axe-selenium-python axe-core-python >&2
+    fi
 fi
 # `make image` and Deploy/container/image-test.sh build the container image.
 if [ "${INSTALL_TEST_TOOLS:-0}" = 1 ] || [ "${INSTALL_IMAGE_TOOLS:-0}" = 1 ]; then

@@ -16,16 +16,18 @@ struct LineChartTests {
         let svg = chart([0, 50, 100]).svg
         #expect(svg.contains("role=\"img\""))
         #expect(svg.contains("<title id=\"c-title\">Actives</title>"))
-        // 100 is its own round top: the last point touches the top line (y = 12).
-        #expect(svg.contains("M64.0,172.0 L346.0,92.0 L628.0,12.0"))
+        // 100 is its own round top: the last point touches the top line (y = 30).
+        #expect(svg.contains("M52.0,192.0 L340.0,111.0 L628.0,30.0"))
         #expect(svg.contains(">100</text>"))
+        // One series needs no legend.
+        #expect(!svg.contains("class=\"legend\""))
         #expect(!svg.contains("style="))
     }
 
     @Test("a missing value breaks the line instead of dropping to zero")
     func gaps() {
         let svg = chart([10, nil, 10]).svg
-        #expect(svg.contains("d=\"M64.0,12.0 M628.0,12.0\""))
+        #expect(svg.contains("d=\"M52.0,30.0 M628.0,30.0\""))
     }
 
     @Test("every text is escaped: a title or label cannot open markup")
@@ -42,6 +44,27 @@ struct LineChartTests {
         #expect(chart([3, 9, 4]).description == "Actives, day 0 to day 2. Actives: 4 at the end, highest 9.")
         #expect(chart([]).description == "Actives: no data")
         #expect(chart([nil, nil]).description == "Actives, day 0 to day 1. Actives: no data.")
+    }
+
+    @Test("two series get a legend naming each")
+    func legend() {
+        let svg = LineChart(
+            id: "l", title: "t", labels: ["a", "b"],
+            series: [.init(name: "New", values: [1, 2]), .init(name: "Churned", values: [0, 1])],
+            format: { "\($0)" }
+        ).svg
+        #expect(svg.contains(">New</text>") && svg.contains(">Churned</text>"))
+        #expect(svg.contains("series-1"))
+    }
+
+    @Test("axis numbers are compact: the caption carries the unit")
+    func compact() {
+        #expect(LineChart.compact(0) == "0")
+        #expect(LineChart.compact(2.5) == "2.5")
+        #expect(LineChart.compact(120) == "120")
+        #expect(LineChart.compact(1_250) == "1.2k")
+        #expect(LineChart.compact(25_000) == "25k")
+        #expect(LineChart.compact(3_400_000) == "3.4M")
     }
 
     @Test("round tops: 1, 2, 2.5 or 5 times a power of ten")

@@ -21,23 +21,43 @@ public struct LineChart: Sendable {
     public let title: String
     public let labels: [String]
     public let series: [Series]
-    /// Formats a value for the axis and the description.
+    /// Formats a value for the description (with its unit: `12.50 USD`).
     public let format: @Sendable (Double) -> String
+    /// Formats a value on the axis, where the caption says the unit (`12.5`, `1.2k`).
+    public let axisFormat: @Sendable (Double) -> String
 
     static let width = 640.0
-    static let height = 200.0
-    static let left = 64.0
+    static let height = 220.0
+    static let left = 52.0
     static let right = 12.0
-    static let top = 12.0
+    static let top = 30.0
     static let bottom = 28.0
 
-    /// A chart named `id` (unique on its page), titled `title`.
-    public init(id: String, title: String, labels: [String], series: [Series], format: @escaping @Sendable (Double) -> String) {
+    /// A chart named `id` (unique on its page), titled `title`; `axisFormat` defaults to
+    /// ``compact(_:)``.
+    public init(
+        id: String, title: String, labels: [String], series: [Series], format: @escaping @Sendable (Double) -> String,
+        axisFormat: @escaping @Sendable (Double) -> String = LineChart.compact
+    ) {
         self.id = id
         self.title = title
         self.labels = labels
         self.series = series
         self.format = format
+        self.axisFormat = axisFormat
+    }
+
+    /// A number in at most four characters or so: `0`, `2.5`, `120`, `1.2k`, `3.4M`.
+    @Sendable public static func compact(_ value: Double) -> String {
+        let magnitude = abs(value)
+        func trimmed(_ number: Double, _ suffix: String) -> String {
+            let text = String(format: number < 10 ? "%.1f" : "%.0f", number)
+            return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + suffix
+        }
+        let sign = value < 0 ? "-" : ""
+        if magnitude >= 1_000_000 { return sign + trimmed(magnitude / 1_000_000, "M") }
+        if magnitude >= 1_000 { return sign + trimmed(magnitude / 1_000, "k") }
+        return sign + trimmed(magnitude, "")
     }
 
     /// The chart as an `<svg>` element; every text in it is escaped.
@@ -65,13 +85,23 @@ public struct LineChart: Sendable {
                 "<line class=\"grid\" x1=\"\(Int(Self.left))\" x2=\"\(Int(Self.width - Self.right))\" y1=\"\(lineY)\" y2=\"\(lineY)\"/>")
             parts.append(
                 "<text class=\"axis\" x=\"\(Int(Self.left - 6))\" y=\"\(lineY)\" text-anchor=\"end\" dominant-baseline=\"middle\">"
-                    + "\(HTML.escape(format(value)))</text>")
+                    + "\(HTML.escape(axisFormat(value)))</text>")
         }
         for index in Set([0, labels.count / 2, labels.count - 1]).sorted() where labels.indices.contains(index) {
             let anchor = index == 0 ? "start" : index == labels.count - 1 ? "end" : "middle"
             parts.append(
                 "<text class=\"axis\" x=\"\(Self.number(x(index)))\" y=\"\(Int(Self.height - 8))\" text-anchor=\"\(anchor)\">"
                     + "\(HTML.escape(labels[index]))</text>")
+        }
+        if series.count > 1 {
+            var x = Self.left
+            for (number, line) in series.enumerated() {
+                parts.append(
+                    "<line class=\"series series-\(number % 4)\" x1=\"\(Int(x))\" x2=\"\(Int(x + 18))\" y1=\"12\" y2=\"12\"/>"
+                        + "<text class=\"legend\" x=\"\(Int(x + 24))\" y=\"12\" dominant-baseline=\"middle\">\(HTML.escape(line.name))</text>"
+                )
+                x += 36 + Double(line.name.count) * 7
+            }
         }
         for (number, line) in series.enumerated() {
             var path = ""

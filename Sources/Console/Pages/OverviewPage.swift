@@ -115,7 +115,8 @@ struct OverviewContent {
                 caption: "Churn: the share of the week's starting paid subscriptions not active at its end",
                 svg: LineChart(
                     id: "churn", title: "Weekly churn", labels: weekLabels,
-                    series: [.init(name: "Churn", values: churnAnswer.points.map(\.doubleValue))], format: { NumberText.percent($0) }
+                    series: [.init(name: "Churn", values: churnAnswer.points.map(\.doubleValue))], format: { NumberText.percent($0) },
+                    axisFormat: { NumberText.percent($0) }
                 ).svg),
         ]
         let figures = [

@@ -74,6 +74,8 @@ public struct OperatorContext: Sendable {
     }
     /// Manual grants.
     public var manualGrants: ManualGrants { ManualGrants(database: database) }
+    /// Finding customers and reading their timelines (`subscriber timeline`).
+    public var customers: CustomerDirectory { CustomerDirectory(database: database) }
     /// Forgetting users and removing links.
     public var forgetting: SubscriberForgetting { SubscriberForgetting(database: database) }
     /// Irregular activity: users fed by many Apple accounts, purchases linked to many users.

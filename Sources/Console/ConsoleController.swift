@@ -41,6 +41,8 @@ public struct ConsoleController<Context: ConsoleRequestContext>: Sendable {
         addCustomerRoutes(to: console)
         addOperationsRoutes(to: console)
         addKeyRoutes(to: console)
+        // Any other console address: a 404 page (after sign-in, so it says nothing to strangers).
+        page(console, "**") { _, _, _ in throw ConsolePageError(.notFound, "The console has no such page.") }
     }
 
     // MARK: Routes with a session

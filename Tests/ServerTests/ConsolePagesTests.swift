@@ -26,6 +26,8 @@ struct ConsolePagesTests {
             let unknown = try await browser.get("/console/customers/nobody-here")
             #expect(unknown.status == 404)
             #expect(unknown.html.contains("<h1>Not found</h1>"))
+            let nowhere = try await browser.get("/console/no/such/page")
+            #expect(nowhere.status == 404 && nowhere.html.contains("The console has no such page."))
             #expect(try await browser.get("/console/notifications/999999").status == 404)
             #expect(try await browser.get("/console/webhooks/999999").status == 404)
             #expect(try await browser.get("/console/purchases/Production/999999").status == 404)
@@ -85,6 +87,21 @@ struct ConsolePagesTests {
             #expect(rows.count >= expected)
             #expect(Set(rows).count == rows.count)
             #expect(pages == (rows.count + 49) / 50)
+
+            // subscriptionctl reads the same timeline, a page at a time.
+            let first = try await CLI.run(["subscriber", "timeline", "busy", "--limit", "50"], databaseURL: service.databaseURL)
+            #expect(first.status == 0, "\(first.stderr)")
+            let lines = first.stdout.split(separator: "\n")
+            #expect(lines.count == 52)
+            let older = try #require(lines.last.map(String.init))
+            #expect(older.hasPrefix("older: subscriptionctl subscriber timeline busy --before "))
+            let position = String(older.split(separator: " ").last ?? "")
+            let second = try await CLI.run(
+                ["subscriber", "timeline", "busy", "--before", position, "--json"], databaseURL: service.databaseURL)
+            let items = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [[String: Any]])
+            #expect(items.count == 50)
+            let nobody = try await CLI.run(["subscriber", "timeline", "nobody"], databaseURL: service.databaseURL)
+            #expect(nobody.status == 1 && nobody.stderr.contains("nothing recorded for app_user_id nobody"))
         }
     }
 

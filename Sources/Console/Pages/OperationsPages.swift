@@ -33,14 +33,7 @@ extension ConsoleController {
                     notice: Self.notice(request), content: NotificationContent(detail)),
                 template: "notification")
         }
-        action(console, "notifications/:id/replay") { _, context, session, _ in
-            try requireRole(session, .replay)
-            guard let id = context.parameters.get("id").flatMap(Int64.init) else {
-                throw ConsolePageError(.notFound, "No such notification.")
-            }
-            try await services.replay.replay(.notification, id: id, by: session.principal)
-            return redirect("/console/notifications/\(id)?notice=replayed")
-        }
+        addReplay(to: console, queue: .notification, path: "notifications")
         page(console, "webhooks") { request, _, session in
             let parameters = request.uri.queryParameters
             let state = parameters["state"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
@@ -61,14 +54,7 @@ extension ConsoleController {
                     notice: Self.notice(request), content: WebhookListContent.Row(summary)),
                 template: "webhook")
         }
-        action(console, "webhooks/:id/replay") { _, context, session, _ in
-            try requireRole(session, .replay)
-            guard let id = context.parameters.get("id").flatMap(Int64.init) else {
-                throw ConsolePageError(.notFound, "No such webhook event.")
-            }
-            try await services.replay.replay(.webhook, id: id, by: session.principal)
-            return redirect("/console/webhooks/\(id)?notice=replayed")
-        }
+        addReplay(to: console, queue: .webhook, path: "webhooks")
         page(console, "refund-requests") { request, _, session in
             let state = request.uri.queryParameters["state"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
             let requests = try await services.operations.refundRequests(state: state)
@@ -82,6 +68,18 @@ extension ConsoleController {
             return try html(
                 PageFrame(title: "Products", section: "Products", session: session, content: ProductsContent(catalog)), template: "products"
             )
+        }
+    }
+}
+
+extension ConsoleController {
+    /// `POST /console/PATH/:id/replay`: an admin puts a dead item of `queue` back to work.
+    fileprivate func addReplay(to console: RouterGroup<Context>, queue: DeadWorkReplay.Queue, path: String) {
+        action(console, RouterPath("\(path)/:id/replay")) { _, context, session, _ in
+            try requireRole(session, .replay)
+            guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw ConsolePageError(.notFound, "No such item.") }
+            try await services.replay.replay(queue, id: id, by: session.principal)
+            return redirect("/console/\(path)/\(id)?notice=replayed")
         }
     }
 }

@@ -13,7 +13,9 @@ struct SubscriberCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "subscriber",
         abstract: "Inspect an app user's entitlements and subscriptions; remove a link or forget the user.",
-        subcommands: [SubscriberShowCommand.self, SubscriberUnlinkCommand.self, SubscriberDeleteCommand.self]
+        subcommands: [
+            SubscriberShowCommand.self, SubscriberTimelineCommand.self, SubscriberUnlinkCommand.self, SubscriberDeleteCommand.self,
+        ]
     )
 }
 
@@ -116,6 +118,68 @@ struct SubscriberShowCommand: AsyncParsableCommand {
         }
         Output.line(table.render())
         Output.line("")
+    }
+}
+
+/// `subscriptionctl subscriber timeline APP_USER_ID [--before CURSOR] [--limit N]`.
+struct SubscriberTimelineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract:
+            "Show an app user's timeline, newest first: transactions, renewal info, notifications, status changes, webhook events, changes by hand.",
+        discussion: """
+            The same timeline as the console's customer page, a page at a time; the last line gives \
+            the --before value of the next (older) page. --json prints the items.
+
+            Example:
+              subscriptionctl subscriber timeline user-42 --limit 20
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The app's user id.")
+    var appUserID: String
+
+    @Option(help: "Continue after this position (printed at the end of the previous page).")
+    var before: String?
+
+    @Option(help: "Items per page (1 to 200).")
+    var limit = 50
+
+    func run() async throws {
+        guard (1...CustomerDirectory.maximumLimit).contains(limit) else {
+            throw ValidationError("--limit must be 1 to \(CustomerDirectory.maximumLimit), got \(limit)")
+        }
+        let cursor = try before.map { text -> TimelineCursor in
+            guard let cursor = TimelineCursor(text: text) else {
+                throw ValidationError("--before \(text) is not a position this command printed")
+            }
+            return cursor
+        }
+        try await CommandExecution.withDatabase(options) { context in
+            let page = try await context.customers.timeline(appUserID: appUserID, before: cursor, limit: limit)
+            if options.json {
+                struct Item: Encodable {
+                    let at: Date
+                    let kind: String
+                    let title: String
+                    let detail: String?
+                }
+                try Output.json(page.items.map { Item(at: $0.at, kind: $0.kind.rawValue, title: $0.title, detail: $0.detail) })
+                return
+            }
+            guard !page.items.isEmpty else {
+                throw CommandFailure.notFound(
+                    "nothing recorded for app_user_id \(appUserID)" + (before == nil ? "" : " before that position"))
+            }
+            var table = Table("WHEN", "WHAT", "EVENT", "DETAIL")
+            for item in page.items {
+                table.append([TimeText.utc(item.at), item.kind.rawValue, item.title, item.detail ?? "-"])
+            }
+            Output.line(table.render())
+            if let next = page.next { Output.line("older: subscriptionctl subscriber timeline \(appUserID) --before \(next.text)") }
+        }
     }
 }
 

@@ -34,7 +34,7 @@ enum ContractRecorder {
         guard let file, let url = URLComponents(string: request.url) else { return }
         let contentType = response.headers.first { $0.name.lowercased() == "content-type" }?.value
         let line: [String: Any] = [
-            "method": request.method.rawValue, "path": url.path, "status": response.status,
+            "method": request.method.rawValue, "path": url.percentEncodedPath, "status": response.status,
             "content_type": contentType ?? "", "body": String(decoding: response.body, as: UTF8.self),
         ]
         guard var data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) else { return }

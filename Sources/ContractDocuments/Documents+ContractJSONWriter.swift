@@ -18,8 +18,14 @@ extension SubscriptionDocument: ContractJSONWritable {
             json.value(snapshot.autoRenew)
             json.key("auto_renew_product_id")
             json.value(snapshot.autoRenewProductID)
+            // How Apple bills the current period: up front, or monthly through a 12-month commitment.
+            let commitment = latestTransaction.flatMap { $0.isMonthlyCommitment ? $0 : nil }
+            json.key("billing_plan")
+            json.value(commitment == nil ? "upfront" : "monthly_commitment")
             json.key("bundle_id")
             json.value(snapshot.bundleID)
+            json.key("commitment_ends_at")
+            json.value(commitment?.commitmentExpiresAt)
             if let latest {
                 json.key("currency")
                 json.value(latest.money?.currency)

@@ -27,7 +27,7 @@ public struct ReadAnswers: Sendable {
     /// subscription, subscriber or entitlements documents or to `GroupUsage` (the test
     /// `storedFormatIsPinned` fails until you do): answers stored by a release with another
     /// format are then computed again rather than served.
-    public static let format: Int32 = 6
+    public static let format: Int32 = 7
 
     /// The number stored answers carry as their format: `format`, the apps' entitlement
     /// policies and the settings proceeds are estimated under folded together, so that neither

@@ -47,7 +47,9 @@ extension TransactionFact {
             revocationPercentage: t.revocationDate == nil ? nil : t.revocationPercentage.flatMap { (0...100_000).contains($0) ? $0 : nil },
             appTransactionID: t.appTransactionID,
             offerDiscountType: t.offerDiscountTypeRaw,
-            offerPeriod: t.offerPeriod
+            offerPeriod: t.offerPeriod,
+            billingPlanType: t.billingPlanTypeRaw,
+            commitmentExpiresAt: t.commitmentInfo?.commitmentExpiresDate
         )
     }
 }

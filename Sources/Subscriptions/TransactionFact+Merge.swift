@@ -48,6 +48,8 @@ extension TransactionFact {
         result.appTransactionID = Self.pick(appTransactionID, other.appTransactionID)
         result.offerDiscountType = Self.pick(offerDiscountType, other.offerDiscountType)
         result.offerPeriod = Self.pick(offerPeriod, other.offerPeriod)
+        result.billingPlanType = Self.pick(billingPlanType, other.billingPlanType)
+        result.commitmentExpiresAt = Self.pick(commitmentExpiresAt, other.commitmentExpiresAt)
         // The reason and the revocation type travel with the date they explain.
         var cancellation: Cancellation
         if statedAt != other.statedAt {

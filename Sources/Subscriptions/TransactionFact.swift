@@ -73,6 +73,14 @@ public struct TransactionFact: Sendable, Hashable, Codable {
     public var offerDiscountType: String?
     /// Apple's `offerPeriod` (ISO 8601): how long the offer's price lasts.
     public var offerPeriod: String?
+    /// Apple's `billingPlanType` (`BILLED_UPFRONT`, `MONTHLY`: a subscription billed monthly
+    /// through a 12-month commitment); nil when Apple names no plan.
+    public var billingPlanType: String?
+    /// When a monthly-billed commitment ends (`commitmentInfo.commitmentExpiresDate`).
+    public var commitmentExpiresAt: Date?
+
+    /// True when Apple bills this period monthly through a commitment.
+    public var isMonthlyCommitment: Bool { billingPlanType == "MONTHLY" }
 
     /// Builds a fact field by field.
     public init(
@@ -107,7 +115,9 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         revocationPercentage: Int? = nil,
         appTransactionID: String? = nil,
         offerDiscountType: String? = nil,
-        offerPeriod: String? = nil
+        offerPeriod: String? = nil,
+        billingPlanType: String? = nil,
+        commitmentExpiresAt: Date? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -141,6 +151,8 @@ public struct TransactionFact: Sendable, Hashable, Codable {
         self.appTransactionID = appTransactionID
         self.offerDiscountType = offerDiscountType
         self.offerPeriod = offerPeriod
+        self.billingPlanType = billingPlanType
+        self.commitmentExpiresAt = commitmentExpiresAt
     }
 
     /// The fact a receipt entry states; `nil` without a purchase date (it cannot be placed in time).

@@ -135,6 +135,8 @@ struct ReadAnswersTests {
                 5: "cd2ff2b226f81ec320f0023f628ab4470d77d47e4bce5e36b45fcda8684da12b",
                 // renewal_price and renewal_currency on subscriptions.
                 6: "f6e53723dd8a5e5f342395e49ce00ff9a417eee53f8562547b830ca4d6cdb149",
+                // billing_plan and commitment_ends_at on subscriptions.
+                7: "810a909d5efa12fb300c64b49dc821db4d35f0142539b629c0cb045bffe21e92",
             ]
             #expect(pinned[ReadAnswers.format] == digest, "stored answers changed: raise ReadAnswers.format and pin \(digest) for it")
         }

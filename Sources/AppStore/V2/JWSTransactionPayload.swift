@@ -65,6 +65,12 @@ public struct JWSTransactionPayload: Sendable, Decodable, Hashable {
     public var currency: String?
     /// `appTransactionId`.
     public var appTransactionID: String?
+    /// `billingPlanType` exactly as sent (`BILLED_UPFRONT`, `MONTHLY`: a monthly-billed
+    /// subscription with a 12-month commitment, API 1.21).
+    public var billingPlanTypeRaw: String?
+    /// `commitmentInfo` of a monthly-billed commitment: which billing period this is and when
+    /// the commitment ends.
+    public var commitmentInfo: TransactionCommitmentInfo?
 
     /// The typed product type; `nil` when absent or unknown.
     public var type: ProductTypeV2? { typeRaw.flatMap(ProductTypeV2.init(rawValue:)) }
@@ -120,5 +126,35 @@ public struct JWSTransactionPayload: Sendable, Decodable, Hashable {
         price = try c.v2Int("price")
         currency = try c.v2String("currency")
         appTransactionID = try c.v2ID("appTransactionId")
+        billingPlanTypeRaw = try c.v2String("billingPlanType")
+        commitmentInfo = try c.v2Object(TransactionCommitmentInfo.self, "commitmentInfo")
+    }
+}
+
+/// A transaction's `commitmentInfo` (API 1.21): the progress of a monthly-billed subscription
+/// with a 12-month commitment.
+public struct TransactionCommitmentInfo: Sendable, Decodable, Hashable {
+    /// `billingPeriodNumber`: which monthly charge of the commitment this transaction is (1…12).
+    public var billingPeriodNumber: Int?
+    /// `totalBillingPeriods`: how many charges the commitment has.
+    public var totalBillingPeriods: Int?
+    /// `commitmentExpiresDate`: when the commitment ends.
+    public var commitmentExpiresDate: Date?
+    /// `commitmentPrice` in milliunits: the price of the whole commitment.
+    public var commitmentPrice: Int?
+
+    public init(billingPeriodNumber: Int?, totalBillingPeriods: Int?, commitmentExpiresDate: Date?, commitmentPrice: Int?) {
+        self.billingPeriodNumber = billingPeriodNumber
+        self.totalBillingPeriods = totalBillingPeriods
+        self.commitmentExpiresDate = commitmentExpiresDate
+        self.commitmentPrice = commitmentPrice
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: AppleKey.self)
+        billingPeriodNumber = try c.v2Int("billingPeriodNumber")
+        totalBillingPeriods = try c.v2Int("totalBillingPeriods")
+        commitmentExpiresDate = try c.v2Date("commitmentExpiresDate")
+        commitmentPrice = try c.v2Int("commitmentPrice")
     }
 }

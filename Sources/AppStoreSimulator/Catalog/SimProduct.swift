@@ -22,6 +22,11 @@ public struct SimProduct: Sendable, Hashable, Codable {
     public var currency: String
     /// The price per storefront (`USA`, `DEU`, ...), in that storefront's currency.
     public var prices: [String: SimPrice]
+    /// Billed every `period` through a commitment of this many periods (Apple's monthly-billed
+    /// subscriptions with a 12-month commitment, API 1.21: `billingPlanType` MONTHLY and
+    /// `commitmentInfo` on each transaction); nil: billed up front. The simulator's own: the
+    /// catalog it exports for subscriptiond does not carry it (Apple's transactions do).
+    public var commitmentPeriods: Int?
 
     /// A product from its parts.
     public init(
@@ -33,7 +38,8 @@ public struct SimProduct: Sendable, Hashable, Codable {
         introOffer: IntroOffer? = nil,
         price: String = "9.99",
         currency: String = "USD",
-        prices: [String: SimPrice] = [:]
+        prices: [String: SimPrice] = [:],
+        commitmentPeriods: Int? = nil
     ) {
         self.productID = productID
         self.bundleID = bundleID
@@ -44,6 +50,7 @@ public struct SimProduct: Sendable, Hashable, Codable {
         self.price = price
         self.currency = currency
         self.prices = prices
+        self.commitmentPeriods = commitmentPeriods
     }
 
     /// What a period at full price costs in `storefront`.
@@ -68,6 +75,7 @@ public struct SimProduct: Sendable, Hashable, Codable {
         case period, level
         case introOffer = "intro_offer"
         case type, price, currency, prices
+        case commitmentPeriods = "commitment_periods"
     }
 
     /// Decodes one catalog entry; `level` defaults to 1, `price` to `"9.99"` and `currency` to `USD`.
@@ -82,7 +90,8 @@ public struct SimProduct: Sendable, Hashable, Codable {
             introOffer: try container.decodeIfPresent(IntroOffer.self, forKey: .introOffer),
             price: try container.decodeIfPresent(String.self, forKey: .price) ?? "9.99",
             currency: try container.decodeIfPresent(String.self, forKey: .currency) ?? "USD",
-            prices: try container.decodeIfPresent([String: SimPrice].self, forKey: .prices) ?? [:]
+            prices: try container.decodeIfPresent([String: SimPrice].self, forKey: .prices) ?? [:],
+            commitmentPeriods: try container.decodeIfPresent(Int.self, forKey: .commitmentPeriods)
         )
     }
 

@@ -71,7 +71,29 @@ enum SignedTransactionRenderer {
             members.append(("offerDiscountType", .string(redeemed.discountType)))
             if let period = product?.period { members.append(("offerPeriod", .string(period.description))) }
         }
+        if let product, let periods = product.commitmentPeriods, periods > 0 {
+            members.append(("billingPlanType", .string("MONTHLY")))
+            members.append(("commitmentInfo", commitmentInfo(t, product: product, periods: periods)))
+        }
         return .object(members)
+    }
+
+    /// `commitmentInfo` of a transaction of a product billed through a commitment of
+    /// `periods` periods: which charge of its commitment it is, when the commitment ends, and
+    /// what the whole commitment costs. Commitments follow each other from the original purchase.
+    static func commitmentInfo(_ t: SimTransaction, product: SimProduct, periods: Int) -> JSONValue {
+        // Whole periods from the original purchase to this one (bounded: a century of months).
+        var index = 0
+        while index < 1_200, product.period.end(from: t.originalPurchaseDate, count: index + 1) <= t.purchaseDate.addingTimeInterval(1) {
+            index += 1
+        }
+        let commitmentStart = product.period.end(from: t.originalPurchaseDate, count: index / periods * periods)
+        return .object([
+            ("billingPeriodNumber", .int(index % periods + 1)),
+            ("totalBillingPeriods", .int(periods)),
+            ("commitmentExpiresDate", millis(product.period.end(from: commitmentStart, count: periods))),
+            ("commitmentPrice", .int(t.charge.milliunits * periods)),
+        ])
     }
 
     /// v2's `offerPeriod`: the time one payment of the introductory offer covers (the whole

@@ -26,7 +26,7 @@ struct JoinedFacts {
         t.is_in_intro_offer_period, t.is_upgraded, t.cancellation_date, t.cancellation_reason, t.ownership_type,
         t.offer_code_ref_name, t.promotional_offer_id, t.source, t.stated_at, t.offer_type, t.app_account_token,
         t.product_type, t.quantity, t.price_milliunits, t.currency, t.storefront, t.revocation_type, t.revocation_percentage, t.app_transaction_id,
-        t.offer_discount_type, t.offer_period,
+        t.offer_discount_type, t.offer_period, t.billing_plan_type, t.commitment_expires_at,
         r.environment AS renewal_environment, r.original_transaction_id AS renewal_original_transaction_id,
         r.bundle_id AS renewal_bundle_id, r.product_id AS renewal_product_id,
         r.auto_renew_product_id AS renewal_auto_renew_product_id, r.auto_renew_status AS renewal_auto_renew_status,

@@ -11,7 +11,7 @@ extension TransactionFact {
         is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
         offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token,
         product_type, quantity, price_milliunits, currency, storefront, revocation_type, revocation_percentage, app_transaction_id,
-        offer_discount_type, offer_period
+        offer_discount_type, offer_period, billing_plan_type, commitment_expires_at
         """
 
     /// Reads one `transactions` row.
@@ -47,7 +47,9 @@ extension TransactionFact {
             revocationType: try row.decode("revocation_type"), revocationPercentage: try row.decode("revocation_percentage"),
             appTransactionID: try row.decode("app_transaction_id"),
             offerDiscountType: try row.decode("offer_discount_type"),
-            offerPeriod: try row.decode("offer_period")
+            offerPeriod: try row.decode("offer_period"),
+            billingPlanType: try row.decode("billing_plan_type"),
+            commitmentExpiresAt: try row.decode("commitment_expires_at")
         )
     }
 
@@ -58,6 +60,7 @@ extension TransactionFact {
         stored.originalPurchaseDate = originalPurchaseDate?.asStoredInPostgres
         stored.expiresDate = expiresDate?.asStoredInPostgres
         stored.cancellationDate = cancellationDate?.asStoredInPostgres
+        stored.commitmentExpiresAt = commitmentExpiresAt?.asStoredInPostgres
         stored.statedAt = statedAt?.asStoredInPostgres
         return stored
     }
@@ -73,13 +76,14 @@ extension TransactionFact {
                     is_in_intro_offer_period, is_upgraded, cancellation_date, cancellation_reason, ownership_type,
                     offer_code_ref_name, promotional_offer_id, source, stated_at, offer_type, app_account_token,
                     product_type, quantity, price_milliunits, currency, storefront, revocation_type, revocation_percentage, app_transaction_id,
-                    offer_discount_type, offer_period)
+                    offer_discount_type, offer_period, billing_plan_type, commitment_expires_at)
                 VALUES (\(environment.rawValue), \(transactionID), \(originalTransactionID), \(bundleID), \(productID),
                     \(subscriptionGroupID), \(purchaseDate), \(originalPurchaseDate), \(expiresDate), \(webOrderLineItemID),
                     \(isTrialPeriod), \(isInIntroOfferPeriod), \(isUpgraded), \(cancellationDate), \(cancellationReason),
                     \(ownershipType), \(offerCodeRefName), \(promotionalOfferID), \(source.rawValue), \(statedAt), \(offerType),
                     \(appAccountToken), \(productType?.rawValue), \(quantity), \(priceMilliunits), \(currency), \(storefront),
-                    \(revocationType), \(revocationPercentage), \(appTransactionID), \(offerDiscountType), \(offerPeriod))
+                    \(revocationType), \(revocationPercentage), \(appTransactionID), \(offerDiscountType), \(offerPeriod),
+                    \(billingPlanType), \(commitmentExpiresAt))
                 ON CONFLICT (environment, transaction_id) DO UPDATE SET
                     original_transaction_id = EXCLUDED.original_transaction_id, bundle_id = EXCLUDED.bundle_id,
                     product_id = EXCLUDED.product_id, subscription_group_id = EXCLUDED.subscription_group_id,
@@ -95,6 +99,7 @@ extension TransactionFact {
                     revocation_percentage = EXCLUDED.revocation_percentage,
                     app_transaction_id = EXCLUDED.app_transaction_id,
                     offer_discount_type = EXCLUDED.offer_discount_type, offer_period = EXCLUDED.offer_period,
+                    billing_plan_type = EXCLUDED.billing_plan_type, commitment_expires_at = EXCLUDED.commitment_expires_at,
                     updated_at = now()
                 """
             ).prepared())

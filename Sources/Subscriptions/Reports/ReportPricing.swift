@@ -74,10 +74,12 @@ public struct ReportPricing: Sendable {
         return (listed.amount, listed.currency, .catalog)
     }
 
-    /// How long the period `transaction` bought lasts: a pay-up-front offer's whole length
-    /// (Apple's `offerPeriod`, or for a receipt the catalog's introductory offer), else the
-    /// product's billing period in the catalog.
+    /// How long the period `transaction` bought lasts: a month for a monthly-billed
+    /// commitment's charge, a pay-up-front offer's whole length (Apple's `offerPeriod`, or for a
+    /// receipt the catalog's introductory offer), else the product's billing period in the catalog.
     public static func period(of transaction: TransactionFact, catalog: ProductCatalog) -> ISO8601Duration? {
+        // A monthly-billed commitment counts its monthly charge (DESIGN.md, `mrr`).
+        if transaction.isMonthlyCommitment { return ISO8601Duration(months: 1) }
         if transaction.offerDiscountType == "PAY_UP_FRONT", let offered = transaction.offerPeriod.flatMap(ISO8601Duration.init) {
             return offered
         }

@@ -103,6 +103,25 @@ import Testing
         }
     }
 
+    @Test("a monthly-billed commitment (API 1.21): billingPlanType kept as sent, commitmentInfo read; an unknown plan never fails")
+    func commitmentBilling() throws {
+        let monthly = try decode(
+            JWSTransactionPayload.self,
+            #"{"billingPlanType":"MONTHLY","commitmentInfo":{"billingPeriodNumber":3,"totalBillingPeriods":12,"commitmentExpiresDate":1698150000000,"commitmentPrice":119880}}"#
+        )
+        #expect(monthly.billingPlanTypeRaw == "MONTHLY")
+        #expect(monthly.commitmentInfo?.billingPeriodNumber == 3)
+        #expect(monthly.commitmentInfo?.totalBillingPeriods == 12)
+        #expect(monthly.commitmentInfo?.commitmentExpiresDate == Date(timeIntervalSince1970: 1_698_150_000))
+        #expect(monthly.commitmentInfo?.commitmentPrice == 119_880)
+        let future = try decode(JWSTransactionPayload.self, #"{"billingPlanType":"QUARTERLY_SOMEDAY","commitmentInfo":{"newField":1}}"#)
+        #expect(future.billingPlanTypeRaw == "QUARTERLY_SOMEDAY")
+        #expect(future.commitmentInfo?.commitmentExpiresDate == nil)
+        #expect(throws: DecodingError.self) {
+            try decode(JWSTransactionPayload.self, #"{"commitmentInfo":{"commitmentExpiresDate":"soon"}}"#)
+        }
+    }
+
     @Test func dateBoundsAreInclusive() throws {
         let early = try decode(JWSTransactionPayload.self, #"{"purchaseDate":1167609600000,"expiresDate":253402300799999}"#)
         #expect(early.purchaseDate == Date(timeIntervalSince1970: 1_167_609_600))

@@ -25,6 +25,7 @@ struct FormerSubscriptionDocument: Encodable {
         case eligibleWinBackOfferIDs = "eligible_win_back_offer_ids"
         case price, currency, storefront, priceSource = "price_source", proceeds
         case renewalPrice = "renewal_price", renewalCurrency = "renewal_currency"
+        case billingPlan = "billing_plan", commitmentEndsAt = "commitment_ends_at"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -62,6 +63,10 @@ struct FormerSubscriptionDocument: Encodable {
         try container.encode(snapshot.offerKind?.rawValue, forKey: .offerType)
         try container.encode(snapshot.appAccountToken, forKey: .appAccountToken)
         try container.encode(view.renewal?.eligibleWinBackOfferIDs ?? [], forKey: .eligibleWinBackOfferIDs)
+        let latest = view.transactions.last { $0.transactionID == snapshot.latestTransactionID }
+        let commitment = latest?.billingPlanType == "MONTHLY" ? latest : nil
+        try container.encode(commitment == nil ? "upfront" : "monthly_commitment", forKey: .billingPlan)
+        try container.encode(commitment?.commitmentExpiresAt, forKey: .commitmentEndsAt)
         if includeTransactions {
             try container.encode(
                 view.transactions.map { fact in FormerTransactionDocument(fact: fact, money: money.map { $0[fact.transactionID] }) },

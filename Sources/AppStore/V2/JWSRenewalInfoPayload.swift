@@ -41,6 +41,9 @@ public struct JWSRenewalInfoPayload: Sendable, Decodable, Hashable {
     public var appAccountToken: String?
     /// `eligibleWinBackOfferIds`.
     public var eligibleWinBackOfferIDs: [String]?
+    /// `renewalBillingPlanType` exactly as sent (`BILLED_UPFRONT`, `MONTHLY`): how the next
+    /// period will be billed (API 1.21).
+    public var renewalBillingPlanTypeRaw: String?
     /// `environment` exactly as sent.
     public var environmentRaw: String?
     /// `signedDate`: when Apple signed this renewal info; the certificate validation time.
@@ -86,6 +89,7 @@ public struct JWSRenewalInfoPayload: Sendable, Decodable, Hashable {
         currency = try c.v2String("currency")
         appAccountToken = try c.v2String("appAccountToken")
         eligibleWinBackOfferIDs = try c.v2Strings("eligibleWinBackOfferIds")
+        renewalBillingPlanTypeRaw = try c.v2String("renewalBillingPlanType")
         environmentRaw = try c.v2String("environment")
         signedDate = try c.v2Date("signedDate")
     }

@@ -27,6 +27,8 @@ struct CustomerContent {
         let autoRenew: String
         let price: String
         let proceeds: String
+        /// `monthly through a commitment until …`, or empty when billed up front.
+        let commitment: String?
         let group: String
         let href: String
     }
@@ -108,7 +110,11 @@ struct CustomerContent {
                 why: profile.stories[snapshot.originalTransactionID].map { StatusExplanation.sentence($0, time: ConsoleTime.minute) }
                     ?? "–",
                 expires: ConsoleTime.minute(snapshot.expiresAt), autoRenew: snapshot.autoRenew.map { $0 ? "on" : "off" } ?? "–",
-                price: MoneyText.price(money), proceeds: MoneyText.proceeds(money), group: snapshot.subscriptionGroupID ?? "–",
+                price: MoneyText.price(money), proceeds: MoneyText.proceeds(money),
+                commitment: subscription.latestTransaction.flatMap {
+                    $0.isMonthlyCommitment ? "billed monthly through a commitment until " + ConsoleTime.minute($0.commitmentExpiresAt) : nil
+                },
+                group: snapshot.subscriptionGroupID ?? "–",
                 href: ConsoleLinks.purchase(
                     originalTransactionID: snapshot.originalTransactionID, environment: snapshot.environment.rawValue))
         }

@@ -81,6 +81,10 @@ struct SubscriptionStoryText {
         fields.append("expires", TimeText.withAge(snapshot.expiresAt, now: now))
         let latest = document.latestTransaction
         fields.append("price", MoneyText.line(latest.flatMap { document.money(of: $0.transactionID) }, storefront: latest?.storefront))
+        if let latest, latest.isMonthlyCommitment {
+            fields.append(
+                "billing", "monthly through a 12-month commitment, until " + TimeText.withAge(latest.commitmentExpiresAt, now: now))
+        }
         if let grace = snapshot.gracePeriodExpiresAt { fields.append("grace ends", TimeText.withAge(grace, now: now)) }
         fields.append("updated", TimeText.withAge(story.view.updatedAt, now: now))
         fields.append(

@@ -98,6 +98,20 @@ extension AppStoreAPIClient {
         try await perform(call, in: [environment], logger: logger) { _, _ throws(AppStoreAPIError) in () }
     }
 
+    /// Set App Account Token (API 1.16): attaches `token` (a UUID, the app's user) to the
+    /// purchase `originalTransactionID` made outside the app (an offer code, the App Store);
+    /// its transactions carry it from then on. Apple answers 200 with no body; asked only in
+    /// `environment`, the purchase's own.
+    public func setAppAccountToken(
+        originalTransactionID: String, token: String, environment: AppStoreEnvironment, logger: Logger? = nil
+    ) async throws {
+        let body = Array(#"{"appAccountToken":"\#(token.lowercased())"}"#.utf8)
+        let call = AppStoreAPICall(
+            method: .put, path: "/inApps/v1/transactions/" + (try Self.pathID(originalTransactionID)) + "/appAccountToken",
+            route: "/inApps/v1/transactions/{originalTransactionId}/appAccountToken", body: body)
+        try await perform(call, in: [environment], logger: logger) { _, _ throws(AppStoreAPIError) in () }
+    }
+
     /// Look Up Order ID: the purchases of the order `orderID` (from Apple's email receipt),
     /// each verified. Production only: Apple offers no order lookup in the sandbox.
     public func lookUpOrder(_ orderID: String, logger: Logger? = nil) async throws -> OrderLookupAnswer {

@@ -133,6 +133,13 @@ public struct OperatorContext: Sendable {
         RenewalExtensions(database: database, api: api, evidence: evidence, apps: apps)
     }
 
+    /// `set-app-account-token`: Set App Account Token at Apple, then link as a token would.
+    public func appAccountTokenAssignment(evidence: AppleEvidence, apps: AppRegistry, logger: Logger) -> AppAccountTokenAssignment {
+        AppAccountTokenAssignment(
+            tokens: AppAccountTokens(database: database, apps: apps),
+            sync: sync(evidence: evidence, apps: apps, concurrency: 1, logger: logger), evidence: evidence, logger: logger)
+    }
+
     /// `sync`.
     public func sync(evidence: AppleEvidence, apps: AppRegistry, concurrency: Int, logger: Logger) -> SubscriptionSync {
         SubscriptionSync(database: database, evidence: evidence, apps: apps, concurrency: concurrency, logger: logger)

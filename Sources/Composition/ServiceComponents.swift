@@ -78,6 +78,8 @@ public struct ServiceComponents: Sendable {
     public let deadWorkReplay: DeadWorkReplay
     /// API keys (the console's keys page).
     public let apiKeys: APIKeys
+    /// Set App Account Token, then link (`PUT /v1/subscriptions/{id}/app-account-token`).
+    public let appAccountTokenAssignment: AppAccountTokenAssignment
     /// A customer's whole story (the console's customer page).
     public let customerProfile: CustomerProfile
     /// Finding customers and reading their timelines.
@@ -205,6 +207,10 @@ public struct ServiceComponents: Sendable {
                 notifications: InboxQueries(client: database), webhooks: WebhookQueries(client: database),
                 audit: AuditLogStore(client: database)),
             apiKeys: APIKeys(repository: APIKeyStore(client: database), configuredApps: Set(configuration.apps.bundleIDs)),
+            appAccountTokenAssignment: AppAccountTokenAssignment(
+                tokens: AppAccountTokens(database: database, apps: configuration.apps),
+                sync: SubscriptionSync(database: database, evidence: apiEvidence, apps: configuration.apps, concurrency: 1, logger: logger),
+                evidence: apiEvidence, logger: logger),
             customerProfile: CustomerProfile(
                 records: readAnswers.followingWrites, stories: SubscriptionStoryReader(client: database),
                 grants: ManualGrants(database: database),

@@ -33,6 +33,8 @@ func buildRouter(
 
     let api = router.group("v1").add(middleware: APIKeyMiddleware(authentication: components.keyAuthentication))
     SubscriptionsController(answers: components.readAnswers).addRoutes(to: api)
+    AppAccountTokenAssignmentController(assignment: components.appAccountTokenAssignment, maxBodyBytes: configuration.maxBodyBytes)
+        .addRoutes(to: api)
     TransactionsController(purchases: components.purchases, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
     ReceiptsController(purchases: components.purchases, apps: configuration.apps, maxBodyBytes: configuration.maxBodyBytes).addRoutes(
         to: api)

@@ -36,6 +36,35 @@ struct APILookupTests {
         }
     }
 
+    @Test("Set App Account Token: a UUID on an original transaction reaches every later payload; a bad UUID is 400, an unknown id 404")
+    func setAppAccountToken() async throws {
+        let credentials = try TestAPICredentials()
+        let simulator = apiSimulator(credentials)
+        let customer = try simulator.addCustomers([
+            CustomerSpec(name: "olly", scenario: .trialRenews, productID: "com.example.pro.monthly", renewals: 1, notificationVersion: .v2)
+        ])[0]
+        let original = try #require(customer.state(at: Date()).transactions.first?.originalTransactionID)
+        let path = "/inApps/v1/transactions/\(original)/appAccountToken"
+        try await withServer(simulator) { server in
+            let token = "5c8e4f1a-7b2d-4e6f-9a1b-3c4d5e6f7a8b"
+            let bad = try await apiCall(
+                server.apiProductionURL, path, method: "PUT", token: try credentials.token(), body: Array(#"{"appAccountToken":"x"}"#.utf8))
+            #expect(bad.response.status == 400 && bad.json["errorCode"] as? Int == 4_000_183)
+            let unknown = try await apiCall(
+                server.apiProductionURL, "/inApps/v1/transactions/123/appAccountToken", method: "PUT", token: try credentials.token(),
+                body: Array(#"{"appAccountToken":"\#(token)"}"#.utf8))
+            #expect(unknown.response.status == 404)
+            let set = try await apiCall(
+                server.apiProductionURL, path, method: "PUT", token: try credentials.token(),
+                body: Array(#"{"appAccountToken":"\#(token.uppercased())"}"#.utf8))
+            #expect(set.response.status == 200)
+            let (_, json) = try await apiCall(
+                server.apiProductionURL, "/inApps/v1/transactions/" + original, token: try credentials.token())
+            let transaction = try DecodedJWS(try #require(json["signedTransactionInfo"] as? String))
+            #expect(transaction.payload["appAccountToken"] as? String == token)
+        }
+    }
+
     @Test func historyPagesByTwentyWithRevisions() async throws {
         let credentials = try TestAPICredentials()
         let simulator = apiSimulator(credentials)

@@ -97,6 +97,29 @@ extension AppStoreSimulator {
         box.withLockedValue { $0.api.consumptionAnswers.append((transactionID, text)) }
     }
 
+    /// Set App Account Token (API 1.16): `{"appAccountToken": UUID}` for one of the app's
+    /// original transactions in this environment; from then on every payload of the customer
+    /// carries it. A body without a UUID is Apple's 400 `InvalidAppAccountTokenUUIDError`; an
+    /// id that is not an original transaction of the app, 404.
+    func apiSetAppAccountToken(
+        _ originalTransactionID: String, body: [UInt8], environment: SimEnvironment, bundleID: String
+    ) throws(APIError) {
+        let (customer, _) = try apiCustomer(originalTransactionID, environment: environment, bundleID: bundleID)
+        let state = customer.state(at: Date())
+        guard
+            state.subscriptions.contains(where: { $0.originalTransactionID == originalTransactionID })
+                || state.purchases.contains(where: { $0.transactionID == originalTransactionID })
+        else {
+            throw .originalTransactionNotFound
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+            let text = object["appAccountToken"] as? String, let token = UUID(uuidString: text)
+        else {
+            throw .badRequest(4_000_183, "Invalid request. The app account token field must be a valid UUID.")
+        }
+        box.withLockedValue { $0.api.appAccountTokens[customer.id] = token.uuidString.lowercased() }
+    }
+
     /// The Send Consumption Information bodies accepted so far, oldest first.
     public func consumptionAnswers() -> [(transactionID: String, body: String)] {
         box.withLockedValue { $0.api.consumptionAnswers }

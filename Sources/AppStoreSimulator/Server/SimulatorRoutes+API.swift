@@ -42,6 +42,15 @@ extension SimulatorRoutes {
                     return .object([])
                 }
             }
+            // Apple's path names the original transaction id; the parameter shares the name of
+            // Get Transaction Info's, which the router's tree requires of one position.
+            router.put("\(base)/inApps/v1/transactions/:transactionId/appAccountToken") { request, context in
+                try await api(request, context, environment, simulator) { bundleID, _, body in
+                    try simulator.apiSetAppAccountToken(
+                        try parameter("transactionId", context), body: body, environment: environment, bundleID: bundleID)
+                    return .object([])
+                }
+            }
             router.put("\(base)/inApps/v1/subscriptions/extend/:originalTransactionId") { request, context in
                 try await api(request, context, environment, simulator) { bundleID, now, body in
                     let extended = try simulator.apiExtend(

@@ -98,6 +98,28 @@ public struct AppleEvidence: Sendable {
         }
     }
 
+    /// Set App Account Token: attaches `token` to the purchase `originalTransactionID` at Apple.
+    /// Refusals are said as a use case says them: unknown purchase 404, Apple's 400 malformed,
+    /// no answer unavailable.
+    public func setAppAccountToken(
+        originalTransactionID: String, token: String, bundleID: String, environment: AppStoreEnvironment, logger: Logger
+    ) async throws(UseCaseError) {
+        guard let client = api?.client(bundleID: bundleID) else {
+            throw .notConfigured("\(bundleID) has no App Store Server API key to set an app account token with")
+        }
+        do {
+            try await client.setAppAccountToken(
+                originalTransactionID: originalTransactionID, token: token, environment: environment, logger: logger)
+        } catch {
+            switch Self.answer(for: error) {
+            case .refused(let reason, notFound: true): throw .notFound("Apple knows no purchase \(originalTransactionID): \(reason)")
+            case .refused(let reason, _): throw .malformed("Apple refused the app account token: \(reason)")
+            case .retry(let reason, _): throw .unavailable("Apple did not answer now; nothing was set: \(reason)")
+            case .facts: throw .unavailable("Apple answered something unexpected; nothing was set")
+            }
+        }
+    }
+
     /// What an App Store Server API failure means: retry later, or refused for good.
     private static func answer(for error: any Error) -> Answer {
         guard let error = error as? AppStoreAPIError else {

@@ -8,7 +8,7 @@ import Hummingbird
 /// What depends on the body or the app (signing, another app's data) the use cases judge
 /// with the same principal.
 enum APIRoute: CaseIterable, Sendable {
-    case getSubscriber, deleteSubscriber, getEntitlements, getAppAccountToken, getSubscription
+    case getSubscriber, deleteSubscriber, getEntitlements, getAppAccountToken, getSubscription, putSubscriptionAppAccountToken
     case postEligibility, postReceipts, postTransactions, postAppTransactions, putConsent
     case postOfferSignature
     case postGrant, deleteGrant
@@ -19,7 +19,7 @@ enum APIRoute: CaseIterable, Sendable {
         switch self {
         case .getSubscriber, .getEntitlements, .getAppAccountToken, .getSubscription, .getReport: .get
         case .deleteSubscriber, .deleteGrant: .delete
-        case .putConsent: .put
+        case .putConsent, .putSubscriptionAppAccountToken: .put
         case .postEligibility, .postReceipts, .postTransactions, .postAppTransactions, .postOfferSignature, .postGrant: .post
         }
     }
@@ -31,6 +31,7 @@ enum APIRoute: CaseIterable, Sendable {
         case .getEntitlements: "subscribers/:app_user_id/entitlements"
         case .getAppAccountToken: "subscribers/:app_user_id/app-account-token"
         case .getSubscription: "subscriptions/:original_transaction_id"
+        case .putSubscriptionAppAccountToken: "subscriptions/:original_transaction_id/app-account-token"
         case .postEligibility: "eligibility"
         case .postReceipts: "receipts"
         case .postTransactions: "transactions"
@@ -47,7 +48,7 @@ enum APIRoute: CaseIterable, Sendable {
     var scope: Scope {
         switch self {
         case .getSubscriber, .getEntitlements, .getAppAccountToken, .getSubscription, .postEligibility: .read
-        case .postReceipts, .postTransactions, .postAppTransactions, .putConsent: .write
+        case .postReceipts, .postTransactions, .postAppTransactions, .putConsent, .putSubscriptionAppAccountToken: .write
         case .postOfferSignature: .offers
         case .getReport: .reports
         case .deleteSubscriber, .postGrant, .deleteGrant: .admin

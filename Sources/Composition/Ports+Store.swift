@@ -21,6 +21,7 @@ extension PipelineQueries: PipelineSource {}
 extension InboxQueries: NotificationListing {}
 extension WebhookQueries: WebhookEventListing {}
 extension ConsumptionStore: ConsumptionRequestListing {}
+extension ConsumptionStore: ConsumptionReportRepository {}
 extension AuditLogStore: AuditTrail {}
 extension ExchangeRateStore: ExchangeRateRepository {}
 extension SubscriberRemoval: SubscriberRemovalRepository {}

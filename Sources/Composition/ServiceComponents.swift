@@ -43,6 +43,8 @@ public struct ServiceComponents: Sendable {
     /// Answers to CONSUMPTION_REQUEST, and the consents they need.
     public let consumptionAnswers: ConsumptionAnswers
     public let consumptionConsents: ConsumptionConsents
+    /// What the app's backend knows of a purchase (`PUT /v1/purchases/{id}/consumption`).
+    public let consumptionReports: ConsumptionReports
     /// `/v1/app-transactions`.
     public let appTransactions: AppTransactionRecorder
     /// Manual grants.
@@ -178,6 +180,7 @@ public struct ServiceComponents: Sendable {
                 eligibility: eligibility, offers: offers, purchases: purchases, apps: configuration.apps),
             consumptionAnswers: ConsumptionAnswers(database: database, api: appStoreAPI, apps: configuration.apps),
             consumptionConsents: ConsumptionConsents(database: database),
+            consumptionReports: ConsumptionReports(repository: ConsumptionStore(client: database)),
             appTransactions: AppTransactionRecorder(
                 database: database, answers: readAnswers.followingWrites, signatures: signatures, apps: configuration.apps),
             grants: ManualGrants(database: database), forgetting: SubscriberForgetting(database: database),

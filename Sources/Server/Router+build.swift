@@ -44,7 +44,9 @@ func buildRouter(
     ).addRoutes(to: api)
     ReportsController(reports: components.reports).addRoutes(to: api)
     OffersController(offers: components.offers, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
-    ConsentController(consents: components.consumptionConsents, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
+    ConsentController(
+        consents: components.consumptionConsents, reports: components.consumptionReports, maxBodyBytes: configuration.maxBodyBytes
+    ).addRoutes(to: api)
     EntitlementsController(
         answers: components.readAnswers, grants: components.grants, appTransactions: components.appTransactions,
         appAccountTokens: components.appAccountTokens,

@@ -64,6 +64,28 @@ struct ConsumptionRequestTests {
             #expect(try jsonObject(consent)["consumption_data"] as? Bool == true)
             #expect(try await service.put("/v1/subscribers/\(silent.appUserID)/consent", ["consumption_data": "yes"]).status == 400)
 
+            // The app's backend knows how much of the silent customer's purchase was used: sent
+            // to Apple instead of the app's defaults (Send Consumption Information V2).
+            let silentOriginal = try #require(silent.subscriptions.first?.originalTransactionID)
+            let silentTransactions: [String] = try await service.database.query(
+                "SELECT transaction_id FROM transactions WHERE original_transaction_id = \(silentOriginal)"
+            ).map { try $0.decode("transaction_id") }
+            try #require(!silentTransactions.isEmpty)
+            for transaction in silentTransactions {
+                let reported = try await service.put(
+                    "/v1/purchases/\(transaction)/consumption", ["consumption_percentage": 42.5, "delivery_status": "UNDELIVERED_OTHER"])
+                #expect(reported.status == 200, "\(String(decoding: reported.body, as: UTF8.self))")
+                #expect(try jsonObject(reported)["consumption_percentage"] as? Double == 42.5)
+            }
+            let someone = try #require(silentTransactions.first)
+            #expect(try await service.put("/v1/purchases/\(someone)/consumption", ["consumption_percentage": 101]).status == 400)
+            #expect(try await service.put("/v1/purchases/\(someone)/consumption", ["consumption_percentage": 1.2345]).status == 400)
+            #expect(try await service.put("/v1/purchases/\(someone)/consumption", ["delivery_status": "LOST"]).status == 400)
+            #expect(try await service.put("/v1/purchases/\(someone)/consumption", [:]).status == 400)
+            #expect(try await service.put("/v1/purchases/no-such-transaction/consumption", ["consumption_percentage": 1]).status == 404)
+            let audited = try await service.database.query("SELECT count(*) AS n FROM audit_log WHERE action = 'consumption_reported'")
+            #expect(try audited[0].decode("n", as: Int.self) == silentTransactions.count)
+
             // Apple's notifications, last first: each customer's REFUND_DECLINED arrives before
             // the CONSUMPTION_REQUEST it decides (Apple's deliveries come in any order).
             for notification in world.simulator.notifications().reversed() {
@@ -110,6 +132,10 @@ struct ConsumptionRequestTests {
             #expect(both.allSatisfy { $0.state == "sent" }, "\(both)")
             #expect(consented.duration(to: .now) < .seconds(30), "the consent should wake the request, not the minute's recheck")
             #expect(world.simulator.consumptionAnswers().count == 2)
+            #expect(
+                world.simulator.consumptionAnswers().last?.body
+                    == #"{"consumptionPercentage":42500,"customerConsented":true,"deliveryStatus":"UNDELIVERED_OTHER","refundPreference":"DECLINE","sampleContentProvided":true}"#
+            )
 
             // A redelivered CONSUMPTION_REQUEST is not recorded twice.
             for notification in world.simulator.notifications() {

@@ -30,4 +30,18 @@ import Testing
         #expect(policy.body(autoRenewable: true).contains(#""refundPreference":"GRANT_PRORATED""#))
         #expect(policy.body(autoRenewable: true).contains(#""deliveryStatus":"UNDELIVERED_QUALITY_ISSUE""#))
     }
+
+    @Test("what the app's backend reported replaces the defaults; with a percentage GRANT_PRORATED holds for any purchase")
+    func reported() {
+        let policy = ConsumptionPolicy(refundPreference: .grantProrated, deliveryStatus: .delivered)
+        #expect(
+            policy.body(autoRenewable: false, reportedPercentage: 25_000, reportedDelivery: .undeliveredWrongItem)
+                == #"{"consumptionPercentage":25000,"customerConsented":true,"deliveryStatus":"UNDELIVERED_WRONG_ITEM","refundPreference":"GRANT_PRORATED","sampleContentProvided":false}"#
+        )
+        // Only the delivery known: no percentage, so a one-time purchase still sends no GRANT_PRORATED.
+        #expect(
+            policy.body(autoRenewable: false, reportedDelivery: .undeliveredOther)
+                == #"{"customerConsented":true,"deliveryStatus":"UNDELIVERED_OTHER","sampleContentProvided":false}"#)
+        #expect(policy.body(autoRenewable: true, reportedPercentage: 250_000).contains(#""consumptionPercentage":100000"#))
+    }
 }

@@ -99,4 +99,19 @@ public struct NewConsumptionRequest: Sendable, Hashable {
 public struct ClaimedConsumptionRequest: Sendable, Hashable {
     public let request: ConsumptionRequest
     public let consented: Bool
+    /// What the app's backend reported of the purchase, if it did.
+    public let reported: ReportedConsumption?
+}
+
+/// What the app's backend knows of one purchase (`PUT /v1/purchases/{id}/consumption`).
+public struct ReportedConsumption: Sendable, Hashable {
+    /// How much was consumed, in milliunits of a percent (0 to 100000); nil: not said.
+    public let percentageMilliunits: Int?
+    /// Apple's `deliveryStatus` value; nil: not said.
+    public let deliveryStatus: String?
+
+    public init(percentageMilliunits: Int?, deliveryStatus: String?) {
+        self.percentageMilliunits = percentageMilliunits
+        self.deliveryStatus = deliveryStatus
+    }
 }

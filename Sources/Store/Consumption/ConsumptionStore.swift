@@ -95,10 +95,49 @@ public struct ConsumptionStore: Sendable {
                     EXISTS (
                         SELECT 1 FROM purchase_owners(r.environment, r.original_transaction_id, r.bundle_id) o
                         JOIN consumption_consents c ON c.app_user_id = o.app_user_id AND c.consented
-                    ) AS consented
+                    ) AS consented,
+                    (SELECT consumption_percentage FROM purchase_consumption p WHERE p.transaction_id = r.transaction_id)
+                        AS reported_percentage,
+                    (SELECT delivery_status FROM purchase_consumption p WHERE p.transaction_id = r.transaction_id)
+                        AS reported_delivery_status
                 """
             ).prepared()
-        ).map { row in ClaimedConsumptionRequest(request: try ConsumptionRequest(row: row), consented: try row.decode("consented")) }
+        ).map { row in
+            let percentage: Int? = try row.decode("reported_percentage")
+            let delivery: String? = try row.decode("reported_delivery_status")
+            return ClaimedConsumptionRequest(
+                request: try ConsumptionRequest(row: row), consented: try row.decode("consented"),
+                reported: percentage == nil && delivery == nil
+                    ? nil : ReportedConsumption(percentageMilliunits: percentage, deliveryStatus: delivery))
+        }
+    }
+
+    /// Whether a transaction of that id is stored (in any environment).
+    public func transactionExists(_ transactionID: String) async throws -> Bool {
+        !(try await client.query(
+            PostgresQuery("SELECT 1 FROM transactions WHERE transaction_id = \(transactionID) LIMIT 1").prepared()
+        ).isEmpty)
+    }
+
+    /// Records what the app's backend knows of purchase `transactionID` (replacing an earlier
+    /// report), with an audit row naming `actor`.
+    public func report(transactionID: String, consumption: ReportedConsumption, actor: String) async throws {
+        try await client.withTransaction { session in
+            try session.execute(
+                PostgresQuery(
+                    """
+                    INSERT INTO purchase_consumption (transaction_id, consumption_percentage, delivery_status, updated_by)
+                    VALUES (\(transactionID), \(consumption.percentageMilliunits), \(consumption.deliveryStatus), \(actor))
+                    ON CONFLICT (transaction_id) DO UPDATE SET
+                        consumption_percentage = EXCLUDED.consumption_percentage, delivery_status = EXCLUDED.delivery_status,
+                        updated_at = now(), updated_by = EXCLUDED.updated_by
+                    """
+                ).prepared())
+            var detail = ["transaction_id": transactionID]
+            if let percentage = consumption.percentageMilliunits { detail["consumption_percentage"] = "\(percentage)" }
+            if let delivery = consumption.deliveryStatus { detail["delivery_status"] = delivery }
+            try AuditLog.record(action: "consumption_reported", actor: actor, appUserID: nil, detail: detail, in: session)
+        }
     }
 
     /// Apple accepted `body` for request `id`.

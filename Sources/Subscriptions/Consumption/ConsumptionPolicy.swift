@@ -34,9 +34,9 @@ public struct ConsumptionPolicy: Sendable, Hashable {
         self.sampleContentProvided = sampleContentProvided
     }
 
-    /// The preference sent for a purchase: `GRANT_PRORATED` of anything but an auto-renewable
-    /// subscription needs a consumption percentage subscriptiond does not know, so it is left
-    /// out there (nil: no preference sent).
+    /// The preference sent for a purchase with no reported consumption: `GRANT_PRORATED` of
+    /// anything but an auto-renewable subscription needs a consumption percentage, so it is
+    /// left out there (nil: no preference sent).
     public func refundPreference(autoRenewable: Bool) -> RefundPreference? {
         switch refundPreference {
         case .noPreference: nil
@@ -45,14 +45,22 @@ public struct ConsumptionPolicy: Sendable, Hashable {
         }
     }
 
-    /// The JSON body of Send Consumption Information for a consenting customer, keys sorted:
-    /// `{"customerConsented":true,"deliveryStatus":…,"refundPreference"?:…,"sampleContentProvided":…}`.
-    public func body(autoRenewable: Bool) -> String {
-        var members = [
+    /// The JSON body of Send Consumption Information (V2) for a consenting customer, keys
+    /// sorted: `{"consumptionPercentage"?:…,"customerConsented":true,"deliveryStatus":…,
+    /// "refundPreference"?:…,"sampleContentProvided":…}`. What the app's backend reported of
+    /// the purchase (`reportedPercentage` in milliunits of a percent, `reportedDelivery`) is
+    /// sent instead of the defaults; with a percentage, `GRANT_PRORATED` holds for any purchase.
+    public func body(autoRenewable: Bool, reportedPercentage: Int? = nil, reportedDelivery: DeliveryStatus? = nil) -> String {
+        var members: [String] = []
+        if let reportedPercentage { members.append("\"consumptionPercentage\":\(min(max(reportedPercentage, 0), 100_000))") }
+        members += [
             "\"customerConsented\":true",
-            "\"deliveryStatus\":\"\(deliveryStatus.rawValue)\"",
+            "\"deliveryStatus\":\"\((reportedDelivery ?? deliveryStatus).rawValue)\"",
         ]
-        if let preference = refundPreference(autoRenewable: autoRenewable) {
+        let preference =
+            reportedPercentage != nil && refundPreference == .grantProrated
+            ? .grantProrated : refundPreference(autoRenewable: autoRenewable)
+        if let preference {
             members.append("\"refundPreference\":\"\(preference.rawValue)\"")
         }
         members.append("\"sampleContentProvided\":\(sampleContentProvided)")

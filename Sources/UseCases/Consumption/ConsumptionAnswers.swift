@@ -91,7 +91,9 @@ public struct ConsumptionAnswers: Sendable {
                 attempted: false)
             return .failed
         }
-        let body = policy.body(autoRenewable: request.autoRenewable)
+        let body = policy.body(
+            autoRenewable: request.autoRenewable, reportedPercentage: claimed.reported?.percentageMilliunits,
+            reportedDelivery: claimed.reported?.deliveryStatus.flatMap(ConsumptionPolicy.DeliveryStatus.init(rawValue:)))
         do {
             try await client.sendConsumptionInformation(
                 transactionID: request.transactionID, body: Array(body.utf8), environment: request.environment, logger: logger)

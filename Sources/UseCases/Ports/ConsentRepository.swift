@@ -1,7 +1,16 @@
 import Foundation
+import Store
 
 /// Where customers' consent to share consumption data is kept (`ConsumptionStore` in production).
 public protocol ConsentRepository: Sendable {
     /// Records `consented` for `appUserID`, with an audit row naming `actor`; returns when.
     func setConsent(appUserID: String, consented: Bool, actor: String) async throws -> Date
+}
+
+/// Where what the app's backend knows of a purchase is kept (`ConsumptionStore` in production).
+public protocol ConsumptionReportRepository: Sendable {
+    /// Whether a transaction of that id is stored.
+    func transactionExists(_ transactionID: String) async throws -> Bool
+    /// Records the report (replacing an earlier one), with an audit row naming `actor`.
+    func report(transactionID: String, consumption: ReportedConsumption, actor: String) async throws
 }

@@ -9,7 +9,7 @@ import Hummingbird
 /// with the same principal.
 enum APIRoute: CaseIterable, Sendable {
     case getSubscriber, deleteSubscriber, getEntitlements, getAppAccountToken, getSubscription, putSubscriptionAppAccountToken
-    case postEligibility, postReceipts, postTransactions, postAppTransactions, putConsent
+    case postEligibility, postReceipts, postTransactions, postAppTransactions, putConsent, putPurchaseConsumption
     case postOfferSignature
     case postGrant, deleteGrant
     case getReport
@@ -19,7 +19,7 @@ enum APIRoute: CaseIterable, Sendable {
         switch self {
         case .getSubscriber, .getEntitlements, .getAppAccountToken, .getSubscription, .getReport: .get
         case .deleteSubscriber, .deleteGrant: .delete
-        case .putConsent, .putSubscriptionAppAccountToken: .put
+        case .putConsent, .putSubscriptionAppAccountToken, .putPurchaseConsumption: .put
         case .postEligibility, .postReceipts, .postTransactions, .postAppTransactions, .postOfferSignature, .postGrant: .post
         }
     }
@@ -37,6 +37,7 @@ enum APIRoute: CaseIterable, Sendable {
         case .postTransactions: "transactions"
         case .postAppTransactions: "app-transactions"
         case .putConsent: "subscribers/:app_user_id/consent"
+        case .putPurchaseConsumption: "purchases/:transaction_id/consumption"
         case .postOfferSignature: "offers/sign"
         case .postGrant: "subscribers/:app_user_id/grants"
         case .deleteGrant: "subscribers/:app_user_id/grants/:grant_id"
@@ -48,7 +49,8 @@ enum APIRoute: CaseIterable, Sendable {
     var scope: Scope {
         switch self {
         case .getSubscriber, .getEntitlements, .getAppAccountToken, .getSubscription, .postEligibility: .read
-        case .postReceipts, .postTransactions, .postAppTransactions, .putConsent, .putSubscriptionAppAccountToken: .write
+        case .postReceipts, .postTransactions, .postAppTransactions, .putConsent, .putSubscriptionAppAccountToken, .putPurchaseConsumption:
+            .write
         case .postOfferSignature: .offers
         case .getReport: .reports
         case .deleteSubscriber, .postGrant, .deleteGrant: .admin

@@ -1,4 +1,5 @@
 import AppStoreServerAPI
+import AppStoreSignature
 import Foundation
 import Logging
 import Postgres
@@ -118,6 +119,14 @@ public struct OperatorContext: Sendable {
     /// `lookup-order`.
     public func orderLookup(evidence: AppleEvidence, apps: AppRegistry) -> OrderLookup {
         OrderLookup(database: database, evidence: evidence, apps: apps)
+    }
+
+    /// `import FILE.csv`, `concurrency` rows at once.
+    public func customerImport(
+        evidence: AppleEvidence, receiptProof: AppReceiptVerifier, apps: AppRegistry, concurrency: Int, logger: Logger
+    ) -> CustomerImport {
+        CustomerImport(
+            database: database, evidence: evidence, receiptProof: receiptProof, apps: apps, concurrency: concurrency, logger: logger)
     }
 
     /// `refunds`.

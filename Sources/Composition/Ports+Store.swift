@@ -29,6 +29,7 @@ extension ConsumptionStore: ConsentRepository {}
 extension IrregularActivityQueries: IrregularActivitySource {}
 extension AppAccountTokenStore: AppAccountTokenRepository {}
 extension AppleAccountReader: AppleAccountSource {}
+extension ImportJournalStore: CustomerImportJournal {}
 extension ReadAnswers: CatalogSource {}
 extension ReadAnswers: SubscriberDocumentSource {}
 extension ReadAnswers: CustomerDocuments {}
@@ -170,6 +171,18 @@ extension OrderLookup {
     /// `lookup-order`, applying to `database`.
     public init(database: PostgresClient, evidence: AppleEvidence, apps: AppRegistry) {
         self.init(applier: FactApplier(database: database, apps: apps), evidence: evidence)
+    }
+}
+
+extension CustomerImport {
+    /// `import`, journaling in and applying to `database`.
+    public init(
+        database: PostgresClient, evidence: AppleEvidence, receiptProof: AppReceiptVerifier, apps: AppRegistry, concurrency: Int,
+        logger: Logger
+    ) {
+        self.init(
+            journal: ImportJournalStore(client: database), applier: FactApplier(database: database, apps: apps), evidence: evidence,
+            receiptProof: receiptProof, apps: apps, concurrency: concurrency, logger: logger)
     }
 }
 

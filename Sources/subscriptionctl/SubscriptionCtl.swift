@@ -21,7 +21,7 @@ struct SubscriptionCtl: AsyncParsableCommand {
             NotificationsCommand.self, EligibilityCommand.self, RevalidateCommand.self, StatsCommand.self, WebhooksCommand.self,
             SyncCommand.self, TestNotificationCommand.self, AnswersCommand.self, GrantsCommand.self, SuspiciousCommand.self,
             LookupOrderCommand.self, RefundsCommand.self, ConsumptionCommand.self, ExtendCommand.self, PurgeCommand.self,
-            KeysCommand.self, RatesCommand.self, ReportCommand.self, ReportsCommand.self, ConsoleUserCommand.self,
+            KeysCommand.self, RatesCommand.self, ReportCommand.self, ImportCommand.self, ReportsCommand.self, ConsoleUserCommand.self,
             SetAppAccountTokenCommand.self,
         ]
     )

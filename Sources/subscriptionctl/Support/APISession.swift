@@ -16,6 +16,8 @@ struct APISession {
     let logger: Logger
     /// What Apple says, through this session's clients.
     let evidence: AppleEvidence
+    /// Checks an app receipt's PKCS#7 signature before its transaction id is looked up.
+    let receiptProof: AppReceiptVerifier
 
     /// Runs `body` with a session whose clients are shut down afterwards; `concurrency` is
     /// how many transfers to Apple the command runs at once.
@@ -26,7 +28,8 @@ struct APISession {
         let apple = try await AppleUpstreams.open(configuration: settings, logger: logger, transfers: concurrency)
         do {
             let session = APISession(
-                settings: settings, directory: apple.appStoreAPI, logger: logger, evidence: apple.evidence)
+                settings: settings, directory: apple.appStoreAPI, logger: logger, evidence: apple.evidence,
+                receiptProof: apple.receiptProof)
             let result = try await body(session)
             await apple.shutdown()
             return result

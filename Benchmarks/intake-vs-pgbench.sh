@@ -155,7 +155,9 @@ for version in v1 v2; do
     ceiling=$([ $version = v1 ] && echo "$ceiling_v1" || echo "$ceiling_v2")
     name=$([ $version = v1 ] && echo C || echo C2)
     goal=$([ $version = v1 ] && echo 0.9 || echo 0.8)
-    echo "intake $version ${intake} notifications/s (p99 $(field $version p99_ms) ms, non-2xx $(field $version non2xx), socket errors $(field $version socket_errors), ${stored_rows} rows stored): vs $name ${ceiling}/s ratio $(ratio "$intake" "$ceiling") (goal >= $goal, p99 <= 10 ms); vs pgbench ${baseline} inserts/s ratio $(ratio "$intake" "$baseline")"
+    met=$(awk -v r="$(ratio "$intake" "$ceiling")" -v g="$goal" -v p="$(field $version p99_ms)" -v n="$(field $version non2xx)" \
+        'BEGIN { print (r >= g && p <= 10 && n == 0) ? "met" : "not met" }')
+    echo "intake $version ${intake} accepted notifications/s (2xx only; $(field $version sent_requests) sent, non-2xx $(field $version non2xx), socket errors $(field $version socket_errors); p99 $(field $version p99_ms) ms, ${stored_rows} rows stored): vs $name ${ceiling}/s ratio $(ratio "$intake" "$ceiling") (goal >= $goal, p99 <= 10 ms, no non-2xx: $met); vs pgbench ${baseline} inserts/s ratio $(ratio "$intake" "$baseline")"
 done
 if [ -f "$out/v1-worker.txt" ] && [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
     echo "intake v1, appstore-sim's bodies ($(awk '{ s += length($0) } END { printf "%.0f", s / NR }' "$out/v1-bodies.jsonl") bytes each), worker off: $(field v1-sim intake_rps) notifications/s (p99 $(field v1-sim p99_ms) ms, non-2xx $(field v1-sim non2xx))"

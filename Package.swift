@@ -521,6 +521,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Access",
+                "ServiceSupport",
                 "ContractDocuments",
                 "Settings",
                 "CatalogFiles",

@@ -19,6 +19,9 @@ if [ "${INSTALL_TEST_TOOLS:-0}" = 1 ]; then
     command -v promtool >/dev/null 2>&1 || needed+=(prometheus)
     # ... and Deploy/caddy/Caddyfile with `caddy validate`.
     command -v caddy >/dev/null 2>&1 || needed+=(caddy)
+    # ... and Deploy/systemd/subscriptiond.service with `systemd-analyze security --offline`
+    # (Deploy/systemd/check-unit.sh; no running systemd needed).
+    command -v systemd-analyze >/dev/null 2>&1 || needed+=(systemd)
     # Tests/contract/check-openapi.py holds the tests' answers to docs/openapi.yaml.
     if ! python3 -c 'import yaml, jsonschema, openapi_spec_validator' >/dev/null 2>&1; then
         echo "install-deps: installing pyyaml, jsonschema and openapi-spec-validator (pip)" >&2

@@ -37,7 +37,7 @@ public func buildApplication(
             upstreamErrors.record(upstream: upstream, status: status)
         }, onRead: ReplicaMonitorService.recordRead)
     warnAboutTrust(configuration, roots: components.roots, logger: logger)
-    for warning in configuration.exposureWarnings() { logger.warning("\(warning)") }
+    for warning in configuration.unknownSettingWarnings + configuration.exposureWarnings() { logger.warning("\(warning)") }
 
     let runsWorker = environment.runsWorker && configuration.workerConcurrency > 0
     // Intake's answer times, which the worker yields to; kept only when both run here.
@@ -113,6 +113,22 @@ public func buildApplication(
     } else if configuration.workerConcurrency == 0 {
         logger.notice("WORKER_CONCURRENCY is 0: this process takes notifications but does not process them")
     }
+    // Last, so it hears of a graceful shutdown right after the listener closes (STOPPING=1).
+    let systemd = environment.systemd
+    let watchdogReadiness = ReadinessCache(migrations: components.migrations)
+    services.append(
+        SystemdNotifyService(
+            notifier: systemd,
+            isHealthy: {
+                // The readiness check answering at all, ready or not, is health: a database
+                // that is down makes intake answer 503 until it is back, and a restart would
+                // not bring it back sooner; a check that never answers is a wedged process.
+                if let problem = await watchdogReadiness.problem(logger: logger) {
+                    logger.debug("watchdog: not ready: \(problem)")
+                }
+                return true
+            },
+            logger: logger))
     let onServerRunning = environment.onServerRunning
     // Per connection: a cap per client address, and a deadline for each request to arrive whole.
     let connectionsPerAddress = ConnectionsPerAddress(cap: configuration.httpMaxConnectionsPerAddress)
@@ -140,7 +156,11 @@ public func buildApplication(
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.httpMaxConnections, logger: logger)
         ),
         services: services,
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in
+            // The schema was checked before anything started; now the listener is bound.
+            systemd.notify("READY=1")
+            await onServerRunning(channel.localAddress?.port ?? configuration.port)
+        },
         logger: logger
     )
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Prometheus
+import ServiceSupport
 import UseCases
 import Webhooks
 
@@ -32,6 +33,8 @@ public struct ApplicationEnvironment: Sendable {
     public var intakeClock: @Sendable () -> Date
     /// How often the pipeline's gauges (inbox backlog, database pool, sweep backlog) are sampled.
     public var metricsSampleInterval: Duration
+    /// systemd's readiness and watchdog socket (`$NOTIFY_SOCKET`; does nothing when unset).
+    public var systemd: SystemdNotifier
 
     /// Creates the environment.
     public init(
@@ -47,7 +50,8 @@ public struct ApplicationEnvironment: Sendable {
         reportRollupInterval: Duration = .seconds(2),
         consumptionInterval: Duration = .seconds(5),
         intakeClock: @escaping @Sendable () -> Date = Date.init,
-        metricsSampleInterval: Duration = .seconds(15)
+        metricsSampleInterval: Duration = .seconds(15),
+        systemd: SystemdNotifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
     ) {
         self.logger = logger
         self.metricsRegistry = metricsRegistry
@@ -62,5 +66,6 @@ public struct ApplicationEnvironment: Sendable {
         self.consumptionInterval = consumptionInterval
         self.intakeClock = intakeClock
         self.metricsSampleInterval = metricsSampleInterval
+        self.systemd = systemd
     }
 }

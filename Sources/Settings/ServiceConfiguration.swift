@@ -108,6 +108,9 @@ public struct ServiceConfiguration: Sendable {
     public var consoleEnabled = true
     /// A console session unused this long is signed out (`CONSOLE_SESSION_IDLE_MINUTES`).
     public var consoleSessionIdle: Duration = .seconds(30 * 60)
+    /// One line for each variable that looks like a setting but is none, with the nearest
+    /// known one (``UnknownSettings``), for the startup log.
+    public var unknownSettingWarnings: [String] = []
 
     /// The variables read, with their defaults (nil: no default), in the order of DESIGN.md.
     public static let variables: [(name: String, defaultValue: String?)] = [
@@ -170,9 +173,11 @@ public struct ServiceConfiguration: Sendable {
         ("CONSOLE_SESSION_IDLE_MINUTES", "30"),
     ]
 
-    /// Reads and validates the configuration; throws one `ConfigurationError` naming the first bad setting.
+    /// Reads and validates the configuration; throws one `ConfigurationError` naming the first
+    /// bad setting. A secret setting may come from the file its `*_FILE` variable names
+    /// (``SecretSettings``).
     public static func load(environment: [String: String]) throws -> ServiceConfiguration {
-        let reader = SettingsReader(environment: environment, defaults: variables)
+        let reader = SettingsReader(environment: try SecretSettings.resolve(environment), defaults: variables)
         let apps = try AppRegistryLoader.load(reader)
         let token = try reader.token("ADMIN_TOKEN")
         let metricsToken = try reader.token("METRICS_TOKEN")
@@ -235,6 +240,7 @@ public struct ServiceConfiguration: Sendable {
             )
         }
         configuration.consoleEnabled = try reader.switch("CONSOLE")
+        configuration.unknownSettingWarnings = UnknownSettings.warnings(in: environment)
         configuration.consoleSessionIdle = .seconds(60 * (try reader.integer("CONSOLE_SESSION_IDLE_MINUTES", in: 1...10_080)))
         let yieldMilliseconds = try reader.integer("WORKER_YIELD_LATENCY_MS", in: 0...60_000)
         configuration.workerYieldLatency = yieldMilliseconds == 0 ? nil : .milliseconds(yieldMilliseconds)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Settings
 
 /// One flag per configuration variable; a flag given on the command line overrides the
 /// environment variable of the same name.
@@ -148,6 +149,20 @@ struct ServiceSettingsOptions: ParsableArguments {
     var console: String?
     @Option(help: "Minutes a console session may sit unused before it is signed out (CONSOLE_SESSION_IDLE_MINUTES, default 30).")
     var consoleSessionIdleMinutes: String?
+    @Option(help: "A file holding DATABASE_URL, one trailing newline dropped (DATABASE_URL_FILE; a systemd credential: %d/name).")
+    var databaseURLFile: String?
+    @Option(help: "A file holding DATABASE_READ_URL (DATABASE_READ_URL_FILE).")
+    var databaseReadURLFile: String?
+    @Option(help: "A file holding APPSTORE_SHARED_SECRET (APPSTORE_SHARED_SECRET_FILE).")
+    var appstoreSharedSecretFile: String?
+    @Option(help: "A file holding ADMIN_TOKEN (ADMIN_TOKEN_FILE).")
+    var adminTokenFile: String?
+    @Option(help: "A file holding METRICS_TOKEN (METRICS_TOKEN_FILE).")
+    var metricsTokenFile: String?
+    @Option(help: "A file holding WEBHOOK_SECRET (WEBHOOK_SECRET_FILE).")
+    var webhookSecretFile: String?
+    @Option(help: "A file holding WEBHOOK_SECRETS, comma-separated or one a line, newest first (WEBHOOK_SECRETS_FILE).")
+    var webhookSecretsFile: String?
 
     /// The process environment with every given flag written over its variable.
     func environment(merging base: [String: String]) -> [String: String] {
@@ -181,8 +196,17 @@ struct ServiceSettingsOptions: ParsableArguments {
             "NOTIFICATION_MAX_AGE_DAYS": notificationMaxAgeDays,
             "DATABASE_LEASE_TIMEOUT_MS": databaseLeaseTimeoutMs, "DATABASE_STATEMENT_TIMEOUT_MS": databaseStatementTimeoutMs,
             "RECEIPT_WAIT_MS": receiptWaitMs, "API_UPSTREAM_CONCURRENCY": apiUpstreamConcurrency,
+            "DATABASE_URL_FILE": databaseURLFile, "DATABASE_READ_URL_FILE": databaseReadURLFile,
+            "APPSTORE_SHARED_SECRET_FILE": appstoreSharedSecretFile, "ADMIN_TOKEN_FILE": adminTokenFile,
+            "METRICS_TOKEN_FILE": metricsTokenFile, "WEBHOOK_SECRET_FILE": webhookSecretFile, "WEBHOOK_SECRETS_FILE": webhookSecretsFile,
         ]
         var merged = base
+        // A secret's flag overrides its *_FILE variable too, and the reverse (both flags at
+        // once still stop startup naming both).
+        for name in SecretSettings.names {
+            if flags[name] ?? nil != nil { merged[SecretSettings.fileVariable(name)] = nil }
+            if flags[SecretSettings.fileVariable(name)] ?? nil != nil { merged[name] = nil }
+        }
         for case (let name, let value?) in flags { merged[name] = value }
         return merged
     }

@@ -44,4 +44,29 @@ struct CLIEnvFileTests {
             #expect(broken.stderr.contains("line 2 is not KEY=VALUE"), "\(broken.stderr)")
         }
     }
+
+    @Test("DATABASE_URL_FILE, from the environment file or the environment, is read as subscriptiond reads it; a mistake is one line")
+    func readsSecretFiles() async throws {
+        try await TestDatabase.withClient { _, database in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-secrets-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let secret = directory.appendingPathComponent("database_url")
+            try Data("\(database.url)\n".utf8).write(to: secret)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret.path)
+            let file = directory.appendingPathComponent("subscriptiond.env")
+            try Data("DATABASE_URL_FILE=\(secret.path)\n".utf8).write(to: file)
+            let stats = try await CLI.run(["stats", "--json", "--env-file", file.path], databaseURL: "")
+            #expect(stats.status == 0, "\(stats.stderr)")
+            let direct = try await CLI.run(["stats", "--json"], databaseURL: "", environment: ["DATABASE_URL_FILE": secret.path])
+            #expect(direct.status == 0, "\(direct.stderr)")
+
+            let both = try await CLI.run(["stats"], databaseURL: database.url, environment: ["DATABASE_URL_FILE": secret.path])
+            #expect(both.status != 0 && both.stderr.contains("DATABASE_URL and DATABASE_URL_FILE are both set"), "\(both.stderr)")
+            try FileManager.default.setAttributes([.posixPermissions: 0o604], ofItemAtPath: secret.path)
+            let open = try await CLI.run(["stats"], databaseURL: "", environment: ["DATABASE_URL_FILE": secret.path])
+            #expect(open.status != 0 && open.stderr.contains("DATABASE_URL_FILE names \(secret.path)"), "\(open.stderr)")
+            #expect(!open.stderr.contains(database.url))
+        }
+    }
 }

@@ -19,17 +19,29 @@ struct GlobalOptions: ParsableArguments {
 
     /// Loads `--env-file` into this process's environment, under variables already set (non-empty), so
     /// every setting the command reads (DATABASE_URL, SUBSCRIPTIOND_CONFIG, the API key…)
-    /// comes from the service's own file.
+    /// comes from the service's own file; then reads each secret whose `*_FILE` variable is
+    /// set (`DATABASE_URL_FILE`…) as subscriptiond does, so both read the same settings.
     mutating func validate() throws {
-        guard let envFile else { return }
-        let variables: [String: String]
         do {
-            variables = try EnvironmentFile.load(path: envFile)
+            if let envFile {
+                for (key, value) in try EnvironmentFile.load(path: envFile)
+                where (ProcessInfo.processInfo.environment[key] ?? "").isEmpty {
+                    setenv(key, value, 1)
+                }
+            }
+            try Self.readSecretFiles()
         } catch let error as ConfigurationError {
             throw ValidationError("\(error)")
         }
-        for (key, value) in variables where (ProcessInfo.processInfo.environment[key] ?? "").isEmpty {
-            setenv(key, value, 1)
+    }
+
+    /// Replaces each `NAME_FILE` of the process environment with `NAME`, read from its file.
+    private static func readSecretFiles() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let resolved = try SecretSettings.resolve(environment)
+        for name in SecretSettings.names {
+            if let value = resolved[name], value != environment[name] { setenv(name, value, 1) }
+            unsetenv(SecretSettings.fileVariable(name))
         }
     }
 

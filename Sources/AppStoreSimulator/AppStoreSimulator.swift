@@ -9,6 +9,10 @@ public final class AppStoreSimulator: Sendable {
     /// Apps, catalog, seed and timing.
     public let configuration: SimulatorConfiguration
     let box: NIOLockedValueBox<SimulatorState>
+    /// App account tokens set through Set App Account Token, by customer id: every payload of
+    /// the customer carries it from then on. Under a lock of its own: payloads are rendered
+    /// while `box` is held.
+    let setAppAccountTokens = NIOLockedValueBox<[String: String]>([:])
 
     /// A simulator with no customers and no faults.
     ///

@@ -46,10 +46,12 @@ struct NotificationAttemptTests {
     static func attempt(
         _ processor: NotificationProcessor, _ attempt: Int, body: String = withReceipt, outcomes: RecordingOutcomes
     ) async throws -> (NotificationProcessor.Outcome, delay: Int?) {
-        let start = Date()
         let outcome = try await processor.process(claim(attempt: attempt, body: body), logger: logger)
+        // Measured from the end of the attempt, when the retry time was just set: an attempt that
+        // waits out its deadline on a loaded machine must not shift the delay it scheduled.
+        let end = Date()
         guard case .retry(let at, _)? = outcomes.recorded.last else { return (outcome, nil) }
-        return (outcome, Int(at.timeIntervalSince(start).rounded()))
+        return (outcome, Int(at.timeIntervalSince(end).rounded()))
     }
 
     static let unavailable = VerificationResult.retry(reason: "upstream production answered HTTP 503", limited: false)

@@ -24,9 +24,6 @@ struct APIState: Sendable {
     var massExtensions: [String: SimMassExtension] = [:]
     /// How long a mass extension request takes to complete.
     var massExtensionDuration: TimeInterval = 2
-    /// App account tokens set through Set App Account Token, by customer id: every payload of
-    /// the customer carries it from then on.
-    var appAccountTokens: [String: String] = [:]
     /// Until when every request is answered 429, and the `Retry-After` delay each answer names.
     var held: (until: Date, retryAfter: TimeInterval)?
 }

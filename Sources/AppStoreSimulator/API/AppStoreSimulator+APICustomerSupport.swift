@@ -117,7 +117,7 @@ extension AppStoreSimulator {
         else {
             throw .badRequest(4_000_183, "Invalid request. The app account token field must be a valid UUID.")
         }
-        box.withLockedValue { $0.api.appAccountTokens[customer.id] = token.uuidString.lowercased() }
+        setAppAccountTokens.withLockedValue { $0[customer.id] = token.uuidString.lowercased() }
     }
 
     /// The Send Consumption Information bodies accepted so far, oldest first.

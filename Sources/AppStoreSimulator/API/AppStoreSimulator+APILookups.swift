@@ -167,7 +167,7 @@ extension AppStoreSimulator {
         guard let app = configuration.app(customer.bundleID) else { throw .internalError(status: 500) }
         return SignedTransactionRenderer.Context(
             app: app, environment: customer.environment, catalog: configuration.catalog,
-            appAccountToken: box.withLockedValue { $0.api.appAccountTokens[customer.id] } ?? customer.spec.appAccountToken,
+            appAccountToken: setAppAccountTokens.withLockedValue { $0[customer.id] } ?? customer.spec.appAccountToken,
             appTransactionID: IDAllocator(seed: configuration.seed, customerNumber: customer.number).appTransactionID, signedDate: now
         )
     }

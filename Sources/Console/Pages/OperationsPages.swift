@@ -13,10 +13,9 @@ import UseCases
 extension ConsoleController {
     func addOperationsRoutes(to console: RouterGroup<Context>) {
         page(console, "notifications") { request, _, session in
-            let parameters = request.uri.queryParameters
-            let state = parameters["state"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-            let type = parameters["type"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-            let before = parameters["before"].flatMap { ListCursor(text: String($0)) }
+            let state = Self.filter(request, "state")
+            let type = Self.filter(request, "type")
+            let before = Self.filter(request, "before").flatMap(ListCursor.init(text:))
             let found = try await services.operations.notifications(state: state, type: type, before: before)
             let content = NotificationListContent(page: found, state: state, type: type)
             return try html(
@@ -35,9 +34,8 @@ extension ConsoleController {
         }
         addReplay(to: console, queue: .notification, path: "notifications")
         page(console, "webhooks") { request, _, session in
-            let parameters = request.uri.queryParameters
-            let state = parameters["state"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-            let before = parameters["before"].flatMap { ListCursor(text: String($0)) }
+            let state = Self.filter(request, "state")
+            let before = Self.filter(request, "before").flatMap(ListCursor.init(text:))
             let found = try await services.operations.webhookEvents(state: state, before: before)
             return try html(
                 PageFrame(
@@ -56,7 +54,7 @@ extension ConsoleController {
         }
         addReplay(to: console, queue: .webhook, path: "webhooks")
         page(console, "refund-requests") { request, _, session in
-            let state = request.uri.queryParameters["state"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+            let state = Self.filter(request, "state")
             let requests = try await services.operations.refundRequests(state: state)
             return try html(
                 PageFrame(
@@ -73,6 +71,11 @@ extension ConsoleController {
 }
 
 extension ConsoleController {
+    /// The query parameter `name` of a list's filter; nil when absent or empty ("any").
+    fileprivate static func filter(_ request: Request, _ name: Substring) -> String? {
+        request.uri.queryParameters[name].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// `POST /console/PATH/:id/replay`: an admin puts a dead item of `queue` back to work.
     fileprivate func addReplay(to console: RouterGroup<Context>, queue: DeadWorkReplay.Queue, path: String) {
         action(console, RouterPath("\(path)/:id/replay")) { _, context, session, _ in

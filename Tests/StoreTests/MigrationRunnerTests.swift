@@ -84,6 +84,36 @@ struct MigrationRunnerTests {
         }
     }
 
+    @Test("a release works against the schema of the next: a newer migration is accepted and named, an unknown older one refused")
+    func schemaAhead() async throws {
+        try await withEmptyDatabase { client in
+            let newer = try schema([
+                "0001_initial.sql": "CREATE TABLE a (id int);", "0002_second.sql": "ALTER TABLE a ADD COLUMN note text;",
+                "0004_fourth.sql": "CREATE TABLE b (id int);",
+            ])
+            _ = try await MigrationRunner(client: client, migrations: try Migration.load(from: newer)).migrate()
+            // The release before knew 0001 and 0002 only: it runs, and is told the schema is ahead.
+            let previous = MigrationRunner(
+                client: client,
+                migrations: try Migration.load(
+                    from: try schema([
+                        "0001_initial.sql": "CREATE TABLE a (id int);", "0002_second.sql": "ALTER TABLE a ADD COLUMN note text;",
+                    ])))
+            try await previous.requireCurrent()
+            #expect(try await previous.schemaAhead() == ["0004_fourth"])
+            #expect(try await previous.migrate().isEmpty)
+            // A build whose newest is 0003 does not know the applied 0002 it never had: 0002 is
+            // not a later release's, so it is refused, not ignored.
+            let foreign = MigrationRunner(
+                client: client,
+                migrations: try Migration.load(
+                    from: try schema(["0001_initial.sql": "CREATE TABLE a (id int);", "0003_third.sql": "SELECT 1;"])))
+            await #expect(throws: MigrationError.unknownAppliedMigration(name: "0002_second")) { try await foreign.status() }
+            // The current build: nothing ahead.
+            #expect(try await MigrationRunner(client: client, migrations: try Migration.load(from: newer)).schemaAhead().isEmpty)
+        }
+    }
+
     @Test("badly named files are refused")
     func badNames() throws {
         let directory = try schema(["0001_initial.sql": "SELECT 1;", "2_oops.sql": "SELECT 1;"])

@@ -8,7 +8,8 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
     case duplicateVersion(String, String)
     /// A migration already applied to the database has since been edited.
     case checksumMismatch(name: String)
-    /// The database has a migration this build does not know (a newer build applied it).
+    /// The database has a migration this build does not know that is not newer than all of
+    /// its own (another branch's, or one whose file was removed).
     case unknownAppliedMigration(name: String)
     /// The database schema lacks migrations this build needs.
     case schemaBehind(pending: [String])
@@ -24,7 +25,8 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
         case .checksumMismatch(let name):
             return "migration \(name) was changed after it was applied; restore the applied file and add a new migration instead"
         case .unknownAppliedMigration(let name):
-            return "the database has migration \(name), which this build does not know; run a newer build"
+            return
+                "the database has migration \(name), which this build does not know and which is not newer than its own (another branch's, or a removed file); run the build that applied it"
         case .schemaBehind(let pending):
             return "database schema is behind: \(pending.joined(separator: ", ")) not applied; run `subscriptionctl migrate`"
         }

@@ -23,11 +23,20 @@ public struct MigrationRunner: Sendable {
         self.migrations = migrations
     }
 
-    /// Every known migration with its state; throws if an applied file changed or is unknown.
+    /// Every known migration with its state; throws if an applied file changed, or if an
+    /// applied migration this build does not know is not newer than all of its own.
     public func status() async throws -> [Entry] {
         let applied = try await appliedMigrations()
-        try verify(applied: applied)
+        _ = try verify(applied: applied)
         return migrations.map { Entry(name: $0.name, appliedAt: applied[$0.version]?.appliedAt) }
+    }
+
+    /// The applied migrations newer than every one this build knows: a newer release migrated
+    /// the database. This release keeps working against them (docs/upgrading.md: a migration
+    /// only adds until the release after the one that stopped using what it removes), which is
+    /// what lets processes be replaced one at a time.
+    public func schemaAhead() async throws -> [String] {
+        try verify(applied: try await appliedMigrations())
     }
 
     /// Throws `.schemaBehind` unless every known migration is applied (the server's start-up check).
@@ -99,11 +108,23 @@ public struct MigrationRunner: Sendable {
         }
     }
 
-    private func verify(applied: [String: Applied]) throws {
+    /// Checks every applied migration against this build's; returns the names of those newer
+    /// than all of this build's (a later release's). An unknown one at or below this build's
+    /// newest is not a later release's (another branch's, or a file removed): refused.
+    private func verify(applied: [String: Applied]) throws -> [String] {
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
+        let newest = migrations.compactMap { Int($0.version) }.max() ?? 0
+        var ahead: [String] = []
         for (version, record) in applied.sorted(by: { $0.key < $1.key }) {
-            guard let migration = known[version] else { throw MigrationError.unknownAppliedMigration(name: record.name) }
+            guard let migration = known[version] else {
+                guard let number = Int(version), number > newest else {
+                    throw MigrationError.unknownAppliedMigration(name: record.name)
+                }
+                ahead.append(record.name)
+                continue
+            }
             guard migration.checksum == record.checksum else { throw MigrationError.checksumMismatch(name: migration.name) }
         }
+        return ahead
     }
 }

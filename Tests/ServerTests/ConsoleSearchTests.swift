@@ -78,6 +78,16 @@ struct ConsoleSearchTests {
             #expect(
                 shared.filter { $0.matchedBy == .originalTransactionID }.map(\.appUserID) == ["alice", "bob"],
                 "a purchase linked to two users: one match each")
+            // The customer page's "other users" of a user's purchases, in one read.
+            #expect(
+                try await directory.linkedUsers(of: "alice").map { [$0.originalTransactionID, $0.appUserID] } == [
+                    ["6100000000000010", "bob"]
+                ])
+            #expect(
+                try await directory.linkedUsers(of: "bob").map { [$0.originalTransactionID, $0.appUserID] } == [
+                    ["6100000000000010", "alice"]
+                ])
+            #expect(try await directory.linkedUsers(of: "carol").isEmpty)
             #expect(try await directory.search("carol") == [CustomerMatch(matchedBy: .appUserID, appUserID: "carol")], "known by a grant")
             #expect(
                 try await directory.search(daveToken.uppercased()) == [

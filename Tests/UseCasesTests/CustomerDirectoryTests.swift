@@ -26,6 +26,10 @@ struct CustomerDirectoryTests {
             timelines.append((subject, limit))
             return .empty
         }
+
+        func linkedUsers(of appUserID: String, limit: Int) async throws -> [(originalTransactionID: String, appUserID: String)] {
+            []
+        }
     }
 
     @Test("the text is trimmed; a UUID in any case is also looked up as a lower-case token; the limit is bounded")

@@ -23,14 +23,8 @@ extension ConsoleController {
             let before = request.uri.queryParameters["before"].flatMap { TimelineCursor(text: String($0)) }
             let timeline = try await services.customers.timeline(appUserID: appUserID, before: before, limit: Self.timelinePageSize)
             // Who else each purchase is linked to (a shared login, family members, a reinstall under a new id).
-            var others: [String: [String]] = [:]
-            let purchases = Set(
-                profile.document.views.map(\.snapshot.originalTransactionID) + profile.document.purchases.map(\.fact.originalTransactionID))
-            for id in purchases.sorted() {
-                let users = try await services.customers.search(id).filter { $0.matchedBy == .originalTransactionID }
-                    .compactMap(\.appUserID).filter { $0 != appUserID }
-                if !users.isEmpty { others[id] = Array(Set(users)).sorted() }
-            }
+            let others = Dictionary(grouping: try await services.customers.linkedUsers(of: appUserID), by: \.originalTransactionID)
+                .mapValues { $0.map(\.appUserID) }
             let content = CustomerContent(
                 profile: profile, linkedUsers: others, timeline: timeline, olderBase: ConsoleLinks.customer(appUserID), now: Date())
             return try html(

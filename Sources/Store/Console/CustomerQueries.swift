@@ -81,4 +81,23 @@ public struct CustomerQueries: Sendable {
                 productID: try row.decode("product_id"))
         }
     }
+
+    /// The other users linked to the purchases `appUserID` is linked to (a shared login, family
+    /// members, a reinstall under a new id): one pair per purchase and user, by purchase then
+    /// user, at most `limit`. One statement, whatever the number of purchases.
+    public func linkedUsers(of appUserID: String, limit: Int) async throws -> [(originalTransactionID: String, appUserID: String)] {
+        guard !appUserID.isEmpty, !appUserID.utf8.contains(0), limit > 0 else { return [] }
+        return try await client.query(
+            """
+            SELECT o.original_transaction_id, o.app_user_id
+            FROM subscribers s
+            JOIN subscribers o ON o.environment = s.environment AND o.original_transaction_id = s.original_transaction_id
+                AND o.app_user_id <> s.app_user_id
+            WHERE s.app_user_id = \(appUserID)
+            GROUP BY o.original_transaction_id, o.app_user_id
+            ORDER BY o.original_transaction_id COLLATE "C", o.app_user_id COLLATE "C"
+            LIMIT \(limit)
+            """
+        ).map { row in (try row.decode("original_transaction_id"), try row.decode("app_user_id")) }
+    }
 }

@@ -30,6 +30,16 @@ public struct CustomerDirectory: Sendable {
         return found.filter { seen.insert($0).inserted }
     }
 
+    /// The other users linked to the purchases `appUserID` is linked to (in the same
+    /// environment), by purchase then user, at most `limit` (up to ``maximumLimit``).
+    public func linkedUsers(
+        of appUserID: String, limit: Int = maximumLimit
+    ) async throws -> [(
+        originalTransactionID: String, appUserID: String
+    )] {
+        try await records.linkedUsers(of: appUserID, limit: min(max(limit, 0), Self.maximumLimit))
+    }
+
     /// One page of the timeline of `appUserID`: the purchases linked to it in every
     /// environment, its queued receipts, entitlement events and audit rows; newest first,
     /// after `before` (nil: from the newest), at most `limit` items (up to ``maximumLimit``).

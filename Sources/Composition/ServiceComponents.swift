@@ -123,8 +123,7 @@ public struct ServiceComponents: Sendable {
         do {
             migrations = MigrationRunner(
                 client: database, migrations: try Migration.load(from: SchemaDirectory.locate(explicit: configuration.schemaDirectory)))
-            try await migrations.requireCurrent()
-            let ahead = try await migrations.schemaAhead()
+            let ahead = try await migrations.requireCurrent()
             if !ahead.isEmpty {
                 logger.warning(
                     "the database schema is ahead of this release (\(ahead.joined(separator: ", "))): a newer release migrated it; this one keeps working until the release after that one (docs/upgrading.md)"

@@ -26,23 +26,28 @@ public struct MigrationRunner: Sendable {
     /// Every known migration with its state; throws if an applied file changed, or if an
     /// applied migration this build does not know is not newer than all of its own.
     public func status() async throws -> [Entry] {
-        let applied = try await appliedMigrations()
-        _ = try verify(applied: applied)
-        return migrations.map { Entry(name: $0.name, appliedAt: applied[$0.version]?.appliedAt) }
+        try await state().entries
     }
 
-    /// The applied migrations newer than every one this build knows: a newer release migrated
-    /// the database. This release keeps working against them (docs/upgrading.md: a migration
-    /// only adds until the release after the one that stopped using what it removes), which is
-    /// what lets processes be replaced one at a time.
-    public func schemaAhead() async throws -> [String] {
-        try verify(applied: try await appliedMigrations())
-    }
-
-    /// Throws `.schemaBehind` unless every known migration is applied (the server's start-up check).
-    public func requireCurrent() async throws {
-        let pending = try await status().filter { !$0.isApplied }.map(\.name)
+    /// Throws `.schemaBehind` unless every known migration is applied (the server's start-up
+    /// check). Returns the applied migrations newer than every one this build knows: a newer
+    /// release migrated the database, and this one keeps working against them
+    /// (docs/upgrading.md: a migration only adds until the release after the one that stopped
+    /// using what it removes), which is what lets processes be replaced one at a time.
+    @discardableResult
+    public func requireCurrent() async throws -> [String] {
+        let (entries, ahead) = try await state()
+        let pending = entries.filter { !$0.isApplied }.map(\.name)
         guard pending.isEmpty else { throw MigrationError.schemaBehind(pending: pending) }
+        return ahead
+    }
+
+    /// The known migrations with their state, and the applied ones newer than all of them;
+    /// one read of `schema_migrations`.
+    private func state() async throws -> (entries: [Entry], ahead: [String]) {
+        let applied = try await appliedMigrations()
+        let ahead = try verify(applied: applied)
+        return (migrations.map { Entry(name: $0.name, appliedAt: applied[$0.version]?.appliedAt) }, ahead)
     }
 
     /// Applies every pending migration in order and returns the names applied.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import Synchronization
 
 /// Failed console sign-ins per client address (DESIGN.md: "ten failed sign-ins in a minute
@@ -50,12 +51,5 @@ public final class SignInThrottle: Sendable {
 
     private static func recent(_ times: [Date], now: Date, window: Duration) -> [Date] {
         times.filter { now.timeIntervalSince($0) < window.seconds }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    fileprivate var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

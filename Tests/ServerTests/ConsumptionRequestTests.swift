@@ -1,3 +1,4 @@
+import Access
 import AppStoreSimulator
 import Foundation
 import HTTPClient
@@ -83,6 +84,11 @@ struct ConsumptionRequestTests {
             #expect(try await service.put("/v1/purchases/\(someone)/consumption", ["delivery_status": "LOST"]).status == 400)
             #expect(try await service.put("/v1/purchases/\(someone)/consumption", [:]).status == 400)
             #expect(try await service.put("/v1/purchases/no-such-transaction/consumption", ["consumption_percentage": 1]).status == 404)
+            // A key limited to another app does not see this app's purchase: 404, nothing recorded.
+            let otherAppKey = try await APIKeysTests.key("other-app-writer", [.write], apps: [APIKeysTests.otherApp], on: service)
+            let foreign = try await APIKeysTests.send(
+                service, .put, "/v1/purchases/\(someone)/consumption", #"{"consumption_percentage": 99}"#, token: otherAppKey)
+            #expect(foreign.status == 404)
             let audited = try await service.database.query("SELECT count(*) AS n FROM audit_log WHERE action = 'consumption_reported'")
             #expect(try audited[0].decode("n", as: Int.self) == silentTransactions.count)
 

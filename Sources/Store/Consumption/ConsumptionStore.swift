@@ -112,11 +112,11 @@ public struct ConsumptionStore: Sendable {
         }
     }
 
-    /// Whether a transaction of that id is stored (in any environment).
-    public func transactionExists(_ transactionID: String) async throws -> Bool {
-        !(try await client.query(
-            PostgresQuery("SELECT 1 FROM transactions WHERE transaction_id = \(transactionID) LIMIT 1").prepared()
-        ).isEmpty)
+    /// The apps of the stored transactions with that id (in any environment); empty when none is stored.
+    public func transactionApps(_ transactionID: String) async throws -> [String] {
+        try await client.query(
+            PostgresQuery("SELECT DISTINCT bundle_id FROM transactions WHERE transaction_id = \(transactionID) ORDER BY 1").prepared()
+        ).map { try $0.decode("bundle_id") }
     }
 
     /// Records what the app's backend knows of purchase `transactionID` (replacing an earlier

@@ -15,7 +15,8 @@ public struct ConsumptionReports: Sendable {
     }
 
     /// Records `percentage` (0 to 100, to the thousandth; Apple's `consumptionPercentage`) and
-    /// `deliveryStatus` (Apple's values, e.g. `DELIVERED`) for the stored purchase `transactionID`.
+    /// `deliveryStatus` (Apple's values, e.g. `DELIVERED`) for the stored purchase `transactionID`
+    /// of an app `principal` sees.
     public func report(
         transactionID: String, percentage: Decimal?, deliveryStatus: String?, by principal: Principal
     ) async throws -> ReportedConsumption {
@@ -35,7 +36,8 @@ public struct ConsumptionReports: Sendable {
                 "delivery_status must be one of "
                     + ConsumptionPolicy.DeliveryStatus.allCases.map(\.rawValue).joined(separator: ", ") + ", got \(deliveryStatus)")
         }
-        guard try await repository.transactionExists(transactionID) else {
+        // A key limited to apps reports only for their purchases: another app's is as unknown to it.
+        guard try await repository.transactionApps(transactionID).contains(where: principal.sees) else {
             throw UseCaseError.notFound("no stored purchase has transaction_id \(transactionID)")
         }
         let consumption = ReportedConsumption(percentageMilliunits: milliunits, deliveryStatus: deliveryStatus)

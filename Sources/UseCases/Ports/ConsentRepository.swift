@@ -9,8 +9,8 @@ public protocol ConsentRepository: Sendable {
 
 /// Where what the app's backend knows of a purchase is kept (`ConsumptionStore` in production).
 public protocol ConsumptionReportRepository: Sendable {
-    /// Whether a transaction of that id is stored.
-    func transactionExists(_ transactionID: String) async throws -> Bool
+    /// The apps of the stored transactions with that id; empty when none is stored.
+    func transactionApps(_ transactionID: String) async throws -> [String]
     /// Records the report (replacing an earlier one), with an audit row naming `actor`.
     func report(transactionID: String, consumption: ReportedConsumption, actor: String) async throws
 }

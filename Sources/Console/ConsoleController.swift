@@ -1,3 +1,4 @@
+import Access
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -47,24 +48,26 @@ public struct ConsoleController<Context: ConsoleRequestContext>: Sendable {
 
     // MARK: Routes with a session
 
-    /// Adds a GET page that needs a session: without one, 303 to the sign-in page.
+    /// Adds a GET page that needs a session (without one, 303 to the sign-in page) and, with
+    /// `needs`, a role that may do that action (else 403): the one place roles are checked.
     func page(
-        _ group: RouterGroup<Context>, _ path: RouterPath,
+        _ group: RouterGroup<Context>, _ path: RouterPath, needs: ConsoleAction? = nil,
         _ handler: @escaping @Sendable (Request, Context, ConsoleSession) async throws -> Response
     ) {
         group.get(path) { request, context in
-            await answer(request, context) { session in try await handler(request, context, session) }
+            await answer(request, context, needs: needs) { session in try await handler(request, context, session) }
         }
     }
 
-    /// Adds a form POST that needs a session and the session's CSRF token: a missing or
-    /// stale token is 403 and nothing runs.
+    /// Adds a form POST that needs a session, a role that may do `needs` (when given), and the
+    /// session's CSRF token: a missing or stale token, or a role short of it, is 403 and
+    /// nothing runs.
     func action(
-        _ group: RouterGroup<Context>, _ path: RouterPath,
+        _ group: RouterGroup<Context>, _ path: RouterPath, needs: ConsoleAction? = nil,
         _ handler: @escaping @Sendable (Request, Context, ConsoleSession, ConsoleForm) async throws -> Response
     ) {
         group.post(path) { request, context in
-            await answer(request, context) { session in
+            await answer(request, context, needs: needs) { session in
                 let form = try await ConsoleForm.read(request)
                 guard let token = form.fields["csrf_token"], session.accepts(csrfToken: token) else {
                     throw ConsolePageError(
@@ -75,10 +78,10 @@ public struct ConsoleController<Context: ConsoleRequestContext>: Sendable {
         }
     }
 
-    /// Runs `body` for the request's session, or sends the browser to sign in; renders any
-    /// error as a page of its status.
+    /// Runs `body` for the request's session when its role may do `needs`, or sends the
+    /// browser to sign in; renders any error as a page of its status.
     private func answer(
-        _ request: Request, _ context: Context, _ body: (ConsoleSession) async throws -> Response
+        _ request: Request, _ context: Context, needs: ConsoleAction?, _ body: (ConsoleSession) async throws -> Response
     ) async -> Response {
         let session: ConsoleSession
         do {
@@ -92,6 +95,10 @@ public struct ConsoleController<Context: ConsoleRequestContext>: Sendable {
             return errorPage(error, session: nil, context: context)
         }
         do {
+            if let needs, !session.role.may(needs) {
+                throw ConsolePageError(
+                    .forbidden, "Your role (\(session.role.rawValue)) may not do this; it needs \(needs.leastRole.rawValue).")
+            }
             return secured(try await body(session))
         } catch {
             return errorPage(error, session: session, context: context)

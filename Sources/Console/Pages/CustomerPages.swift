@@ -32,8 +32,7 @@ extension ConsoleController {
                     title: "Customer \(appUserID)", section: "Customers", session: session,
                     notice: Self.notice(request), content: content), template: "customer")
         }
-        action(console, "customers/:id/grants") { _, context, session, form in
-            try requireRole(session, .grant)
+        action(console, "customers/:id/grants", needs: .grant) { _, context, session, form in
             let appUserID = try customerID(context)
             let until = try form["expires_at"].map { text -> Date in
                 // The grant lasts through the chosen day (UTC).
@@ -45,8 +44,7 @@ extension ConsoleController {
                 actor: session.principal.actor)
             return redirect(ConsoleLinks.customer(appUserID) + "?notice=granted")
         }
-        action(console, "customers/:id/grants/:grant/revoke") { _, context, session, _ in
-            try requireRole(session, .revokeGrant)
+        action(console, "customers/:id/grants/:grant/revoke", needs: .revokeGrant) { _, context, session, _ in
             let appUserID = try customerID(context)
             guard let id = context.parameters.get("grant").flatMap(Int64.init), id > 0 else {
                 throw ConsolePageError(.badRequest, "That is not a grant's number.")
@@ -54,8 +52,7 @@ extension ConsoleController {
             _ = try await services.grants.revoke(id: id, appUserID: appUserID, reason: nil, actor: session.principal.actor)
             return redirect(ConsoleLinks.customer(appUserID) + "?notice=revoked")
         }
-        action(console, "customers/:id/recheck") { _, context, session, _ in
-            try requireRole(session, .recheck)
+        action(console, "customers/:id/recheck", needs: .recheck) { _, context, session, _ in
             let appUserID = try customerID(context)
             guard let profile = try await services.profiles.view(appUserID: appUserID) else {
                 throw ConsolePageError(.notFound, "No customer is known as \(appUserID).")
@@ -67,8 +64,7 @@ extension ConsoleController {
                 ConsoleLinks.customer(appUserID)
                     + "?notice=rechecked&checked=\(outcome.checked)&failed=\(outcome.failures.count)&skipped=\(outcome.skipped)")
         }
-        action(console, "customers/:id/unlink") { _, context, session, form in
-            try requireRole(session, .unlink)
+        action(console, "customers/:id/unlink", needs: .unlink) { _, context, session, form in
             let appUserID = try customerID(context)
             guard let originalTransactionID = form["original_transaction_id"] else {
                 throw ConsolePageError(.badRequest, "Say which purchase to unlink.")
@@ -77,8 +73,7 @@ extension ConsoleController {
                 appUserID: appUserID, originalTransactionID: originalTransactionID, actor: session.principal.actor)
             return redirect(ConsoleLinks.customer(appUserID) + "?notice=unlinked")
         }
-        page(console, "customers/:id/delete") { _, context, session in
-            try requireRole(session, .deleteCustomer)
+        page(console, "customers/:id/delete", needs: .deleteCustomer) { _, context, session in
             let appUserID = try customerID(context)
             guard try await services.profiles.view(appUserID: appUserID) != nil else {
                 throw ConsolePageError(.notFound, "No customer is known as \(appUserID).")
@@ -88,8 +83,7 @@ extension ConsoleController {
                     title: "Delete customer \(appUserID)", section: "Customers", session: session,
                     content: ["appUserID": appUserID, "path": PathText.segment(appUserID)]), template: "customer-delete")
         }
-        action(console, "customers/:id/delete") { _, context, session, _ in
-            try requireRole(session, .deleteCustomer)
+        action(console, "customers/:id/delete", needs: .deleteCustomer) { _, context, session, _ in
             _ = try await services.forgetting.forget(appUserID: try customerID(context), by: session.principal)
             return redirect("/console/customers?notice=deleted")
         }

@@ -8,16 +8,14 @@ import UseCases
 /// answer to the POST, never stored or shown again), and revoking.
 extension ConsoleController {
     func addKeyRoutes(to console: RouterGroup<Context>) {
-        page(console, "keys") { request, _, session in
-            try requireRole(session, .manageKeys)
+        page(console, "keys", needs: .manageKeys) { request, _, session in
             let notice = request.uri.queryParameters["notice"] == "revoked" ? "Key revoked." : ""
             return try html(
                 PageFrame(
                     title: "API keys", section: "Keys", session: session, notice: notice, content: try await keysContent(created: nil)),
                 template: "keys")
         }
-        action(console, "keys") { _, _, session, form in
-            try requireRole(session, .manageKeys)
+        action(console, "keys", needs: .manageKeys) { _, _, session, form in
             let scopes = Set(Scope.allCases.filter { form.fields["scope_\($0.rawValue)"] == "on" })
             let expires = try form["expires"].map { text -> Date in
                 guard let day = UTCDay.parse(text) else {
@@ -35,8 +33,7 @@ extension ConsoleController {
                     content: try await keysContent(created: created.text)),
                 template: "keys", status: .created)
         }
-        action(console, "keys/revoke") { _, _, session, form in
-            try requireRole(session, .manageKeys)
+        action(console, "keys/revoke", needs: .manageKeys) { _, _, session, form in
             _ = try await services.keys.revoke(name: form["name"] ?? "", by: session.principal)
             return redirect("/console/keys?notice=revoked")
         }
@@ -53,14 +50,6 @@ extension ConsoleController {
         }
         return KeysContent(
             keys: keys, secret: secret, scopes: Scope.allCases.map(\.rawValue), apps: services.keys.configuredApps.sorted())
-    }
-
-    /// Refuses (403) a user whose role may not do `action`.
-    func requireRole(_ session: ConsoleSession, _ action: ConsoleAction) throws {
-        guard session.role.may(action) else {
-            throw ConsolePageError(
-                .forbidden, "Your role (\(session.role.rawValue)) may not do this; it needs \(action.leastRole.rawValue).")
-        }
     }
 }
 

@@ -78,8 +78,7 @@ extension ConsoleController {
 
     /// `POST /console/PATH/:id/replay`: an admin puts a dead item of `queue` back to work.
     fileprivate func addReplay(to console: RouterGroup<Context>, queue: DeadWorkReplay.Queue, path: String) {
-        action(console, RouterPath("\(path)/:id/replay")) { _, context, session, _ in
-            try requireRole(session, .replay)
+        action(console, RouterPath("\(path)/:id/replay"), needs: .replay) { _, context, session, _ in
             guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw ConsolePageError(.notFound, "No such item.") }
             try await services.replay.replay(queue, id: id, by: session.principal)
             return redirect("/console/\(path)/\(id)?notice=replayed")

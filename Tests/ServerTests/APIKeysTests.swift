@@ -55,7 +55,7 @@ struct APIKeysTests {
         "/v1/"
             + route.path.replacingOccurrences(of: ":app_user_id", with: "nobody")
             .replacingOccurrences(of: ":original_transaction_id", with: "1").replacingOccurrences(of: ":grant_id", with: "1")
-            .replacingOccurrences(of: ":metric", with: "mrr")
+            .replacingOccurrences(of: ":metric", with: "mrr").replacingOccurrences(of: ":transaction_id", with: "1")
     }
 
     static func method(of route: APIRoute) -> HTTPClient.HTTPMethod {

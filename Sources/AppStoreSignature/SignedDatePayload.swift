@@ -11,3 +11,4 @@ extension NotificationV2Payload: SignedDatePayload {}
 extension JWSTransactionPayload: SignedDatePayload {}
 extension JWSRenewalInfoPayload: SignedDatePayload {}
 extension AppTransactionPayload: SignedDatePayload {}
+extension RealtimeRequestPayload: SignedDatePayload {}

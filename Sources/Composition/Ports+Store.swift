@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import AppStoreSignature
 import Logging
 import Postgres
+import ServiceSupport
 import Settings
 import Store
 import StoredAnswers
@@ -29,6 +30,7 @@ extension ConsumptionStore: ConsentRepository {}
 extension IrregularActivityQueries: IrregularActivitySource {}
 extension AppAccountTokenStore: AppAccountTokenRepository {}
 extension AppleAccountReader: AppleAccountSource {}
+extension BatchWriter: RetentionAnswerRecording where Item == RetentionAnswerRecord {}
 extension ImportJournalStore: CustomerImportJournal {}
 extension ReadAnswers: CatalogSource {}
 extension ReadAnswers: SubscriberDocumentSource {}

@@ -90,6 +90,10 @@ public struct ServiceComponents: Sendable {
     public let operationsLists: OperationsLists
     /// How the pipeline is doing (the console's overview).
     public let pipelineHealth: PipelineHealth
+    /// The App Store's Get Retention Message requests (`POST /retention/appstore`).
+    public let retentionMessages: RetentionMessages
+    /// Records what `retentionMessages` answered, off the request.
+    public let retentionAnswerWriter: BatchWriter<RetentionAnswerRecord>
 
     private let database: PostgresClient
     private let readDatabase: PostgresClient?
@@ -105,12 +109,14 @@ public struct ServiceComponents: Sendable {
     ///   - onUpstreamRequest: told of every upstream request: which upstream, how long, the
     ///     HTTP status (nil: no answer) (metrics).
     ///   - onRead: told which database each read went to, with a read replica (metrics).
+    ///   - onRetentionAnswerWrite: told how each background write of retention answers went (metrics).
     public static func open(
         configuration: ServiceConfiguration, logger: Logger, retryPolicy: RetryPolicy,
         onQueued: @escaping @Sendable () async -> Void,
         onAnswerWrite: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void,
         onUpstreamRequest: @escaping @Sendable (_ upstream: String, _ duration: Duration, _ status: Int?) -> Void = { _, _, _ in },
-        onRead: @escaping @Sendable (ReplicaRoute.Target) -> Void = { _ in }
+        onRead: @escaping @Sendable (ReplicaRoute.Target) -> Void = { _ in },
+        onRetentionAnswerWrite: @escaping @Sendable (BatchWriter<RetentionAnswerRecord>.Outcome, Int) -> Void = { _, _ in }
     ) async throws -> ServiceComponents {
         // The roots and keys load (or stop startup) before the database is reached.
         let apple = try await AppleUpstreams.open(configuration: configuration, logger: logger, onRequest: onUpstreamRequest)
@@ -177,6 +183,26 @@ public struct ServiceComponents: Sendable {
         let eligibility = EligibilityService(policy: configuration.eligibilityPolicy, readAnswers: readAnswers)
         let offers = OfferSignatures(
             database: database, apps: configuration.apps, readAnswers: readAnswers, eligibilityPolicy: configuration.eligibilityPolicy)
+        let retentionAnswerWriter = BatchWriter<RetentionAnswerRecord>(
+            onOutcome: { outcome, count, error in
+                onRetentionAnswerWrite(outcome, count)
+                if let error {
+                    logger.warning("retention answers not recorded", metadata: [LogKey.error: "\(StoreFailure.reason(error))"])
+                }
+            },
+            write: { try await RetentionAnswerStore(client: database).record($0) })
+        let retentionMessages = RetentionMessages(
+            apps: configuration.apps, verifier: signatures, accounts: AppleAccountReader(client: database), catalog: readAnswers,
+            eligibilityPolicy: configuration.eligibilityPolicy, recorder: retentionAnswerWriter, logger: logger)
+        do {
+            // A rule naming a product the catalog lacks would never match, in silence.
+            if let problem = try await retentionMessages.ruleProblem() { throw ConfigurationError("SUBSCRIPTIOND_CONFIG", problem) }
+        } catch {
+            try? await readDatabase?.shutdown()
+            try? await database.shutdown()
+            await apple.shutdown()
+            throw error
+        }
         return ServiceComponents(
             migrations: migrations, inbox: NotificationInbox(client: database), roots: roots, signatures: signatures, processor: processor,
             workerLease: workerLease, purchases: purchases, readAnswers: readAnswers, answerWriter: answerWriter,
@@ -226,6 +252,7 @@ public struct ServiceComponents: Sendable {
             customerDirectory: CustomerDirectory(database: database),
             operationsLists: OperationsLists(database: database),
             pipelineHealth: PipelineHealth(database: database),
+            retentionMessages: retentionMessages, retentionAnswerWriter: retentionAnswerWriter,
             database: database, readDatabase: readDatabase, upstreams: upstreams.all)
     }
 

@@ -35,7 +35,7 @@ public func buildApplication(
         onUpstreamRequest: { upstream, duration, status in
             PipelineMetrics.upstreamRequest(upstream: upstream, duration: duration, status: status)
             upstreamErrors.record(upstream: upstream, status: status)
-        }, onRead: ReplicaMonitorService.recordRead)
+        }, onRead: ReplicaMonitorService.recordRead, onRetentionAnswerWrite: RetentionMetrics.recordWrites)
     warnAboutTrust(configuration, roots: components.roots, logger: logger)
     for warning in configuration.unknownSettingWarnings + configuration.exposureWarnings() { logger.warning("\(warning)") }
 
@@ -95,6 +95,11 @@ public func buildApplication(
         ShutdownService(name: "read-answers") {
             components.answerWriter.close()
             await components.answerWriter.flush()
+        },
+        // Before the database closes: what the last retention requests were answered is recorded.
+        ShutdownService(name: "retention-answers") {
+            components.retentionAnswerWriter.close()
+            await components.retentionAnswerWriter.flush()
         },
     ]
     services += components.upstreamServices

@@ -30,6 +30,7 @@ func buildRouter(
         batcher: intakeBatcher, maxBodyBytes: configuration.maxBodyBytes, largeBodies: largeBodies,
         bodyBudget: InflightBodyBudget(capacity: configuration.intakeMaxInflightBytes), latency: intakeLatency
     ).addRoutes(to: router)
+    RetentionMessagingController(retention: components.retentionMessages).addRoutes(to: router)
 
     let api = router.group("v1").add(middleware: APIKeyMiddleware(authentication: components.keyAuthentication))
     SubscriptionsController(answers: components.readAnswers).addRoutes(to: api)

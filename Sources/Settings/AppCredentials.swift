@@ -33,13 +33,15 @@ public struct AppCredentials: Sendable {
     /// The StoreKit configuration's certificate its Xcode test purchases are signed with
     /// (`xcode_certificate_file`; nil: they are refused).
     public let xcodeCertificate: XcodeTransactionCertificate?
+    /// What its Get Retention Message endpoint answers (`retention`; none: Apple's default message).
+    public let retentionRules: RetentionRules
 
     /// Creates credentials for one app.
     public init(
         bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil, apiKey: AppStoreAPIKey? = nil,
         entitlementPolicy: EntitlementPolicy = .standard, linkPolicy: LinkPolicy = .transfer,
         webhookEventTypes: Set<LifecycleEvent.Kind>? = nil, consumptionPolicy: ConsumptionPolicy? = nil,
-        xcodeCertificate: XcodeTransactionCertificate? = nil
+        xcodeCertificate: XcodeTransactionCertificate? = nil, retentionRules: RetentionRules = .none
     ) {
         self.bundleID = bundleID
         self.sharedSecret = sharedSecret
@@ -51,6 +53,7 @@ public struct AppCredentials: Sendable {
         self.webhookEventTypes = webhookEventTypes
         self.consumptionPolicy = consumptionPolicy
         self.xcodeCertificate = xcodeCertificate
+        self.retentionRules = retentionRules
     }
 
     /// The same app with another webhook target.
@@ -58,7 +61,7 @@ public struct AppCredentials: Sendable {
         AppCredentials(
             bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook, apiKey: apiKey,
             entitlementPolicy: entitlementPolicy, linkPolicy: linkPolicy, webhookEventTypes: webhookEventTypes,
-            consumptionPolicy: consumptionPolicy, xcodeCertificate: xcodeCertificate)
+            consumptionPolicy: consumptionPolicy, xcodeCertificate: xcodeCertificate, retentionRules: retentionRules)
     }
 }
 

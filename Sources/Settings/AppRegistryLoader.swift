@@ -82,7 +82,8 @@ enum AppRegistryLoader {
                 linkPolicy: earlier.linkPolicy != .transfer ? earlier.linkPolicy : app.linkPolicy,
                 webhookEventTypes: earlier.webhookEventTypes ?? app.webhookEventTypes,
                 consumptionPolicy: earlier.consumptionPolicy ?? app.consumptionPolicy,
-                xcodeCertificate: earlier.xcodeCertificate ?? app.xcodeCertificate)
+                xcodeCertificate: earlier.xcodeCertificate ?? app.xcodeCertificate,
+                retentionRules: earlier.retentionRules.isEmpty ? app.retentionRules : earlier.retentionRules)
         }
         let apps = order.compactMap { byBundleID[$0] }
         // Answering CONSUMPTION_REQUEST needs the App Store Server API key, from either source.
@@ -90,6 +91,13 @@ enum AppRegistryLoader {
             throw ConfigurationError(
                 "SUBSCRIPTIOND_CONFIG",
                 "app \(app.bundleID): consumption needs the app's App Store Server API key (issuer_id, key_id, private_key_file, or APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE)"
+            )
+        }
+        // A retention answer with a promotional offer is signed with the same key.
+        if let app = apps.first(where: { !$0.retentionRules.offers.isEmpty && $0.apiKey == nil }) {
+            throw ConfigurationError(
+                "SUBSCRIPTIOND_CONFIG",
+                "app \(app.bundleID): a retention promotional_offer is signed with the app's In-App Purchase key (issuer_id, key_id, private_key_file, or APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE)"
             )
         }
         return apps

@@ -7,7 +7,8 @@ import Subscriptions
 /// or "webhook_secrets": ["new", "old"] or "webhook_secret_file", "issuer_id", "key_id", "private_key_file", "grandfather": {"before_version", "entitlement"},
 /// "sandbox_entitlement": "grant" or "ignore", "link_policy": "transfer", "share" or "refuse",
 /// "webhook_event_types": ["expired", ...], "consumption": {"refund_preference", "delivery_status",
-/// "sample_content_provided"}, "xcode_certificate_file", "small_business_program": [{"from", "until"}]}],
+/// "sample_content_provided"}, "xcode_certificate_file", "small_business_program": [{"from", "until"}],
+/// "retention": [{"match": {...}, "message" | "alternate_product" | "promotional_offer": {...}}]}],
 /// "tax_rates": {"DEU": 0.19}}` (the money settings are read by `MoneySettings`).
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
@@ -28,6 +29,7 @@ struct ConfigurationFile: Decodable {
         let webhookEventTypes: [String]?
         let consumption: Consumption?
         let xcodeCertificateFile: String?
+        let retention: [RetentionRuleEntry]?
 
         /// `{"refund_preference": "DECLINE", "delivery_status": "DELIVERED", "sample_content_provided": false}`.
         struct Consumption: Decodable {
@@ -58,6 +60,7 @@ struct ConfigurationFile: Decodable {
             case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
             case grandfather, sandboxEntitlement = "sandbox_entitlement", linkPolicy = "link_policy"
             case webhookEventTypes = "webhook_event_types", consumption, xcodeCertificateFile = "xcode_certificate_file"
+            case retention
             // Read by `MoneySettings`.
             case smallBusinessProgram = "small_business_program"
         }
@@ -80,6 +83,7 @@ struct ConfigurationFile: Decodable {
             webhookEventTypes = try container.decodeIfPresent([String].self, forKey: .webhookEventTypes)
             consumption = try container.decodeIfPresent(Consumption.self, forKey: .consumption)
             xcodeCertificateFile = try container.decodeIfPresent(String.self, forKey: .xcodeCertificateFile)
+            retention = try container.decodeIfPresent([RetentionRuleEntry].self, forKey: .retention)
             // App Store Connect shows the Apple ID as a number; accept it as one or as text.
             if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
                 appAppleID = String(number)
@@ -129,7 +133,8 @@ struct ConfigurationFile: Decodable {
                 consumptionPolicy: try consumptionPolicy(app, setting: setting),
                 xcodeCertificate: try app.xcodeCertificateFile.map {
                     try XcodeCertificateFile.load($0, setting: "\(setting) xcode_certificate_file of \(app.bundleID)")
-                })
+                },
+                retentionRules: try retentionRules(app, setting: setting))
         }
     }
 
@@ -158,6 +163,13 @@ struct ConfigurationFile: Decodable {
         }
         policy.sampleContentProvided = consumption.sampleContentProvided ?? false
         return policy
+    }
+
+    /// The app's `retention` rules, each checked (none when absent: Apple shows its default message).
+    private static func retentionRules(_ app: App, setting: String) throws -> RetentionRules {
+        let entries = app.retention ?? []
+        return RetentionRules(
+            try entries.enumerated().map { index, entry in try entry.rule(bundleID: app.bundleID, index: index, setting: setting) })
     }
 
     /// The app's webhook secrets: `webhook_secret`, `webhook_secrets` or `webhook_secret_file`,

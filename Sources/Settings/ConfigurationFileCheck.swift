@@ -9,6 +9,9 @@ enum ConfigurationFileCheck {
     static let appKeys = ConfigurationFile.App.CodingKeys.allCases.map(\.rawValue)
     static let grandfatherKeys = ConfigurationFile.App.Grandfather.CodingKeys.allCases.map(\.rawValue)
     static let consumptionKeys = ConfigurationFile.App.Consumption.CodingKeys.allCases.map(\.rawValue)
+    static let retentionRuleKeys = RetentionRuleEntry.CodingKeys.allCases.map(\.rawValue)
+    static let retentionMatchKeys = RetentionRuleEntry.Match.CodingKeys.allCases.map(\.rawValue)
+    static let retentionActionKeys = RetentionRuleEntry.Action.CodingKeys.allCases.map(\.rawValue)
 
     /// The first key the file does not know, said with where it is and the nearest known key;
     /// nil when every key is known (or the file is not a JSON object, which decoding reports).
@@ -28,6 +31,29 @@ enum ConfigurationFileCheck {
                 let problem = unknownKey(of: answers, known: consumptionKeys, at: "\(place).consumption")
             {
                 return problem
+            }
+            if let problem = unknownRetentionKey(in: app["retention"] as? [Any] ?? [], at: place) { return problem }
+        }
+        return nil
+    }
+
+    /// The first unknown key of an app's `retention` rules, their `match` and their actions.
+    private static func unknownRetentionKey(in rules: [Any], at place: String) -> String? {
+        for (index, rule) in rules.enumerated() {
+            guard let rule = rule as? [String: Any] else { continue }
+            let rulePlace = "\(place).retention[\(index)]"
+            if let problem = unknownKey(of: rule, known: retentionRuleKeys, at: rulePlace) { return problem }
+            if let match = rule["match"] as? [String: Any],
+                let problem = unknownKey(of: match, known: retentionMatchKeys, at: "\(rulePlace).match")
+            {
+                return problem
+            }
+            for action in retentionRuleKeys where action != "match" {
+                if let fields = rule[action] as? [String: Any],
+                    let problem = unknownKey(of: fields, known: retentionActionKeys, at: "\(rulePlace).\(action)")
+                {
+                    return problem
+                }
             }
         }
         return nil

@@ -1,3 +1,4 @@
+import AppStore
 import Foundation
 import Store
 import Subscriptions
@@ -73,6 +74,12 @@ struct KnownAccounts: AppleAccountSource {
 
     func account(appUserID: String, transactionID: String, bundleID: String, now: Date) async throws -> AppleAccountRead? {
         accounts[appUserID + "/" + transactionID]
+    }
+
+    func account(
+        environment: AppStoreEnvironment, originalTransactionID: String, now: Date
+    ) async throws -> (bundleID: String, read: AppleAccountRead)? {
+        nil
     }
 }
 

@@ -49,3 +49,15 @@ public struct PromotionalOfferRule: Sendable, Hashable, Codable {
         case audiences = "for"
     }
 }
+
+extension Product {
+    /// The subscriptions among `subscriptions` (an Apple account's) that this product's offers
+    /// are judged on: those of its app and subscription group, in environments that grant in
+    /// the app under `policies`.
+    public func offerGroup(of subscriptions: [SubscriptionSnapshot], policies: EntitlementPolicies) -> [SubscriptionSnapshot] {
+        subscriptions.filter {
+            $0.bundleID == bundleID && policies.policy(for: $0.bundleID).counts($0.environment)
+                && $0.subscriptionGroupID != nil && $0.subscriptionGroupID == subscriptionGroupID
+        }
+    }
+}

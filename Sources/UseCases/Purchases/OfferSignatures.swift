@@ -172,12 +172,7 @@ public struct OfferSignatures: Sendable {
         guard let rule = rules.first(where: { $0.offerID == offerID }) else {
             throw UseCaseError.notFound("the catalog lists no promotional offer \(offerID) for \(product.productID)")
         }
-        let policies = apps.entitlementPolicies
-        let group = account.subscriptions.filter {
-            $0.bundleID == product.bundleID && policies.policy(for: $0.bundleID).counts($0.environment)
-                && $0.subscriptionGroupID != nil && $0.subscriptionGroupID == product.subscriptionGroupID
-        }
-        guard rule.admits(group) else {
+        guard rule.admits(product.offerGroup(of: account.subscriptions, policies: apps.entitlementPolicies)) else {
             let audiences = rule.audiences.map(\.rawValue).joined(separator: ", ")
             throw UseCaseError.notEligible("\(appUserID) is not among the customers offer \(offerID) is for (\(audiences))")
         }

@@ -23,7 +23,9 @@ struct RunningService: Sendable {
     let databaseURL: String
     let http: CurlHTTPClient
 
-    /// Starts the service with `settings` over the defaults and runs `body` against it.
+    /// Starts the service with `settings` over the defaults and runs `body` against it;
+    /// `prepare` runs on the migrated database before the service starts (a catalog its
+    /// configuration names).
     static func with<T: Sendable>(
         verifyServer: ScriptedVerifyServer? = nil,
         settings: [String: String] = [:],
@@ -31,9 +33,11 @@ struct RunningService: Sendable {
         retryPolicy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(50), maximumDelay: .milliseconds(400), maximumAttempts: 30),
         databaseURL reach: @Sendable (String) -> String = { $0 },
         intakeClock: @escaping @Sendable () -> Date = Date.init,
+        prepare: (PostgresClient) async throws -> Void = { _ in },
         _ body: (RunningService) async throws -> T
     ) async throws -> T {
         try await TestDatabase.withClient { database, testDatabase in
+            try await prepare(database)
             var environment: [String: String] = [
                 "DATABASE_URL": reach(testDatabase.url),
                 "SUBSCRIPTIOND_PORT": "0",

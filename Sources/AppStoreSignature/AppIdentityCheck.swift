@@ -22,6 +22,10 @@ public enum AppIdentityCheck {
         {
             throw .environment
         }
+        if let appTransaction = notification.appTransaction {
+            guard appTransaction.bundleID == bundleID else { throw .app }
+            guard appTransaction.environment == environment else { throw .environment }
+        }
     }
 
     /// Accepts a verified transaction for `bundleID`, optionally in `environment`.

@@ -33,11 +33,13 @@ public final class SignedPayloadVerifier: Sendable {
     /// Whether chains are also checked online (OCSP), as `APPSTORE_ONLINE_CHECKS=true` asks.
     public var checksRevocation: Bool { chains.revocation != nil }
 
-    /// Verifies a notification's `signedPayload` and its nested transaction and renewal info.
+    /// Verifies a notification's `signedPayload` and its nested transaction, renewal info and
+    /// (app-level notifications) AppTransaction.
     public func verifyNotification(_ signedPayload: String) async throws(SignedPayloadError) -> VerifiedNotificationV2 {
         let payload = try await verify(signedPayload, as: NotificationV2Payload.self)
         var transaction: JWSTransactionPayload?
         var renewalInfo: JWSRenewalInfoPayload?
+        var appTransaction: AppTransactionPayload?
         do {
             if let jws = payload.data?.signedTransactionInfo {
                 transaction = try await verify(jws, as: JWSTransactionPayload.self)
@@ -45,13 +47,16 @@ public final class SignedPayloadVerifier: Sendable {
             if let jws = payload.data?.signedRenewalInfo {
                 renewalInfo = try await verify(jws, as: JWSRenewalInfoPayload.self)
             }
+            if let jws = payload.appData?.signedAppTransactionInfo {
+                appTransaction = try await verify(jws, as: AppTransactionPayload.self)
+            }
         } catch  where error.kind == .unavailable {
             throw error
         } catch {
             // A signed outer payload carrying bad nested data is forged or corrupt, never just malformed.
             throw .nested
         }
-        return VerifiedNotificationV2(payload: payload, transaction: transaction, renewalInfo: renewalInfo)
+        return VerifiedNotificationV2(payload: payload, transaction: transaction, renewalInfo: renewalInfo, appTransaction: appTransaction)
     }
 
     /// Verifies a signed transaction (StoreKit 2 from an app, or an App Store Server API answer).

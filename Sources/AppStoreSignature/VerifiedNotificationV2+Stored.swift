@@ -19,6 +19,9 @@ extension VerifiedNotificationV2 {
         let renewalInfo = try payload.data?.signedRenewalInfo.map { jws throws(SignedPayloadError) in
             try CompactJWS.decodedPayload(of: jws, as: JWSRenewalInfoPayload.self)
         }
-        return VerifiedNotificationV2(payload: payload, transaction: transaction, renewalInfo: renewalInfo)
+        let appTransaction = try payload.appData?.signedAppTransactionInfo.map { jws throws(SignedPayloadError) in
+            try CompactJWS.decodedPayload(of: jws, as: AppTransactionPayload.self)
+        }
+        return VerifiedNotificationV2(payload: payload, transaction: transaction, renewalInfo: renewalInfo, appTransaction: appTransaction)
     }
 }

@@ -35,6 +35,12 @@ struct PostgresFactTransaction: FactTransaction {
             outcome, environment: environment, transactionID: transactionID, decidedAt: decidedAt, in: session)
     }
 
+    func recordNotificationEvent(
+        _ event: AppleNotificationEvent, bundleID: String, environment: AppStoreEnvironment, webhookEvents: WebhookEventSelection, now: Date
+    ) throws {
+        try WebhookOutbox.record(event, bundleID: bundleID, environment: environment, webhookEvents: webhookEvents, now: now, in: session)
+    }
+
     func recordExtensionSummary(requestIdentifier: String, bundleID: String, succeededCount: Int?, failedCount: Int?) throws {
         try RenewalExtensionStore.recordSummary(
             requestIdentifier: requestIdentifier, bundleID: bundleID, succeededCount: succeededCount, failedCount: failedCount,

@@ -8,7 +8,8 @@ import Subscriptions
 /// `to`, `access_continues`) and the contract's subscription JSON as it was at the change —
 /// or, for a one-time purchase's event, its purchase JSON (as the subscriber JSON's `purchases`);
 /// for `entitlement_changed`, `entitlement` (its id), `active` and `entitlements` holding that
-/// one entitlement's state (as the subscriber JSON's `entitlements`).
+/// one entitlement's state (as the subscriber JSON's `entitlements`); for `consent_rescinded`,
+/// `app_transaction_id` (the Apple account's AppTransaction).
 public struct WebhookEventDocument: Encodable, Sendable {
     let event: WebhookEvent
 
@@ -20,6 +21,7 @@ public struct WebhookEventDocument: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case id, type, createdAt = "created_at", appUserIDs = "app_user_ids", previousStatus = "previous_status", subscription
         case reason, from, to, accessContinues = "access_continues", purchase, entitlement, active, entitlements
+        case appTransactionID = "app_transaction_id"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -44,6 +46,7 @@ public struct WebhookEventDocument: Encodable, Sendable {
             try container.encode(change.state.active, forKey: .active)
             try container.encode(EntitlementMapDocument([change.entitlementID: change.state]).jsonValue, forKey: .entitlements)
         }
+        try container.encodeIfPresent(event.appTransactionID, forKey: .appTransactionID)
     }
 
     /// The exact bytes sent: compact, keys sorted, so every attempt sends the same body.

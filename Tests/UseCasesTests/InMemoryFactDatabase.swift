@@ -62,6 +62,10 @@ final class InMemoryFactDatabase: FactDatabase {
         func recordConsumptionRequest(_ request: NewConsumptionRequest) throws {}
         func recordConsumptionOutcome(_ outcome: String, environment: AppStoreEnvironment, transactionID: String, decidedAt: Date) throws {}
         func recordExtensionSummary(requestIdentifier: String, bundleID: String, succeededCount: Int?, failedCount: Int?) throws {}
+        func recordNotificationEvent(
+            _ event: AppleNotificationEvent, bundleID: String, environment: AppStoreEnvironment, webhookEvents: WebhookEventSelection,
+            now: Date
+        ) throws {}
         func recordRevalidation(_ item: RevalidationItem, outcome: String) throws {}
         func recordOriginalVersion(
             _ version: OriginalApplicationVersion, appUserID: String, proof: OriginalVersionStore.Proof, appTransactionID: String?

@@ -45,6 +45,8 @@ public struct WebhookEvent: Sendable {
     public let purchase: PurchaseSummary?
     /// The entitlement that began or ended, as it was right after (only `entitlement_changed`).
     public let entitlement: EntitlementChanges.Change?
+    /// The AppTransaction of the Apple account an account-level event is about (only `consent_rescinded`).
+    public let appTransactionID: String?
     /// When the change was committed (the event's `created_at`).
     public let createdAt: Date
     /// When its retry window began: its creation, or its latest replay (a replayed event gets

@@ -85,6 +85,39 @@ extension WebhookOutbox {
         }
     }
 
+    /// Writes the event a notification type brings of its own (``AppleNotificationEvent``)
+    /// inside the caller's transaction, when the app's selection has its type:
+    /// `consent_rescinded` names every user of the Apple account (linked to a purchase carrying
+    /// its `appTransactionId`, or who posted its AppTransaction); a subscription's event carries
+    /// the subscription as stored now (nothing when it is not stored).
+    public static func record(
+        _ event: AppleNotificationEvent, bundleID: String, environment: AppStoreEnvironment, webhookEvents: WebhookEventSelection,
+        now: Date, in session: PostgresSession
+    ) throws {
+        guard webhookEvents.kinds(bundleID: bundleID).contains(event.kind) else { return }
+        switch event {
+        case .subscription(let lifecycle, let id):
+            try record([lifecycle], previousStatus: nil, environment: environment, originalTransactionID: id, now: now, in: session)
+        case .consentRescinded(let appTransactionID):
+            try session.execute(
+                PostgresQuery(
+                    """
+                    INSERT INTO webhook_events (event_id, type, bundle_id, environment, app_user_ids, app_transaction_id)
+                    SELECT \(newEventID()), \(event.kind.rawValue), \(bundleID), \(environment.rawValue),
+                           coalesce(array_agg(DISTINCT u.app_user_id ORDER BY u.app_user_id), ARRAY[]::text[]), \(appTransactionID)
+                    FROM (
+                        SELECT s.app_user_id FROM transactions t
+                        JOIN subscribers s ON s.environment = t.environment AND s.original_transaction_id = t.original_transaction_id
+                        WHERE t.app_transaction_id = \(appTransactionID) AND t.bundle_id = \(bundleID)
+                        UNION
+                        SELECT app_user_id FROM original_application_versions
+                        WHERE app_transaction_id = \(appTransactionID) AND bundle_id = \(bundleID)
+                    ) u
+                    """
+                ).prepared())
+        }
+    }
+
     /// Inserts `events` of one subscription or purchase, each naming the users linked now
     /// (`user_unlinked`: the users unlinked), with its frozen `subscription` or `purchase` JSON.
     private static func write(

@@ -113,7 +113,7 @@ extension WebhookEvent {
     static let columns: StaticString = """
         w.id, w.event_id, w.type, w.bundle_id, w.environment, w.original_transaction_id,
         to_json(w.app_user_ids)::text AS app_user_ids, w.previous_status, w.subscription::text AS subscription,
-        w.purchase::text AS purchase, w.entitlement::text AS entitlement, w.created_at, w.reason, w.from_product, w.to_product, w.access_continues,
+        w.purchase::text AS purchase, w.entitlement::text AS entitlement, w.app_transaction_id, w.created_at, w.reason, w.from_product, w.to_product, w.access_continues,
         coalesce(w.replayed_at, w.created_at) AS retry_window_start
         """
 
@@ -135,7 +135,8 @@ extension WebhookEvent {
             subscription: try (try row.decode("subscription", as: String?.self)).map { try StoredSubscriptionState.decode($0).view },
             purchase: try (try row.decode("purchase", as: String?.self)).map { try StoredPurchaseState.decode($0).summary },
             entitlement: try (try row.decode("entitlement", as: String?.self)).map { try StoredEntitlementState.decode($0).change },
-            createdAt: try row.decode("created_at"), retryWindowStart: try row.decode("retry_window_start"))
+            appTransactionID: try row.decode("app_transaction_id"), createdAt: try row.decode("created_at"),
+            retryWindowStart: try row.decode("retry_window_start"))
     }
 }
 

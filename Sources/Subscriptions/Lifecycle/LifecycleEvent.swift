@@ -27,6 +27,15 @@ public struct LifecycleEvent: Sendable, Equatable {
         case purchaseRevoked = "purchase_revoked"
         /// One of a customer's entitlements began or ended (``EntitlementChanges``).
         case entitlementChanged = "entitlement_changed"
+        /// A parent or guardian withdrew consent for the app (RESCIND_CONSENT): names the users
+        /// of that Apple account.
+        case consentRescinded = "consent_rescinded"
+        /// Advanced Commerce: the subscription's metadata changed (METADATA_UPDATE).
+        case metadataUpdated = "metadata_updated"
+        /// Advanced Commerce: the subscription was migrated (MIGRATION).
+        case migrated
+        /// Advanced Commerce: the subscription's price changed (PRICE_CHANGE).
+        case priceChanged = "price_changed"
     }
 
     public let kind: Kind

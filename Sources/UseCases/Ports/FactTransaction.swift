@@ -18,6 +18,10 @@ public protocol FactTransaction {
     func recordConsumptionRequest(_ request: NewConsumptionRequest) throws
     /// Records Apple's refund decision after a CONSUMPTION_REQUEST.
     func recordConsumptionOutcome(_ outcome: String, environment: AppStoreEnvironment, transactionID: String, decidedAt: Date) throws
+    /// Records the webhook event a notification type brings of its own, when the app's selection has its type.
+    func recordNotificationEvent(
+        _ event: AppleNotificationEvent, bundleID: String, environment: AppStoreEnvironment, webhookEvents: WebhookEventSelection, now: Date
+    ) throws
     /// Records a RENEWAL_EXTENSION summary for the request it answers.
     func recordExtensionSummary(requestIdentifier: String, bundleID: String, succeededCount: Int?, failedCount: Int?) throws
     /// Records how a revalidation of one stored receipt went.

@@ -18,6 +18,8 @@ struct AttemptPlan {
     var consumption: ConsumptionRecord?
     /// A RENEWAL_EXTENSION summary: Apple finished a mass extension this service may have asked for.
     var extensionSummary: NotificationV2Summary?
+    /// The event the notification's type brings of its own (RESCIND_CONSENT, Advanced Commerce), written after its facts.
+    var event: AppleNotificationEvent?
 }
 
 /// What a v2 notification adds to the consumption requests, written with its facts.

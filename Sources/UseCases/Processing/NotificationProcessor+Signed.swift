@@ -27,6 +27,10 @@ extension NotificationProcessor {
         let handling = SignedNotificationHandling.of(verified.payload.notificationType)
         var plan = AttemptPlan()
         if verified.payload.notificationType == .renewalExtension { plan.extensionSummary = verified.payload.summary }
+        plan.event = AppleNotificationEvent.of(
+            verified.payload.notificationType, subtype: verified.payload.subtypeRaw,
+            originalTransactionID: verified.transaction?.originalTransactionID ?? verified.renewalInfo?.originalTransactionID,
+            appTransactionID: verified.appTransaction?.appTransactionID)
         guard !facts.transactions.isEmpty || !facts.renewals.isEmpty else {
             plan.note = handling.noteWithoutFacts(verified)
             return .apply(plan)

@@ -141,6 +141,11 @@ public struct NotificationProcessor: Sendable {
                 try FactApplier.applyLocked(
                     plan.batches, notificationID: notification.id, appUserID: job.appUserID, app: plan.app, apps: apps, in: transaction)
                 try plan.consumption?.record(in: transaction)
+                if let event = plan.event {
+                    try transaction.recordNotificationEvent(
+                        event, bundleID: notification.bundleID, environment: notification.environment, webhookEvents: apps.webhookEvents,
+                        now: Date())
+                }
                 if let summary = plan.extensionSummary, let identifier = summary.requestIdentifier {
                     try transaction.recordExtensionSummary(
                         requestIdentifier: identifier, bundleID: notification.bundleID, succeededCount: summary.succeededCount,

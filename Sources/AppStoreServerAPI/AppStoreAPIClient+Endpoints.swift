@@ -112,6 +112,16 @@ extension AppStoreAPIClient {
         try await perform(call, in: [environment], logger: logger) { _, _ throws(AppStoreAPIError) in () }
     }
 
+    /// Finish Transaction (API 1.20): tells Apple this server delivered the purchase
+    /// `transactionID` in `environment` (for apps that manage entitlement on the server rather
+    /// than calling `finish()` in the app).
+    public func finishTransaction(transactionID: String, environment: AppStoreEnvironment, logger: Logger? = nil) async throws {
+        let call = AppStoreAPICall(
+            method: .post, path: "/inApps/v1/transactions/" + (try Self.pathID(transactionID)) + "/finish",
+            route: "/inApps/v1/transactions/{transactionId}/finish", body: [])
+        try await perform(call, in: [environment], logger: logger) { _, _ throws(AppStoreAPIError) in () }
+    }
+
     /// Look Up Order ID: the purchases of the order `orderID` (from Apple's email receipt),
     /// each verified. Production only: Apple offers no order lookup in the sandbox.
     public func lookUpOrder(_ orderID: String, logger: Logger? = nil) async throws -> OrderLookupAnswer {

@@ -108,6 +108,9 @@ public struct OperatorContext: Sendable {
         Revalidator(database: database, evidence: evidence, apps: apps, concurrency: concurrency, logger: logger)
     }
 
+    /// Finish Transaction states (`subscriber show`).
+    public var transactionFinishes: TransactionFinishStore { TransactionFinishStore(client: database) }
+
     /// `consumption list` and `show`.
     public var consumptionRequests: ConsumptionStore { ConsumptionStore(client: database) }
 

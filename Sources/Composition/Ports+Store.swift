@@ -30,6 +30,7 @@ extension ConsumptionStore: ConsentRepository {}
 extension IrregularActivityQueries: IrregularActivitySource {}
 extension AppAccountTokenStore: AppAccountTokenRepository {}
 extension AppleAccountReader: AppleAccountSource {}
+extension TransactionFinishStore: TransactionFinishQueue {}
 extension BatchWriter: RetentionAnswerRecording where Item == RetentionAnswerRecord {}
 extension ImportJournalStore: CustomerImportJournal {}
 extension ReadAnswers: CatalogSource {}

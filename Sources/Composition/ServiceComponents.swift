@@ -92,6 +92,8 @@ public struct ServiceComponents: Sendable {
     public let pipelineHealth: PipelineHealth
     /// The App Store's Get Retention Message requests (`POST /retention/appstore`).
     public let retentionMessages: RetentionMessages
+    /// Finish Transaction for apps with `finish_transactions`, and delivery confirmations.
+    public let transactionFinishing: TransactionFinishing
     /// Records what `retentionMessages` answered, off the request.
     public let retentionAnswerWriter: BatchWriter<RetentionAnswerRecord>
 
@@ -252,7 +254,10 @@ public struct ServiceComponents: Sendable {
             customerDirectory: CustomerDirectory(database: database),
             operationsLists: OperationsLists(database: database),
             pipelineHealth: PipelineHealth(database: database),
-            retentionMessages: retentionMessages, retentionAnswerWriter: retentionAnswerWriter,
+            retentionMessages: retentionMessages,
+            transactionFinishing: TransactionFinishing(
+                queue: TransactionFinishStore(client: database), api: appStoreAPI, apps: configuration.apps),
+            retentionAnswerWriter: retentionAnswerWriter,
             database: database, readDatabase: readDatabase, upstreams: upstreams.all)
     }
 

@@ -66,6 +66,8 @@ public func buildApplication(
         sweep: components.sweep, reviews: components.entitlementReviews, interval: environment.sweepInterval, logger: logger)
     let consumption = ConsumptionSenderService(
         answers: components.consumptionAnswers, interval: environment.consumptionInterval, logger: logger)
+    let finishes = FinishTransactionSenderService(
+        finishing: components.transactionFinishing, interval: environment.consumptionInterval, logger: logger)
     // Group commit: a few batches in flight, each taking what arrived meanwhile; the rest of
     // the pool stays for the worker and the query API.
     let intakeBatcher = IntakeBatcher(
@@ -114,6 +116,7 @@ public func buildApplication(
         services.append(retention)
         services.append(sweep)
         services.append(consumption)
+        services.append(finishes)
         services.append(ReportRollupService(counting: components.reportRollups, interval: environment.reportRollupInterval, logger: logger))
     } else if configuration.workerConcurrency == 0 {
         logger.notice("WORKER_CONCURRENCY is 0: this process takes notifications but does not process them")

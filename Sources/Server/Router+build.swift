@@ -44,6 +44,7 @@ func buildRouter(
         questions: components.eligibilityQuestions, maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: api)
     ReportsController(reports: components.reports).addRoutes(to: api)
+    PurchaseDeliveryController(finishing: components.transactionFinishing).addRoutes(to: api)
     OffersController(offers: components.offers, maxBodyBytes: configuration.maxBodyBytes).addRoutes(to: api)
     ConsentController(
         consents: components.consumptionConsents, reports: components.consumptionReports, maxBodyBytes: configuration.maxBodyBytes

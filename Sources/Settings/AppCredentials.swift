@@ -35,13 +35,16 @@ public struct AppCredentials: Sendable {
     public let xcodeCertificate: XcodeTransactionCertificate?
     /// What its Get Retention Message endpoint answers (`retention`; none: Apple's default message).
     public let retentionRules: RetentionRules
+    /// Whether this server calls Finish Transaction for its one-time purchases once they are
+    /// applied (a consumable once the app's backend confirms delivery) (`finish_transactions`).
+    public let finishesTransactions: Bool
 
     /// Creates credentials for one app.
     public init(
         bundleID: String, sharedSecret: Secret?, appAppleID: String? = nil, webhook: WebhookTarget? = nil, apiKey: AppStoreAPIKey? = nil,
         entitlementPolicy: EntitlementPolicy = .standard, linkPolicy: LinkPolicy = .transfer,
         webhookEventTypes: Set<LifecycleEvent.Kind>? = nil, consumptionPolicy: ConsumptionPolicy? = nil,
-        xcodeCertificate: XcodeTransactionCertificate? = nil, retentionRules: RetentionRules = .none
+        xcodeCertificate: XcodeTransactionCertificate? = nil, retentionRules: RetentionRules = .none, finishesTransactions: Bool = false
     ) {
         self.bundleID = bundleID
         self.sharedSecret = sharedSecret
@@ -54,6 +57,7 @@ public struct AppCredentials: Sendable {
         self.consumptionPolicy = consumptionPolicy
         self.xcodeCertificate = xcodeCertificate
         self.retentionRules = retentionRules
+        self.finishesTransactions = finishesTransactions
     }
 
     /// The same app with another webhook target.
@@ -61,7 +65,8 @@ public struct AppCredentials: Sendable {
         AppCredentials(
             bundleID: bundleID, sharedSecret: sharedSecret, appAppleID: appAppleID, webhook: webhook, apiKey: apiKey,
             entitlementPolicy: entitlementPolicy, linkPolicy: linkPolicy, webhookEventTypes: webhookEventTypes,
-            consumptionPolicy: consumptionPolicy, xcodeCertificate: xcodeCertificate, retentionRules: retentionRules)
+            consumptionPolicy: consumptionPolicy, xcodeCertificate: xcodeCertificate, retentionRules: retentionRules,
+            finishesTransactions: finishesTransactions)
     }
 }
 

@@ -83,7 +83,8 @@ enum AppRegistryLoader {
                 webhookEventTypes: earlier.webhookEventTypes ?? app.webhookEventTypes,
                 consumptionPolicy: earlier.consumptionPolicy ?? app.consumptionPolicy,
                 xcodeCertificate: earlier.xcodeCertificate ?? app.xcodeCertificate,
-                retentionRules: earlier.retentionRules.isEmpty ? app.retentionRules : earlier.retentionRules)
+                retentionRules: earlier.retentionRules.isEmpty ? app.retentionRules : earlier.retentionRules,
+                finishesTransactions: earlier.finishesTransactions || app.finishesTransactions)
         }
         let apps = order.compactMap { byBundleID[$0] }
         // Answering CONSUMPTION_REQUEST needs the App Store Server API key, from either source.
@@ -91,6 +92,13 @@ enum AppRegistryLoader {
             throw ConfigurationError(
                 "SUBSCRIPTIOND_CONFIG",
                 "app \(app.bundleID): consumption needs the app's App Store Server API key (issuer_id, key_id, private_key_file, or APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE)"
+            )
+        }
+        // Finish Transaction is an App Store Server API call.
+        if let app = apps.first(where: { $0.finishesTransactions && $0.apiKey == nil }) {
+            throw ConfigurationError(
+                "SUBSCRIPTIOND_CONFIG",
+                "app \(app.bundleID): finish_transactions calls the App Store Server API with the app's key (issuer_id, key_id, private_key_file, or APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE)"
             )
         }
         // A retention answer with a promotional offer is signed with the same key.

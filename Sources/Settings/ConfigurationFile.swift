@@ -8,7 +8,7 @@ import Subscriptions
 /// "sandbox_entitlement": "grant" or "ignore", "link_policy": "transfer", "share" or "refuse",
 /// "webhook_event_types": ["expired", ...], "consumption": {"refund_preference", "delivery_status",
 /// "sample_content_provided"}, "xcode_certificate_file", "small_business_program": [{"from", "until"}],
-/// "retention": [{"match": {...}, "message" | "alternate_product" | "promotional_offer": {...}}]}],
+/// "retention": [{"match": {...}, "message" | "alternate_product" | "promotional_offer": {...}}], "finish_transactions": true}],
 /// "tax_rates": {"DEU": 0.19}}` (the money settings are read by `MoneySettings`).
 struct ConfigurationFile: Decodable {
     struct App: Decodable {
@@ -30,6 +30,7 @@ struct ConfigurationFile: Decodable {
         let consumption: Consumption?
         let xcodeCertificateFile: String?
         let retention: [RetentionRuleEntry]?
+        let finishTransactions: Bool?
 
         /// `{"refund_preference": "DECLINE", "delivery_status": "DELIVERED", "sample_content_provided": false}`.
         struct Consumption: Decodable {
@@ -60,7 +61,7 @@ struct ConfigurationFile: Decodable {
             case issuerID = "issuer_id", keyID = "key_id", privateKeyFile = "private_key_file"
             case grandfather, sandboxEntitlement = "sandbox_entitlement", linkPolicy = "link_policy"
             case webhookEventTypes = "webhook_event_types", consumption, xcodeCertificateFile = "xcode_certificate_file"
-            case retention
+            case retention, finishTransactions = "finish_transactions"
             // Read by `MoneySettings`.
             case smallBusinessProgram = "small_business_program"
         }
@@ -84,6 +85,7 @@ struct ConfigurationFile: Decodable {
             consumption = try container.decodeIfPresent(Consumption.self, forKey: .consumption)
             xcodeCertificateFile = try container.decodeIfPresent(String.self, forKey: .xcodeCertificateFile)
             retention = try container.decodeIfPresent([RetentionRuleEntry].self, forKey: .retention)
+            finishTransactions = try container.decodeIfPresent(Bool.self, forKey: .finishTransactions)
             // App Store Connect shows the Apple ID as a number; accept it as one or as text.
             if let number = try? container.decodeIfPresent(UInt64.self, forKey: .appAppleID) {
                 appAppleID = String(number)
@@ -134,7 +136,7 @@ struct ConfigurationFile: Decodable {
                 xcodeCertificate: try app.xcodeCertificateFile.map {
                     try XcodeCertificateFile.load($0, setting: "\(setting) xcode_certificate_file of \(app.bundleID)")
                 },
-                retentionRules: try retentionRules(app, setting: setting))
+                retentionRules: try retentionRules(app, setting: setting), finishesTransactions: app.finishTransactions ?? false)
         }
     }
 

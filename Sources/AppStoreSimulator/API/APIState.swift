@@ -18,6 +18,9 @@ struct APIState: Sendable {
     var notificationTarget: URL?
     /// Send Consumption Information bodies accepted, by transaction id, in arrival order.
     var consumptionAnswers: [(transactionID: String, body: String)] = []
+    /// Transactions the developer's server finished (Finish Transaction), in call order; a
+    /// transaction finished twice appears twice.
+    var finishedTransactions: [String] = []
     /// Renewal-date extensions granted, oldest first (one per subscription and request).
     var extensions: [SimExtension] = []
     /// Mass extension requests, by request identifier.

@@ -120,6 +120,23 @@ extension AppStoreSimulator {
         setAppAccountTokens.withLockedValue { $0[customer.id] = token.uuidString.lowercased() }
     }
 
+    /// Finish Transaction (API 1.20): the developer's server delivered the purchase
+    /// `transactionID` (any transaction of the app in this environment, as `anyTransactionId`
+    /// allows); an unknown id is Apple's 404. Finishing again is accepted, as Apple does.
+    func apiFinishTransaction(_ transactionID: String, environment: SimEnvironment, bundleID: String, now: Date) throws(APIError) {
+        let (customer, _) = try apiCustomer(transactionID, environment: environment, bundleID: bundleID)
+        let state = apiState(customer, at: now)
+        guard state.transactions.contains(where: { $0.transactionID == transactionID }) || state.purchase(transactionID) != nil else {
+            throw .transactionNotFound
+        }
+        box.withLockedValue { $0.api.finishedTransactions.append(transactionID) }
+    }
+
+    /// The transactions finished so far, oldest first (one entry per accepted call).
+    public func finishedTransactions() -> [String] {
+        box.withLockedValue { $0.api.finishedTransactions }
+    }
+
     /// The Send Consumption Information bodies accepted so far, oldest first.
     public func consumptionAnswers() -> [(transactionID: String, body: String)] {
         box.withLockedValue { $0.api.consumptionAnswers }

@@ -51,6 +51,13 @@ extension SimulatorRoutes {
                     return .object([])
                 }
             }
+            router.post("\(base)/inApps/v1/transactions/:transactionId/finish") { request, context in
+                try await api(request, context, environment, simulator) { bundleID, now, _ in
+                    try simulator.apiFinishTransaction(
+                        try parameter("transactionId", context), environment: environment, bundleID: bundleID, now: now)
+                    return .object([])
+                }
+            }
             router.put("\(base)/inApps/v1/subscriptions/extend/:originalTransactionId") { request, context in
                 try await api(request, context, environment, simulator) { bundleID, now, body in
                     let extended = try simulator.apiExtend(

@@ -109,6 +109,7 @@ public enum FactStore {
         if let (appUserID, version) = plan.originalVersion {
             try OriginalVersionStore.record(version, appUserID: appUserID, proof: .receipt, in: session)
         }
+        try TransactionFinishStore.queue(plan.finishes, environment: environment, bundleID: plan.bundleID, in: session)
     }
 
     /// The `subscribers` rows of one purchase after its link change; a link made by a hint

@@ -89,6 +89,20 @@ public struct ApplyPlan: Sendable {
         }
     }
 
+    /// A one-time purchase to tell Apple about with Finish Transaction.
+    public struct Finish: Sendable, Equatable {
+        public let transactionID: String
+        public let originalTransactionID: String
+        /// A consumable: finished once the app's backend confirms delivery.
+        public let awaitsDelivery: Bool
+
+        public init(transactionID: String, originalTransactionID: String, awaitsDelivery: Bool) {
+            self.transactionID = transactionID
+            self.originalTransactionID = originalTransactionID
+            self.awaitsDelivery = awaitsDelivery
+        }
+    }
+
     /// The environment of every write.
     public let environment: AppStoreEnvironment
     /// The app of every write.
@@ -109,6 +123,8 @@ public struct ApplyPlan: Sendable {
     public internal(set) var outbox: [Outbox] = []
     /// The entitlement review to mark due, when the app wants `entitlement_changed`.
     public internal(set) var review: Review?
+    /// One-time purchases to finish at Apple (apps with `finish_transactions`).
+    public internal(set) var finishes: [Finish] = []
     /// The original application version the claimant proved with a receipt.
     public internal(set) var originalVersion: (appUserID: String, version: OriginalApplicationVersion)?
 

@@ -32,15 +32,19 @@ public enum FactApplication {
         public var receiptObservedAt: Date
         /// The time statuses are computed at.
         public var now: Date
+        /// Whether the app has this server call Finish Transaction for its one-time purchases (`finish_transactions`).
+        public var finishesTransactions: Bool
 
         public init(
-            claimant: String?, linkPolicy: LinkPolicy, webhookEvents: Set<LifecycleEvent.Kind>, receiptObservedAt: Date, now: Date
+            claimant: String?, linkPolicy: LinkPolicy, webhookEvents: Set<LifecycleEvent.Kind>, receiptObservedAt: Date, now: Date,
+            finishesTransactions: Bool = false
         ) {
             self.claimant = claimant
             self.linkPolicy = linkPolicy
             self.webhookEvents = webhookEvents
             self.receiptObservedAt = receiptObservedAt
             self.now = now
+            self.finishesTransactions = finishesTransactions
         }
     }
 
@@ -65,6 +69,7 @@ public enum FactApplication {
             stored.wrote(renewal)
         }
         plan.receipt = facts.latestReceipt.map { ($0, context.receiptObservedAt) }
+        if context.finishesTransactions { plan.finishes = finishes(of: merged) }
 
         // Subjects whose change may move their users' entitlements, and users who lost one.
         var moved: [String] = []
@@ -151,6 +156,18 @@ public enum FactApplication {
             ApplyPlan.Restatement(statedAt: $0.key, transactionIDs: $0.value.sorted())
         }
         return changed
+    }
+
+    /// The one-time purchases seen for the first time that Apple is to be told were delivered
+    /// (Finish Transaction): not refunded, from Apple (never Xcode's); a consumable waits for
+    /// the app's backend to confirm delivery.
+    private static func finishes(of merged: [(before: TransactionFact?, after: TransactionFact)]) -> [ApplyPlan.Finish] {
+        merged.compactMap { before, after in
+            guard before == nil, after.isOneTimePurchase, !after.isRevoked, after.environment != .xcode else { return nil }
+            return ApplyPlan.Finish(
+                transactionID: after.transactionID, originalTransactionID: after.originalTransactionID,
+                awaitsDelivery: after.productType == .consumable)
+        }
     }
 
     /// The links of purchase `id` after the ownership rule (no change when the facts cannot change them).

@@ -62,7 +62,8 @@ public struct FactApplier: Sendable {
             let context = FactApplication.Context(
                 claimant: appUserID, linkPolicy: known?.linkPolicy ?? apps.linkPolicies.policy(bundleID: bundleID),
                 webhookEvents: known?.webhookEventKinds ?? apps.webhookEvents.kinds(bundleID: bundleID),
-                receiptObservedAt: batch.observedAt, now: now)
+                receiptObservedAt: batch.observedAt, now: now,
+                finishesTransactions: (known ?? apps.app(bundleID: bundleID))?.finishesTransactions ?? false)
             let stored = try transaction.storedPurchases(for: batch.facts, claimant: appUserID)
             let plan = try FactApplication.plan(stored: stored, incoming: batch.facts, context: context)
             try transaction.write(plan, notificationID: notificationID, now: now)

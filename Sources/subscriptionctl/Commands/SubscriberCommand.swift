@@ -63,7 +63,14 @@ struct SubscriberShowCommand: AsyncParsableCommand {
                         : "entitled in group\(groups.count == 1 ? "" : "s") \(groups.joined(separator: ", "))"))
             Output.line("")
             Self.printEntitlements(document, now: now)
-            Self.printPurchases(document, now: now)
+            var finishes: [String: TransactionFinish] = [:]
+            for environment in Set(document.purchases.map(\.fact.environment)) {
+                let ids = document.purchases.filter { $0.fact.environment == environment }.map(\.fact.originalTransactionID)
+                for finish in try await context.transactionFinishes.finishes(environment: environment, originalTransactionIDs: ids) {
+                    finishes[finish.transactionID] = finish
+                }
+            }
+            Self.printPurchases(document, finishes: finishes, now: now)
             guard !document.views.isEmpty else {
                 Output.line("no subscriptions: the linked receipts hold no auto-renewable subscription")
                 return
@@ -102,10 +109,11 @@ struct SubscriberShowCommand: AsyncParsableCommand {
         Output.line("")
     }
 
-    /// One-time purchases (consumables, non-consumables, non-renewing subscriptions).
-    private static func printPurchases(_ document: SubscriberDocument, now: Date) {
+    /// One-time purchases (consumables, non-consumables, non-renewing subscriptions), with
+    /// their Finish Transaction (apps with `finish_transactions`; `-` for others).
+    private static func printPurchases(_ document: SubscriberDocument, finishes: [String: TransactionFinish], now: Date) {
         guard !document.purchases.isEmpty else { return }
-        var table = Table("PURCHASE", "PRODUCT", "TYPE", "BOUGHT", "ENDS", "REVOKED", "PRICE", "PROCEEDS", "STOREFRONT", "ENV")
+        var table = Table("PURCHASE", "PRODUCT", "TYPE", "BOUGHT", "ENDS", "REVOKED", "PRICE", "PROCEEDS", "STOREFRONT", "FINISH", "ENV")
         for purchase in document.purchases {
             let fact = purchase.fact
             let money = document.money(ofPurchase: fact)
@@ -113,7 +121,8 @@ struct SubscriberShowCommand: AsyncParsableCommand {
                 fact.transactionID, fact.productID, purchase.type?.rawValue ?? "-", TimeText.withAge(fact.purchaseDate, now: now),
                 purchase.expiresAt.map { TimeText.withAge($0, now: now) } ?? "-",
                 fact.isRevoked ? TimeText.withAge(fact.cancellationDate, now: now) + (fact.revocationType.map { " (\($0))" } ?? "") : "-",
-                MoneyText.price(money), MoneyText.proceeds(money), fact.storefront ?? "-", fact.environment.rawValue,
+                MoneyText.price(money), MoneyText.proceeds(money), fact.storefront ?? "-",
+                finishes[fact.transactionID].map { FinishText.short($0, now: now) } ?? "-", fact.environment.rawValue,
             ])
         }
         Output.line(table.render())
@@ -187,5 +196,19 @@ struct SubscriberTimelineCommand: AsyncParsableCommand {
 enum AutoRenewText {
     static func short(_ autoRenew: Bool?) -> String {
         autoRenew.map { $0 ? "on" : "off" } ?? "-"
+    }
+}
+
+/// A purchase's Finish Transaction in a word or two: `finished 2m ago`, `awaiting delivery`,
+/// `due (3 attempts: last error)`, `failed: why`.
+enum FinishText {
+    static func short(_ finish: TransactionFinish, now: Date) -> String {
+        switch finish.state {
+        case .finished: "finished " + TimeText.withAge(finish.finishedAt, now: now)
+        case .awaitingDelivery: "awaiting delivery"
+        case .due where finish.attempts > 0: "retrying (\(finish.attempts) attempts: \(finish.lastError ?? "-"))"
+        case .due: "due"
+        case .failed: "failed: \(finish.lastError ?? "-")"
+        }
     }
 }

@@ -9,7 +9,7 @@ import Hummingbird
 /// with the same principal.
 enum APIRoute: CaseIterable, Sendable {
     case getSubscriber, deleteSubscriber, getEntitlements, getAppAccountToken, getSubscription, putSubscriptionAppAccountToken
-    case postEligibility, postReceipts, postTransactions, postAppTransactions, putConsent, putPurchaseConsumption
+    case postEligibility, postReceipts, postTransactions, postAppTransactions, putConsent, putPurchaseConsumption, postPurchaseDelivered
     case postOfferSignature
     case postGrant, deleteGrant
     case getReport
@@ -20,7 +20,9 @@ enum APIRoute: CaseIterable, Sendable {
         case .getSubscriber, .getEntitlements, .getAppAccountToken, .getSubscription, .getReport: .get
         case .deleteSubscriber, .deleteGrant: .delete
         case .putConsent, .putSubscriptionAppAccountToken, .putPurchaseConsumption: .put
-        case .postEligibility, .postReceipts, .postTransactions, .postAppTransactions, .postOfferSignature, .postGrant: .post
+        case .postEligibility, .postReceipts, .postTransactions, .postAppTransactions, .postOfferSignature, .postGrant,
+            .postPurchaseDelivered:
+            .post
         }
     }
 
@@ -38,6 +40,7 @@ enum APIRoute: CaseIterable, Sendable {
         case .postAppTransactions: "app-transactions"
         case .putConsent: "subscribers/:app_user_id/consent"
         case .putPurchaseConsumption: "purchases/:transaction_id/consumption"
+        case .postPurchaseDelivered: "purchases/:transaction_id/delivered"
         case .postOfferSignature: "offers/sign"
         case .postGrant: "subscribers/:app_user_id/grants"
         case .deleteGrant: "subscribers/:app_user_id/grants/:grant_id"
@@ -49,7 +52,8 @@ enum APIRoute: CaseIterable, Sendable {
     var scope: Scope {
         switch self {
         case .getSubscriber, .getEntitlements, .getAppAccountToken, .getSubscription, .postEligibility: .read
-        case .postReceipts, .postTransactions, .postAppTransactions, .putConsent, .putSubscriptionAppAccountToken, .putPurchaseConsumption:
+        case .postReceipts, .postTransactions, .postAppTransactions, .putConsent, .putSubscriptionAppAccountToken, .putPurchaseConsumption,
+            .postPurchaseDelivered:
             .write
         case .postOfferSignature: .offers
         case .getReport: .reports

@@ -141,7 +141,9 @@ struct RetentionMessagesDeleteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let uuid = UUID(uuidString: identifier) ?? UUID()
+        guard let uuid = UUID(uuidString: identifier) else {
+            throw ValidationError("the message identifier must be a UUID, got '\(identifier)'")
+        }
         try await APICommandExecution.run { session in
             let client = try session.client(app: target.app)
             try await client.deleteRetentionMessage(uuid, environment: target.appStoreEnvironment, logger: session.logger)

@@ -1,6 +1,9 @@
 import AppStore
+import AppStoreServerAPI
 import ArgumentParser
 import Composition
+import Foundation
+import Logging
 
 /// `subscriptionctl retention messages|images|realtime-url|performance-test`: Apple's
 /// Retention Messaging API with the app's In-App Purchase key.
@@ -40,5 +43,23 @@ struct RetentionTarget: ParsableArguments {
     /// The environment asked for (validated).
     var appStoreEnvironment: AppStoreEnvironment {
         AppStoreEnvironment(appleValue: environment) ?? .production
+    }
+}
+
+extension RetentionTarget {
+    /// Deletes the message or image (`kind`) `identifier` with `delete` and says so; an
+    /// identifier that is not a UUID is one line and exit 2.
+    func delete(
+        _ kind: String, _ identifier: String,
+        with delete: @escaping (AppStoreAPIClient, UUID, AppStoreEnvironment, Logger) async throws -> Void
+    ) async throws {
+        guard let uuid = UUID(uuidString: identifier) else {
+            throw ValidationError("the \(kind) identifier must be a UUID, got '\(identifier)'")
+        }
+        try await APICommandExecution.run { session in
+            let client = try session.client(app: app)
+            try await delete(client, uuid, appStoreEnvironment, session.logger)
+            Output.line("deleted \(kind) \(uuid.uuidString.lowercased()) of \(client.bundleID) (\(appStoreEnvironment.rawValue))")
+        }
     }
 }

@@ -130,13 +130,8 @@ struct RetentionImagesDeleteCommand: AsyncParsableCommand {
     var identifier: String
 
     func run() async throws {
-        guard let uuid = UUID(uuidString: identifier) else {
-            throw ValidationError("the image identifier must be a UUID, got '\(identifier)'")
-        }
-        try await APICommandExecution.run { session in
-            let client = try session.client(app: target.app)
-            try await client.deleteRetentionImage(uuid, environment: target.appStoreEnvironment, logger: session.logger)
-            Output.line("deleted image \(uuid.uuidString.lowercased()) of \(client.bundleID) (\(target.appStoreEnvironment.rawValue))")
+        try await target.delete("image", identifier) { client, uuid, environment, logger in
+            try await client.deleteRetentionImage(uuid, environment: environment, logger: logger)
         }
     }
 }

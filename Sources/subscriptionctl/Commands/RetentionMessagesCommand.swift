@@ -134,20 +134,9 @@ struct RetentionMessagesDeleteCommand: AsyncParsableCommand {
     @Argument(help: "The message identifier.")
     var identifier: String
 
-    func validate() throws {
-        guard UUID(uuidString: identifier) != nil else {
-            throw ValidationError("the message identifier must be a UUID, got '\(identifier)'")
-        }
-    }
-
     func run() async throws {
-        guard let uuid = UUID(uuidString: identifier) else {
-            throw ValidationError("the message identifier must be a UUID, got '\(identifier)'")
-        }
-        try await APICommandExecution.run { session in
-            let client = try session.client(app: target.app)
-            try await client.deleteRetentionMessage(uuid, environment: target.appStoreEnvironment, logger: session.logger)
-            Output.line("deleted message \(uuid.uuidString.lowercased()) of \(client.bundleID) (\(target.appStoreEnvironment.rawValue))")
+        try await target.delete("message", identifier) { client, uuid, environment, logger in
+            try await client.deleteRetentionMessage(uuid, environment: environment, logger: logger)
         }
     }
 }

@@ -107,6 +107,8 @@ struct RetentionCLITests {
             #expect(failed.stdout.contains("UNSUCCESSFUL_HTTP_RESPONSE_CODE 12"), "\(failed.stdout)")
 
             #expect(try await run(world, ["performance-test", "start", "not-digits"]).status == 2)
+            let unknown = try await run(world, ["performance-test", "start", "999999999"])
+            #expect(unknown.status == 1 && unknown.stderr.contains("no sandbox purchase"), "\(unknown.stderr)")
             #expect(try await run(world, ["realtime-url", "delete", "--environment", "Sandbox"]).status == 0)
             #expect(try await run(world, ["realtime-url", "delete", "--environment", "Sandbox"]).status == 1)
         }

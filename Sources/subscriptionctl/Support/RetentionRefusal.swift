@@ -37,6 +37,10 @@ enum RetentionRefusal {
 
     /// `error` as a refusal naming Apple's error when Apple gave a code known here; else as is.
     static func explained(_ error: any Error) -> any Error {
+        // Only Initiate Performance Test names a transaction, and only in the sandbox.
+        if error as? AppStoreAPIError == .notFound {
+            return CommandFailure.notFound("Apple knows no sandbox purchase with that original transaction id")
+        }
         guard case .rejected(let environment, let status, let code?) = error as? AppStoreAPIError, let explanation = explanations[code]
         else { return error }
         return CommandFailure.refused(

@@ -28,11 +28,11 @@ struct RetentionMessagingAPITests {
             #expect(images.map(\.state) == [.pending] && images.map(\.size) == [.fullSize])
 
             // The same identifier again is Apple's 409 MessageAlreadyExistsError.
-            await expectRejected(409, 4_090_001) {
+            await expectAppleRejection(409, 4_090_001) {
                 try await client.uploadRetentionMessage(message, RetentionMessageContent(header: "Again", body: "Again"))
             }
             // Not approved yet: no default message.
-            await expectRejected(403, 4_030_017) {
+            await expectAppleRejection(403, 4_030_017) {
                 try await client.configureDefaultRetentionMessage(
                     productID: "com.example.pro.monthly", locale: "en-US", messageIdentifier: message)
             }
@@ -45,7 +45,7 @@ struct RetentionMessagingAPITests {
                 try await world.control("/control/retention/review", ["identifier": UUID().uuidString, "state": "APPROVED"]).status == 404)
             #expect(try await client.retentionMessages().map(\.stateRaw) == ["APPROVED"])
             #expect(try await client.retentionImages().map(\.stateRaw) == ["REJECTED"])
-            await expectRejected(403, 4_030_018) {
+            await expectAppleRejection(403, 4_030_018) {
                 try await client.configureDefaultRetentionMessage(
                     productID: "com.example.pro.monthly", locale: "en-US", messageIdentifier: message)
             }
@@ -55,7 +55,7 @@ struct RetentionMessagingAPITests {
             #expect(
                 try await client.defaultRetentionMessage(productID: "com.example.pro.monthly", locale: "en-US")
                     == message.uuidString.lowercased())
-            await expectRejected(404, 4_040_020) {
+            await expectAppleRejection(404, 4_040_020) {
                 _ = try await client.defaultRetentionMessage(productID: "com.example.pro.yearly", locale: "en-US")
             }
 
@@ -63,14 +63,14 @@ struct RetentionMessagingAPITests {
             #expect(try await client.retentionMessages(environment: .sandbox).isEmpty)
 
             // An image a message shows cannot go; the message can, once; then the image.
-            await expectRejected(403, 4_030_019) { try await client.deleteRetentionImage(image) }
+            await expectAppleRejection(403, 4_030_019) { try await client.deleteRetentionImage(image) }
             try await client.deleteRetentionMessage(message)
-            await expectRejected(404, 4_040_015) { try await client.deleteRetentionMessage(message) }
-            await expectRejected(404, 4_040_020) {
+            await expectAppleRejection(404, 4_040_015) { try await client.deleteRetentionMessage(message) }
+            await expectAppleRejection(404, 4_040_020) {
                 try await client.deleteDefaultRetentionMessage(productID: "com.example.pro.monthly", locale: "en-US")
             }
             try await client.deleteRetentionImage(image)
-            await expectRejected(404, 4_040_014) { try await client.deleteRetentionImage(image) }
+            await expectAppleRejection(404, 4_040_014) { try await client.deleteRetentionImage(image) }
             #expect(try await client.retentionMessages().isEmpty)
             #expect(try await client.retentionImages().isEmpty)
         }
@@ -104,12 +104,12 @@ struct RetentionMessagingAPITests {
             let bullet = UUID()
             try await client.uploadRetentionImage(bullet, png: RetentionWorld.png, size: .bulletPoint)
             // A bullet-point image cannot be a message's full-size image.
-            await expectRejected(400, 4_000_216) {
+            await expectAppleRejection(400, 4_000_216) {
                 try await client.uploadRetentionMessage(
                     UUID(),
                     RetentionMessageContent(header: "H", body: "B", image: RetentionMessageImage(imageIdentifier: bullet, altText: "icon")))
             }
-            await expectRejected(404, 4_040_014) {
+            await expectAppleRejection(404, 4_040_014) {
                 try await client.uploadRetentionMessage(
                     UUID(),
                     RetentionMessageContent(
@@ -121,7 +121,7 @@ struct RetentionMessagingAPITests {
                 RetentionMessageContent(
                     header: "H", body: "B", bulletPoints: [RetentionBulletPoint(text: "Offline", imageIdentifier: bullet, altText: "icon")])
             )
-            await expectRejected(400, 4_000_164) {
+            await expectAppleRejection(400, 4_000_164) {
                 try await client.configureDefaultRetentionMessage(
                     productID: "com.example.pro.monthly", locale: "e", messageIdentifier: UUID())
             }
@@ -133,17 +133,17 @@ struct RetentionMessagingAPITests {
     func realtimeURLPerEnvironment() async throws {
         try await RetentionWorld.with(seed: 20_261_204) { world in
             let client = world.client
-            await expectRejected(404, 4_040_021) { _ = try await client.realtimeURL(environment: .sandbox) }
+            await expectAppleRejection(404, 4_040_021) { _ = try await client.realtimeURL(environment: .sandbox) }
             try await client.configureRealtimeURL("https://subs.example.com/retention/appstore", environment: .sandbox)
             #expect(try await client.realtimeURL(environment: .sandbox) == "https://subs.example.com/retention/appstore")
-            await expectRejected(404, 4_040_021) { _ = try await client.realtimeURL(environment: .production) }
-            await expectRejected(403, 4_030_026) {
+            await expectAppleRejection(404, 4_040_021) { _ = try await client.realtimeURL(environment: .production) }
+            await expectAppleRejection(403, 4_030_026) {
                 try await client.configureRealtimeURL("https://subs.example.com/retention/appstore", environment: .production)
             }
             await #expect(throws: AppStoreAPIError.self) { try await client.configureRealtimeURL("not a url", environment: .sandbox) }
             try await client.deleteRealtimeURL(environment: .sandbox)
-            await expectRejected(404, 4_040_021) { _ = try await client.realtimeURL(environment: .sandbox) }
-            await expectRejected(404, 4_040_021) { try await client.deleteRealtimeURL(environment: .sandbox) }
+            await expectAppleRejection(404, 4_040_021) { _ = try await client.realtimeURL(environment: .sandbox) }
+            await expectAppleRejection(404, 4_040_021) { try await client.deleteRealtimeURL(environment: .sandbox) }
         }
     }
 }

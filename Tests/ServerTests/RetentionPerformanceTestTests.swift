@@ -10,8 +10,8 @@ import Testing
 /// for one that answers fast and well, FAIL for one that answers slowly or with errors.
 @Suite("Retention Messaging performance test: appstore-sim load-tests a real endpoint")
 struct RetentionPerformanceTestTests {
-    /// A realtime request payload as the lead's endpoint will decode it; enough to verify it.
-    struct RealtimeRequestPayload: SignedDatePayload {
+    /// Apple's DecodedRealtimeRequestBody, enough to verify a request's signature and fields.
+    struct DecodedRealtimeRequest: SignedDatePayload {
         let originalTransactionId: String
         let appAppleId: Int64
         let productId: String
@@ -39,7 +39,7 @@ struct RetentionPerformanceTestTests {
                     maxConcurrentRequests: 4, totalRequests: 24, totalDurationMilliseconds: 30_000, responseTimeThresholdMilliseconds: 700,
                     successRateThreshold: 95))
             // No sandbox URL yet: Apple has nothing to test.
-            await expectRejected(404, 4_040_021) {
+            await expectAppleRejection(404, 4_040_021) {
                 _ = try await world.client.startRetentionPerformanceTest(originalTransactionID: world.originalTransactionID)
             }
             try await world.client.configureRealtimeURL(endpoint.url, environment: .sandbox)
@@ -69,7 +69,7 @@ struct RetentionPerformanceTestTests {
             for body in bodies {
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
                 let jws = try #require(object["signedPayload"] as? String)
-                let payload = try await verifier.verify(jws, as: RealtimeRequestPayload.self)
+                let payload = try await verifier.verify(jws, as: DecodedRealtimeRequest.self)
                 #expect(payload.originalTransactionId == world.originalTransactionID)
                 #expect(payload.appAppleId == Int64(app.appAppleID) && payload.productId == "com.example.pro.monthly")
                 #expect(payload.environment == "Sandbox" && payload.userLocale == "en-US")
@@ -82,7 +82,9 @@ struct RetentionPerformanceTestTests {
             // Passed: Apple now takes the production URL.
             try await world.client.configureRealtimeURL(endpoint.url, environment: .production)
             #expect(try await world.client.realtimeURL(environment: .production) == endpoint.url)
-            await expectRejected(404, 4_040_018) { _ = try await world.client.retentionPerformanceTestResult(requestID: UUID().uuidString) }
+            await expectAppleRejection(404, 4_040_018) {
+                _ = try await world.client.retentionPerformanceTestResult(requestID: UUID().uuidString)
+            }
         }
     }
 
@@ -107,7 +109,7 @@ struct RetentionPerformanceTestTests {
             endpoint.behave(.answerAfter(.milliseconds(400)))
             let slow = try await world.client.startRetentionPerformanceTest(originalTransactionID: world.originalTransactionID)
             // While it runs, Apple refuses a second test.
-            await expectRejected(400, 4_000_213) {
+            await expectAppleRejection(400, 4_000_213) {
                 _ = try await world.client.startRetentionPerformanceTest(originalTransactionID: world.originalTransactionID)
             }
             let running = try await world.client.retentionPerformanceTestResult(requestID: slow.requestID)
@@ -117,7 +119,9 @@ struct RetentionPerformanceTestTests {
             #expect((timedOut.responseTimes?.p50 ?? 0) >= 400, "\(String(describing: timedOut.responseTimes))")
 
             // Neither passed: production stays refused.
-            await expectRejected(403, 4_030_026) { try await world.client.configureRealtimeURL(endpoint.url, environment: .production) }
+            await expectAppleRejection(403, 4_030_026) {
+                try await world.client.configureRealtimeURL(endpoint.url, environment: .production)
+            }
         }
     }
 }

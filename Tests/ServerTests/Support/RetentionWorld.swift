@@ -81,7 +81,7 @@ struct RetentionWorld: Sendable {
 }
 
 /// Expects `call` to fail with Apple's `status` and `errorCode`.
-func expectRejected(
+func expectAppleRejection(
     _ status: Int, _ errorCode: Int, sourceLocation: SourceLocation = #_sourceLocation, _ call: () async throws -> Void
 ) async {
     do {

@@ -5,7 +5,7 @@ import Logging
 
 /// One request to the API as the endpoints describe it, before a base URL is chosen.
 struct AppStoreAPICall: Sendable {
-    /// GET, POST or PUT.
+    /// GET, POST, PUT or DELETE.
     var method: HTTPMethod
     /// The path after the base URL, already percent-encoded.
     var path: String
@@ -15,6 +15,8 @@ struct AppStoreAPICall: Sendable {
     var query: [(name: String, value: String)] = []
     /// A JSON body for POST and PUT.
     var body: [UInt8] = []
+    /// The body's media type (Upload Image sends `image/png`).
+    var contentType = "application/json"
     /// Which of Apple's limits it counts against.
     var rateClass: AppStoreAPIRateClass = .standard
 }
@@ -137,7 +139,7 @@ extension AppStoreAPIClient {
             HTTPHeader(name: "Accept", value: "application/json"),
         ]
         if call.method == .post || call.method == .put {
-            headers.append(HTTPHeader(name: "Content-Type", value: "application/json"))
+            headers.append(HTTPHeader(name: "Content-Type", value: call.contentType))
         }
         return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body, timeout: timeout)
     }

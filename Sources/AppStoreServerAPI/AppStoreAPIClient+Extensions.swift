@@ -71,7 +71,7 @@ extension AppStoreAPIClient {
     }
 
     /// `body` as JSON for a request.
-    private static func encoded(_ body: some Encodable) throws(AppStoreAPIError) -> [UInt8] {
+    static func encoded(_ body: some Encodable) throws(AppStoreAPIError) -> [UInt8] {
         do {
             return Array(try JSONEncoder().encode(body))
         } catch {

@@ -95,6 +95,7 @@ struct SimulatorState: Sendable {
     var currentSigner: JWSSigner?
     var testNotifications = 0
     var api = APIState()
+    var retention = RetentionState()
 
     /// The signer, made with a throwaway PKI when the simulator was given none.
     mutating func signer() throws -> JWSSigner {

@@ -22,7 +22,7 @@ struct SubscriptionCtl: AsyncParsableCommand {
             SyncCommand.self, TestNotificationCommand.self, AnswersCommand.self, GrantsCommand.self, SuspiciousCommand.self,
             LookupOrderCommand.self, RefundsCommand.self, ConsumptionCommand.self, ExtendCommand.self, PurgeCommand.self,
             KeysCommand.self, RatesCommand.self, ReportCommand.self, ImportCommand.self, ReportsCommand.self, ConsoleUserCommand.self,
-            SetAppAccountTokenCommand.self,
+            SetAppAccountTokenCommand.self, RetentionCommand.self,
         ]
     )
 

@@ -143,7 +143,7 @@ extension SimulatorRoutes {
 
     /// One API request: the fault decided for it, then the bearer token and the rate limit,
     /// then `handler` with the token's bundle id, the time and the body.
-    private static func api(
+    static func api(
         _ request: Request,
         _ context: SimulatorRequestContext,
         _ environment: SimEnvironment,
@@ -212,7 +212,7 @@ extension SimulatorRoutes {
     }
 
     /// A path parameter (Hummingbird only routes here when it is present).
-    private static func parameter(_ name: String, _ context: SimulatorRequestContext) throws(APIError) -> String {
+    static func parameter(_ name: String, _ context: SimulatorRequestContext) throws(APIError) -> String {
         guard let value = context.parameters.get(name), !value.isEmpty else { throw .transactionNotFound }
         return value.removingPercentEncoding ?? value
     }

@@ -27,6 +27,8 @@ enum SimulatorRoutes {
         }
         addControlRoutes(to: router, simulator: simulator)
         addAPIRoutes(to: router, simulator: simulator)
+        addRetentionRoutes(to: router, simulator: simulator)
+        addRetentionControlRoutes(to: router, simulator: simulator)
         return router
     }
 

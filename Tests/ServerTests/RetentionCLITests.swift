@@ -13,6 +13,31 @@ struct RetentionCLITests {
         try await CLI.run(["retention"] + arguments, databaseURL: Self.databaseURL, environment: world.cliEnvironment)
     }
 
+    @Test("messages list marks the messages the app's retention rules answer with, and warns of one Apple lacks or has not approved")
+    func rulesMessages() async throws {
+        try await RetentionWorld.with(seed: 20_261_208) { world in
+            _ = try await world.control("/control/retention", ["approve_after_ms": NSNull()])
+            let pending = try await run(world, ["messages", "upload", "--header", "Stay", "--body", "Half price for three months."])
+            let pendingID = try #require(pending.stdout.split(separator: "\n").first.map(String.init)).lowercased()
+            let missingID = UUID().uuidString.lowercased()
+            let config = try TemporaryFile.write(
+                #"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","retention":[{"message":{"message_identifier":"\#(pendingID)"}},{"message":{"message_identifier":"\#(missingID)"}}]}]}"#,
+                name: "retention-rules.json")
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let environment = world.cliEnvironment.merging(["SUBSCRIPTIOND_CONFIG": config]) { _, new in new }
+            let listed = try await CLI.run(
+                ["retention", "messages", "list", "--json"], databaseURL: Self.databaseURL, environment: environment)
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+            let messages = try #require(document["messages"] as? [[String: Any]])
+            #expect(messages.map { $0["used_by_rules"] as? Bool } == [true])
+            let warnings = try #require(document["warnings"] as? [String])
+            #expect(warnings.count == 2, "\(warnings)")
+            #expect(warnings.contains { $0.contains(pendingID) && $0.contains("PENDING") })
+            #expect(warnings.contains { $0.contains(missingID) && $0.contains("not uploaded") })
+        }
+    }
+
     @Test("messages and images: upload prints the identifier, list shows Apple's state, delete; refusals and bad input exit 1 and 2")
     func messagesAndImages() async throws {
         try await RetentionWorld.with(seed: 20_261_207) { world in

@@ -1,3 +1,6 @@
+import AppStore
+import AppStoreServerAPI
+import AppStoreSimulator
 import Foundation
 import HTTPClient
 import Postgres
@@ -267,6 +270,42 @@ struct RetentionMessagingTests {
                 try jsonObject(try await Self.ask(service, try fixture.request("7300000000000001")))["promotionalOffer"] != nil
             }
             #expect(healed)
+        }
+    }
+
+    @Test("appstore-sim's performance test of subscriptiond's own endpoint passes, every request answered by the rule and recorded")
+    func simulatorPerformanceTestPasses() async throws {
+        try await RetentionWorld.with(seed: 20_261_209) { world in
+            let message = Self.messages[0].uuidString.lowercased()
+            let config = try TemporaryFile.write(
+                #"{"apps":[{"bundle_id":"\#(RunningService.bundleID)","retention":[{"match":{"product_id":"com.example.pro.monthly"},"message":{"message_identifier":"\#(message)"}}]}]}"#,
+                name: "retention-sim-config.json")
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let settings = world.world.settings.merging(["SUBSCRIPTIOND_CONFIG": config]) { _, new in new }
+            try await RunningService.with(settings: settings, prepare: ReceiptsAndEligibilityTests.importDemoCatalog) { service in
+                let target = try #require(URL(string: service.baseURL + "/notifications/appstore"))
+                let plan = DeliveryPlan.order(world.simulator.notifications(), duplicates: 1, shuffle: false, seed: 1)
+                let report = await NotificationSender(target: target, retry: .persistent, timeout: .seconds(60), concurrency: 2).deliver(
+                    plan)
+                #expect(report.failed.isEmpty, "\(report.failureSummary)")
+                try await service.waitUntilSettled(timeout: .seconds(60))
+
+                world.simulator.setPerformanceTestConfig(
+                    SimPerformanceTestConfig(
+                        maxConcurrentRequests: 10, totalRequests: 100, totalDurationMilliseconds: 60_000,
+                        responseTimeThresholdMilliseconds: 700, successRateThreshold: 95))
+                try await world.client.configureRealtimeURL(service.baseURL + "/retention/appstore", environment: .sandbox)
+                let started = try await world.client.startRetentionPerformanceTest(originalTransactionID: world.originalTransactionID)
+                let result = try await world.finishedResult(started.requestID)
+                #expect(result.outcome == .pass, "\(result)")
+                #expect(result.successRate == 100 && result.failures.isEmpty, "\(result)")
+                let recorded = try await Polling.until(seconds: 10) {
+                    try await service.database.query(
+                        "SELECT count(*)::int AS n FROM retention_answers WHERE answer = 'message' AND message_identifier = \(message)::uuid"
+                    ).first?.decode("n", as: Int.self) == 100
+                }
+                #expect(recorded)
+            }
         }
     }
 }

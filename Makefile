@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test format lint release image install bench bench-intake bench-reads bench-drain bench-sweep bench-reports bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
+.PHONY: all deps build run test format lint release image install bench bench-intake bench-reads bench-drain bench-sweep bench-reports bench-retention bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
 
 all: build
 
@@ -33,6 +33,7 @@ help:
 	@echo "make bench-reads        the three read endpoints at 1,000,000 subscribers next to the read ceiling (BENCH_USERS)"
 	@echo "make bench-drain        worker drain of 10,000 notifications, verifyReceipt answering after 200 ms, with peak RSS"
 	@echo "make bench-sweep        10,000 subscriptions ending at once: the sweep's drain, and intake's p99 meanwhile vs without"
+	@echo "make bench-retention    POST /retention/appstore at the App Store's concurrency and beyond (p50, p99; goal p99 < 50 ms)"
 	@echo "make bench-reports      every report at 1,000,000 purchase chains (p99, goal < 1 s), and what the rollups add to the drain"
 	@echo "make bench-eligibility  bench-reads with 100,000 subscribers"
 	@echo "make bench-signatures   signed-payload verifications per second on one core, full chain vs cached"
@@ -132,6 +133,9 @@ bench-sweep: deps
 
 bench-reports: deps
 	Benchmarks/reports.sh release
+
+bench-retention: deps
+	Benchmarks/retention.sh release
 
 # Not part of `make test`: a bounded libFuzzer run (see Fuzz/run.sh).
 fuzz: deps

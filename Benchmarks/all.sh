@@ -36,10 +36,11 @@ run_part intake Benchmarks/intake-vs-pgbench.sh "$config" || status=1
 run_part reads Benchmarks/reads.sh "$config" || status=1
 run_part drain Benchmarks/drain.sh "$config" || status=1
 run_part sweep Benchmarks/sweep.sh "$config" || status=1
+run_part retention Benchmarks/retention.sh "$config" || status=1
 
 echo
 echo "== results ($(nproc) cores, $config build, $(( ($(date +%s) - started) / 60 )) min)"
-for name in intake reads drain sweep; do
+for name in intake reads drain sweep retention; do
     [ -f "$logs/$name.log" ] || continue
     # Each script ends with a '== result' section: its measured figures, ceilings and ratios.
     sed -n '/^== result/,/^== [^r]/p' "$logs/$name.log" | grep -v '^== [^r]' || true

@@ -43,7 +43,14 @@ cat > .local/demo-config.json <<JSON
 {"apps": [{"bundle_id": "com.example.paidapp", "shared_secret": "$paidsecret", "app_apple_id": 1234567891,
            "grandfather": {"before_version": "2.0", "entitlement": "paid_pro"}, "sandbox_entitlement": "grant"},
           {"bundle_id": "$APPSTORE_BUNDLE_ID",
-           "consumption": {"refund_preference": "DECLINE", "delivery_status": "DELIVERED", "sample_content_provided": true}}]}
+           "consumption": {"refund_preference": "DECLINE", "delivery_status": "DELIVERED", "sample_content_provided": true},
+           "retention": [
+             {"match": {"status": "billing_retry"},
+              "alternate_product": {"message_identifier": "5e1a6f0e-3b6c-4a8e-9c1d-2f7b8a9c0d11", "product_id": "com.example.pro.yearly"}},
+             {"match": {"auto_renew": false, "status": "active"},
+              "promotional_offer": {"message_identifier": "8d0c2b7a-1e4f-4d3a-8b5c-6e7f8a9b0c22", "product_id": "com.example.pro.yearly", "offer_id": "stay-half-price"}},
+             {"match": {"product_id": "com.example.pro.monthly"},
+              "message": {"message_identifier": "a71f3c9d-5b2e-4f6a-9d8c-7b6a5f4e3d33"}}]}]}
 JSON
 set -a
 eval "$("$bin/appstore-sim" api-key --out .local/appstore-sim/demo-api-key.p8)"
@@ -136,6 +143,23 @@ for user in ("cleo-lapses-silently", "dan-grace-ends-silently"):
             and e["type"] in ("expired", "grace_period_expired", "entitlement_changed") and e["status"] in ("expired", "billing_retry", "ended")]
     print(f"  {user:24} " + (", ".join(f"{e['type']} ({e['previous_status'] or e['subscription']} → {e['status']})" for e in told) or "NOTHING ARRIVED"))
 PY
+# Retention Messaging: the App Store asks what to show a customer about to cancel; the app's
+# rules answer (signed requests as appstore-sim signs them for the App Store).
+echo
+echo "retention messages (POST /retention/appstore, the rules in .local/demo-config.json):"
+python3 - .local/demo-truth.json > .local/demo-retention-customers.txt <<'PY'
+import json, sys
+truth = {c["app_user_id"]: c for c in json.load(open(sys.argv[1]))["customers"]}
+for name in ("alice-trial-renews", "dave-billing-retry", "gwen-cancel-pending"):
+    s = truth[name]["subscriptions"][0]
+    print(name, s["original_transaction_id"], s["product_id"], s["environment"])
+print("someone-unknown 9999999999999999 com.example.pro.monthly Production")
+PY
+while read -r name otid product environment; do
+    "$bin/appstore-sim" realtime-requests --count 1 --first-id "$otid" --environment "$environment"         --app-apple-id "$APPSTORE_APP_APPLE_ID" --product-id "$product" --out .local/demo-retention-request.json
+    answer="$(curl -s -H 'Content-Type: application/json' --data-binary @.local/demo-retention-request.json         "http://127.0.0.1:$sdport/retention/appstore")"
+    printf '  %-22s %s\n' "$name" "$(printf '%s' "$answer" | sed -E 's/("promotionalOfferSignatureV2":")([^".]{12})[^"]*"/\1\2…"/')"
+done < .local/demo-retention-customers.txt
 echo
 echo "refund requests (subscriptionctl consumption list; show ID for one):"
 "$bin/subscriptionctl" consumption list | sed 's/^/  /'

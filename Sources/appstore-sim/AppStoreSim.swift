@@ -31,6 +31,7 @@ struct AppStoreSim: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, RunCommand.self, TruthCommand.self, CACommand.self, TestNotificationCommand.self, APIKeyCommand.self,
             NotificationsCommand.self, ScenariosCommand.self, CatalogCommand.self, MoneyCommand.self, RatesCommand.self,
+            RealtimeRequestsCommand.self,
         ]
     )
 }

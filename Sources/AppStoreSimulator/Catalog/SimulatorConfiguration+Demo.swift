@@ -47,6 +47,12 @@ extension SimulatorConfiguration {
                 introOffer: IntroOffer(paymentMode: .payUpFront, period: ISODuration(months: 3), price: "9.99"),
                 price: "39.99", prices: storefrontPrices(eur: "39.99", gbp: "34.99", jpy: "6000", intro: ("9.99", "8.99", "1500"))
             ),
+            // Billed monthly through a 12-month commitment (API 1.21): cheaper than monthly, dearer than yearly.
+            SimProduct(
+                productID: "com.example.pro.annual.monthly", bundleID: bundle, groupID: "20500000",
+                period: ISODuration(months: 1), level: 2,
+                price: "3.99", prices: storefrontPrices(eur: "3.99", gbp: "3.49", jpy: "600"), commitmentPeriods: 12
+            ),
             SimProduct(
                 productID: "com.example.premium.monthly", bundleID: bundle, groupID: "20500000",
                 period: ISODuration(months: 1), level: 1,

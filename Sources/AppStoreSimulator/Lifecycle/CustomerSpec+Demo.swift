@@ -63,6 +63,10 @@ extension CustomerSpec {
             ),
             CustomerSpec(name: "emma-deu-euro", scenario: .trialRenews, productID: monthly, renewals: 3, storefront: "DEU"),
             CustomerSpec(name: "kenji-jpn-yen", scenario: .trialRenews, productID: yearly, renewals: 1, storefront: "JPN"),
+            // A 12-month commitment billed monthly (API 1.21): billing_plan monthly_commitment, MRR its monthly price.
+            CustomerSpec(
+                name: "cara-commits-monthly", scenario: .trialRenews, productID: "com.example.pro.annual.monthly", renewals: 3,
+                notificationVersion: .v2),
         ]
     }()
 

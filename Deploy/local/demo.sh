@@ -160,6 +160,15 @@ while read -r name otid product environment; do
     answer="$(curl -s -H 'Content-Type: application/json' --data-binary @.local/demo-retention-request.json         "http://127.0.0.1:$sdport/retention/appstore")"
     printf '  %-22s %s\n' "$name" "$(printf '%s' "$answer" | sed -E 's/("promotionalOfferSignatureV2":")([^".]{12})[^"]*"/\1\2…"/')"
 done < .local/demo-retention-customers.txt
+# Billed monthly through a 12-month commitment (App Store Server API 1.21).
+curl -s -H "Authorization: Bearer $ADMIN_TOKEN" "http://127.0.0.1:$sdport/v1/subscribers/cara-commits-monthly" \
+    > .local/demo-commitment.json || true
+python3 - .local/demo-commitment.json <<'PY' || true
+import json, sys
+for s in json.load(open(sys.argv[1])).get("subscriptions", []):
+    print(f"commitment subscriber cara-commits-monthly: {s['product_id']} {s['status']}, "
+          f"billing_plan {s.get('billing_plan')}, commitment ends {s.get('commitment_ends_at')}")
+PY
 echo
 echo "refund requests (subscriptionctl consumption list; show ID for one):"
 "$bin/subscriptionctl" consumption list | sed 's/^/  /'

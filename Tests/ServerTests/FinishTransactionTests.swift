@@ -1,3 +1,4 @@
+import Access
 import AppStoreSimulator
 import Foundation
 import HTTPClient
@@ -53,6 +54,11 @@ struct FinishTransactionTests {
             #expect(try await Polling.until(seconds: 10) { try await Self.finishes(service)[lifetime]?.state == "finished" })
             #expect(try await Self.finishes(service)[coins]?.state == "awaiting_delivery")
             #expect(!world.simulator.finishedTransactions().contains(coins))
+
+            // A key limited to another app confirms nothing: 404, and the coins still wait.
+            let foreign = try await APIKeysTests.key("other-backend", [.write], apps: [APIKeysTests.otherApp], on: service)
+            #expect(try await APIKeysTests.send(service, .post, "/v1/purchases/\(coins)/delivered", "{}", token: foreign).status == 404)
+            #expect(try await Self.finishes(service)[coins]?.state == "awaiting_delivery")
 
             // Apple answers 503 to the first call (all of the client's own tries): retried later, then taken.
             world.simulator.failNext(3, with: .http503)

@@ -194,6 +194,8 @@ struct RetentionMessagingTests {
             let stale = try await Self.ask(service, try fixture.request("7200000000000001", age: 600))
             #expect(stale.status == 401)
             #expect((try jsonObject(stale)["message"] as? String)?.contains("real time") == true)
+            // Signed ten minutes ahead: a request kept for later is no real-time request either.
+            #expect(try await Self.ask(service, try fixture.request("7200000000000001", age: -600)).status == 401)
             // In Production the app's Apple ID must be ours.
             let foreign = try await Self.ask(
                 service, try fixture.request("7200000000000001", environment: "Production", appAppleID: "999"))

@@ -147,6 +147,13 @@ public struct TransactionFinishStore: Sendable {
 
     // MARK: Reading
 
+    /// The app of the stored transaction `transactionID`, or nil when none is stored.
+    public func bundleID(ofTransaction transactionID: String) async throws -> String? {
+        try await client.query(
+            PostgresQuery("SELECT bundle_id FROM transactions WHERE transaction_id = \(transactionID) LIMIT 1").prepared()
+        ).first?.decode("bundle_id")
+    }
+
     /// The finishes of the purchases `originalTransactionIDs` in `environment`, by transaction id.
     public func finishes(environment: AppStoreEnvironment, originalTransactionIDs: [String]) async throws -> [TransactionFinish] {
         try await client.query(

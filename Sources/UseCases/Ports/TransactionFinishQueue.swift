@@ -8,4 +8,5 @@ public protocol TransactionFinishQueue: Sendable {
     func scheduleRetry(_ finish: TransactionFinish, at: Date, error: String) async throws
     func markFailed(_ finish: TransactionFinish, error: String) async throws
     func confirmDelivery(transactionID: String, by actor: String) async throws -> TransactionFinishStore.Delivery
+    func bundleID(ofTransaction transactionID: String) async throws -> String?
 }

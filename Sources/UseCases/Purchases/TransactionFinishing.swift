@@ -35,12 +35,12 @@ public struct TransactionFinishing: Sendable {
     public func delivered(transactionID: String, by principal: Principal) async throws -> TransactionFinish {
         guard principal.may(.write) else { throw UseCaseError.forbidden("confirming a delivery needs the write scope") }
         let missing = UseCaseError.notFound("no stored purchase has transaction_id \(transactionID)")
+        // A key limited to other apps confirms nothing: the purchase is as unknown to it as none.
+        guard let owner = try await queue.bundleID(ofTransaction: transactionID), principal.sees(owner) else { throw missing }
         switch try await queue.confirmDelivery(transactionID: transactionID, by: principal.actor) {
         case .queued(let finish):
-            guard principal.sees(finish.bundleID) else { throw missing }
             return finish
         case .notQueued(let bundleID):
-            guard principal.sees(bundleID) else { throw missing }
             throw UseCaseError.notConfigured(
                 apps.app(bundleID: bundleID)?.finishesTransactions == true
                     ? "transaction \(transactionID) was stored before \(bundleID) finished transactions, or is a subscription period: nothing to finish"

@@ -35,6 +35,9 @@ public struct RetentionMessages: Sendable {
 
     /// How old a request may be when it arrives: the App Store asks in real time.
     public static let maximumRequestAge: TimeInterval = 300
+    /// How far ahead of this server's clock a request may be signed (clocks differ a little;
+    /// a request signed for later could be kept and replayed).
+    public static let maximumClockSkew: TimeInterval = 60
     /// How long the answer may take before Apple's default is answered instead, far inside
     /// the App Store's ~700 ms.
     public static let defaultDeadline: Duration = .milliseconds(250)
@@ -150,10 +153,13 @@ public struct RetentionMessages: Sendable {
             logger.info("retention request rejected", metadata: [LogKey.error: "unknown environment"])
             throw Self.rejection
         }
-        guard let signedDate = payload.signedDate, now().timeIntervalSince(signedDate) <= Self.maximumRequestAge else {
+        guard let signedDate = payload.signedDate, now().timeIntervalSince(signedDate) <= Self.maximumRequestAge,
+            signedDate.timeIntervalSince(now()) <= Self.maximumClockSkew
+        else {
             logger.info("retention request rejected", metadata: [LogKey.error: "signedDate older than a real-time request"])
             throw UseCaseError.signatureRejected(
-                "the retention request was signed more than \(Int(Self.maximumRequestAge)) seconds ago; the App Store asks in real time")
+                "the retention request was signed more than \(Int(Self.maximumRequestAge)) seconds ago or more than \(Int(Self.maximumClockSkew)) seconds ahead; the App Store asks in real time"
+            )
         }
         // In Production the app must be one of ours by its Apple ID, as for notifications.
         if environment == .production {

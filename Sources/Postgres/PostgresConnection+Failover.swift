@@ -8,10 +8,10 @@ import CLibPQ
 /// libpq sends to whichever host takes writes when the URL names several hosts with
 /// `target_session_attrs=read-write`.
 ///
-/// A commit whose wait for the synchronous standby was cancelled (by `statement_timeout`
-/// or `pg_cancel_backend`) returns success with a WARNING, though the standby may not have
-/// it and a failover can lose it. Such an answer is turned into a lost connection, so no
-/// caller acknowledges anything on its strength.
+/// A commit whose wait for the synchronous standby was cancelled (`pg_cancel_backend`, a
+/// cancel request; `statement_timeout` is off while a commit waits) returns success with a
+/// WARNING, though the standby may not have it and a failover can lose it. Such an answer
+/// is turned into a lost connection, so no caller acknowledges anything on its strength.
 extension PostgresConnection {
     /// True for the SQLSTATEs after which this connection must not carry another statement.
     static func retires(sqlState: String?) -> Bool {

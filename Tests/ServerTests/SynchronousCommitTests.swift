@@ -80,6 +80,7 @@ struct SynchronousCommitTests {
 
     /// Runs `body`, and cancels (`pg_cancel_backend`) every session that waits for the
     /// synchronous standby meanwhile, until `body` ends: at most 20 s.
+    @discardableResult
     private static func cancellingTheWait<T: Sendable>(
         on admin: PostgresClient, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {

@@ -25,18 +25,15 @@ import secrets
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ha_cluster import (BIN, CLUSTER, ROOT, WORK, Failure, cluster, free_port, is_replica_again, leader,  # noqa: E402
+                        log, query_json, run, wait_until)
+from ha_faults import kill_node, kill_postmaster, partition, switchover  # noqa: E402
 from ha_recorders import IntakeRecorder, WebhookReceiver  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-BIN = os.environ.get("HA_BIN", os.path.join(ROOT, ".build", "debug"))
-CLUSTER = os.path.join(ROOT, "Deploy", "ha", "cluster.sh")
-WORK = os.path.join(ROOT, ".local", "test-ha")
-STARTED = time.time()
 CUSTOMERS = int(os.environ.get("HA_CUSTOMERS", "120"))
 # Every process the test starts, stopped on every way out.
 STARTED_PROCESSES = []
@@ -44,85 +41,6 @@ STARTED_PROCESSES = []
 WINDOW_BOUND_SECONDS = 60
 SWITCHOVER_WINDOW_BOUND_SECONDS = 15
 REJOIN_BOUND_SECONDS = 180
-
-
-class Failure(Exception):
-    pass
-
-
-def log(message):
-    print(f"[{time.time() - STARTED:6.1f}s] {message}", flush=True)
-
-
-def run(*args, env=None, timeout=120):
-    """Runs a command to completion; its stdout, or Failure with its stderr."""
-    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=timeout)
-    if done.returncode != 0:
-        raise Failure(f"{' '.join(args[:3])}… exited {done.returncode}: {done.stderr.strip()[-800:]}")
-    return done.stdout
-
-
-def cluster(*args, timeout=240):
-    return run(CLUSTER, *args, timeout=timeout)
-
-
-def wait_until(what, seconds, predicate, interval=0.2):
-    deadline = time.time() + seconds
-    while True:
-        try:
-            value = predicate()
-        except (Failure, OSError, ValueError, subprocess.TimeoutExpired):
-            value = None
-        if value:
-            return value
-        if time.time() > deadline:
-            raise Failure(f"{what}: not within {seconds} s")
-        time.sleep(interval)
-
-
-def free_port(first, last):
-    return int(run(os.path.join(ROOT, "Deploy", "local", "free-port.sh"), str(first), str(last)).strip())
-
-
-def members():
-    return json.loads(cluster("cluster", timeout=15))["members"]
-
-
-def leader():
-    return next((m["name"] for m in members() if m["role"] in ("leader", "master")), None)
-
-
-def sync_standby():
-    return next((m["name"] for m in members() if m["role"] == "sync_standby" and m["state"] in ("running", "streaming")), None)
-
-
-def is_replica_again(name):
-    """True once `name` is a running replica of the current leader, caught up."""
-    member = next((m for m in members() if m["name"] == name), None)
-    lag = member.get("lag") if member else None
-    return (member is not None and member["role"] in ("replica", "sync_standby") and member["state"] in ("running", "streaming")
-            and isinstance(lag, int) and lag < 1024 * 1024)
-
-
-def node_ip(name):
-    return f"{os.environ['HA_SUBNET']}.{name[1:]}"
-
-
-def writable(name):
-    """True when node `name` accepts connections and is not in recovery (it takes writes)."""
-    try:
-        done = subprocess.run(["psql", "-qtAX", f"postgresql://postgres@{node_ip(name)}:5432/postgres?connect_timeout=1",
-                               "-c", "SET statement_timeout = 1000", "-c", "SELECT NOT pg_is_in_recovery()"],
-                              capture_output=True, text=True, timeout=3)
-    except subprocess.TimeoutExpired:
-        return False
-    return done.returncode == 0 and done.stdout.strip() == "t"
-
-
-def query_json(sql):
-    """One JSON value from the current primary (DATABASE_URL picks it)."""
-    out = run("psql", "-qtAX", os.environ["DATABASE_URL"], "-c", sql, timeout=30).strip()
-    return json.loads(out) if out else None
 
 
 class Service:
@@ -227,7 +145,7 @@ class Burst:
             code = self.process.wait(420)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            return -1, f"appstore-sim did not finish within 420 s"
+            return -1, "appstore-sim did not finish within 420 s"
         with open(self.out_path) as out:
             check = out.read().strip().splitlines()
         return code, (check[-1] if check else "")
@@ -271,46 +189,6 @@ def window(answers, since, status):
     """(count, seconds from the first to the last) of the answers with `status` from `since` on."""
     times = [a.at for a in answers if a.at >= since and a.status == status]
     return len(times), (max(times) - min(times) if times else 0.0)
-
-
-def cancel_synchronous_waits(name):
-    """On node `name`, cancels every session waiting for the synchronous standby (what an
-    operator might do to "unstick" a primary); how many it cancelled."""
-    try:
-        done = subprocess.run(["psql", "-qtAX", f"postgresql://postgres@{node_ip(name)}:5432/postgres?connect_timeout=1",
-                               "-c", "SELECT count(*) FILTER (WHERE pg_cancel_backend(pid)) FROM pg_stat_activity WHERE wait_event = 'SyncRep'"],
-                              capture_output=True, text=True, timeout=3)
-    except subprocess.TimeoutExpired:
-        return 0
-    return int(done.stdout.strip() or 0) if done.returncode == 0 else 0
-
-
-class FenceWatch(threading.Thread):
-    """Polls every node every 100 ms: when the old primary stopped taking writes, and when
-    another started to. Until the old primary is fenced, it also cancels the commits stuck
-    waiting there for the unreachable standby: PostgreSQL then calls them committed (with a
-    warning), and subscriptiond must not."""
-
-    def __init__(self, old, others):
-        super().__init__(daemon=True)
-        self.old, self.others = old, others
-        self.fenced_at = self.promoted_at = None
-        self.promoted = None
-        self.cancelled = 0
-        self.stop = False
-
-    def run(self):
-        started = time.time()
-        while not self.stop and (self.fenced_at is None or self.promoted_at is None):
-            now = time.time()
-            if self.fenced_at is None and not writable(self.old):
-                self.fenced_at = now
-            if self.fenced_at is None and now - started > 1:
-                self.cancelled += cancel_synchronous_waits(self.old)
-            for other in self.others:
-                if self.promoted_at is None and writable(other):
-                    self.promoted_at, self.promoted = time.time(), other
-            time.sleep(0.1)
 
 
 def round_(service, name, seed, fault):
@@ -367,48 +245,6 @@ def round_(service, name, seed, fault):
     if seconds > bound:
         raise Failure(f"round {name}: intake answered 503 for {seconds:.1f} s (bound {bound} s)")
     return result
-
-
-def kill_postmaster(old):
-    cluster("kill-postmaster", old)
-    log(f"kill -9 of {old}'s postmaster")
-    return {}
-
-
-def kill_node(old):
-    cluster("kill-node", old)
-    log(f"kill -9 of {old}'s Patroni, PostgreSQL and etcd member")
-    wait_until("a new leader", 120, lambda: (lambda l: l if l and l != old else None)(leader()))
-    cluster("start-node", old)
-    log(f"{old} started again (etcd member, Patroni)")
-    return {"restarted_at": time.time()}
-
-
-def switchover(old):
-    candidate = wait_until("a synchronous standby", 60, sync_standby)
-    log(f"patronictl switchover {old} → {candidate}")
-    cluster("patronictl", "switchover", "--leader", old, "--candidate", candidate, "--force", timeout=120)
-    return {}
-
-
-def partition(old):
-    others = [m["name"] for m in members() if m["name"] != old]
-    watch = FenceWatch(old, others)
-    watch.start()
-    cut_at = time.time()
-    cluster("partition", old)
-    log(f"{old} cut off from the other nodes and their etcd members (subscriptiond still reaches it)")
-    wait_until("the partition's fencing and promotion", 120, lambda: watch.fenced_at and watch.promoted_at, interval=0.2)
-    watch.stop = True
-    time.sleep(2)
-    cluster("heal", old)
-    log(f"partition healed; {old} stopped taking writes {watch.fenced_at - cut_at:.1f} s after the cut, "
-        f"{watch.promoted} was promoted {watch.promoted_at - cut_at:.1f} s after it; meanwhile {watch.cancelled} commits "
-        f"waiting on {old} for the standby were cancelled (pg_cancel_backend)")
-    if watch.fenced_at >= watch.promoted_at:
-        raise Failure(f"{old} still took writes when {watch.promoted} was promoted: two primaries")
-    return {"cut_at": cut_at, "fenced_after": watch.fenced_at - cut_at, "promoted_after": watch.promoted_at - cut_at,
-            "cancelled": watch.cancelled}
 
 
 def main():

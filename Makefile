@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test format lint release image install bench bench-intake bench-reads bench-drain bench-sweep bench-reports bench-retention bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
+.PHONY: all deps build run test test-ha format lint release image install bench bench-intake bench-reads bench-drain bench-sweep bench-reports bench-retention bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
 
 all: build
 
@@ -23,6 +23,7 @@ help:
 	@echo "make run    local PostgreSQL + migrate + subscriptiond in the foreground (Ctrl-C stops it)"
 	@echo "make demo   subscriptiond against appstore-sim with named customers; prints who is entitled and the check"
 	@echo "make test   local PostgreSQL + every test suite, the OpenAPI check of their answers, the console in headless Chromium, the install and image tests; then stops that cluster"
+	@echo "make test-ha  PostgreSQL under Patroni (etcd, synchronous replication): the primary lost mid-burst four ways, nothing acknowledged lost (as root)"
 	@echo "make build  build all executables"
 	@echo "make format / make lint  rewrite the sources in the house style (.swift-format) / check them (make test does)"
 	@echo "make release  dist/subscriptiond-VERSION-linux-ARCH.tar.gz: the executables (static Swift standard library) and what they read"
@@ -82,6 +83,11 @@ test: deps lint
 	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/package/install-test.sh debug || status=$$?; fi; \
 	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/container/image-test.sh debug || status=$$?; fi; \
 	LOCAL_POSTGRES_NAME=postgres-test $(PG) stop; exit $$status
+
+# Not part of `make test` (it needs root for network namespaces, and about 6 minutes):
+# Deploy/ha/test-ha.sh, run by .ci/run after `make test`.
+test-ha: deps
+	@Deploy/ha/test-ha.sh
 
 # The house style (.swift-format, swift-format as the toolchain ships it): `make format`
 # rewrites the sources, `make lint` (the first step of `make test`) fails on any difference.
@@ -149,4 +155,5 @@ clean:
 	-@$(PG) stop
 	-@LOCAL_POSTGRES_NAME=postgres-test $(PG) stop
 	-@LOCAL_POSTGRES_NAME=postgres-bench $(PG) stop
+	-@Deploy/ha/cluster.sh down 2>/dev/null
 	rm -rf .local .build

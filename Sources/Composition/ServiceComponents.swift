@@ -112,20 +112,24 @@ public struct ServiceComponents: Sendable {
     ///     HTTP status (nil: no answer) (metrics).
     ///   - onRead: told which database each read went to, with a read replica (metrics).
     ///   - onRetentionAnswerWrite: told how each background write of retention answers went (metrics).
+    ///   - onDatabaseConnect: told of every connection opened or not: the database
+    ///     (`primary`, `replica`) and the server reached, nil when none was (metrics).
     public static func open(
         configuration: ServiceConfiguration, logger: Logger, retryPolicy: RetryPolicy,
         onQueued: @escaping @Sendable () async -> Void,
         onAnswerWrite: @escaping @Sendable (AnswerWriter.Outcome, Int) -> Void,
         onUpstreamRequest: @escaping @Sendable (_ upstream: String, _ duration: Duration, _ status: Int?) -> Void = { _, _, _ in },
         onRead: @escaping @Sendable (ReplicaRoute.Target) -> Void = { _ in },
-        onRetentionAnswerWrite: @escaping @Sendable (BatchWriter<RetentionAnswerRecord>.Outcome, Int) -> Void = { _, _ in }
+        onRetentionAnswerWrite: @escaping @Sendable (BatchWriter<RetentionAnswerRecord>.Outcome, Int) -> Void = { _, _ in },
+        onDatabaseConnect: @escaping @Sendable (_ database: String, _ server: String?) -> Void = { _, _ in }
     ) async throws -> ServiceComponents {
         // The roots and keys load (or stop startup) before the database is reached.
         let apple = try await AppleUpstreams.open(configuration: configuration, logger: logger, onRequest: onUpstreamRequest)
         let database = PostgresClient(
             configuration: .init(
                 connectionString: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,
-                leaseTimeout: configuration.databaseLeaseTimeout, statementTimeout: configuration.databaseStatementTimeout),
+                leaseTimeout: configuration.databaseLeaseTimeout, statementTimeout: configuration.databaseStatementTimeout,
+                onConnect: { onDatabaseConnect("primary", $0) }),
             logger: logger)
         let migrations: MigrationRunner
         do {
@@ -167,7 +171,8 @@ public struct ServiceComponents: Sendable {
             PostgresClient(
                 configuration: .init(
                     connectionString: url, maximumConnections: configuration.databasePoolSize, applicationName: "subscriptiond-reads",
-                    leaseTimeout: configuration.databaseLeaseTimeout, statementTimeout: configuration.databaseStatementTimeout),
+                    leaseTimeout: configuration.databaseLeaseTimeout, statementTimeout: configuration.databaseStatementTimeout,
+                    onConnect: { onDatabaseConnect("replica", $0) }),
                 logger: logger)
         }
         let replicaMonitor = readDatabase.map { replica in

@@ -1,5 +1,6 @@
 import Logging
 import NIOPosix
+import Synchronization
 
 /// The entry point to PostgreSQL: a pool of libpq connections whose blocking calls all
 /// run on a dedicated `NIOThreadPool`, never on an event loop or the cooperative pool.
@@ -18,6 +19,8 @@ public final class PostgresClient: Sendable {
     private let pool: PostgresConnectionPool
     private let configuration: PostgresConfiguration
     private let logger: Logger
+    /// The server the newest connection reached, to log when a failover moves us.
+    private let currentServer = Mutex<String?>(nil)
 
     /// Creates a client; no connection is opened until the first use.
     public init(configuration: PostgresConfiguration, logger: Logger) {
@@ -88,8 +91,7 @@ public final class PostgresClient: Sendable {
                 ready = idle
             } else {
                 connection = nil
-                let configuration = self.configuration
-                ready = try await threadPool.runIfActive { try PostgresConnection.connect(configuration) }
+                ready = try await open()
                 connection = ready
             }
             let value = try await body(ready)
@@ -99,6 +101,29 @@ public final class PostgresClient: Sendable {
             await release(connection, after: error)
             throw error
         }
+    }
+
+    /// Opens a connection on the thread pool, tells `onConnect`, and logs when it reached
+    /// another server than the previous one (after a failover: the new primary).
+    private func open() async throws -> PostgresConnection {
+        let configuration = self.configuration
+        let connection: PostgresConnection
+        do {
+            connection = try await threadPool.runIfActive { try PostgresConnection.connect(configuration) }
+        } catch let error as PostgresError where error.code == .unreachable {
+            configuration.onConnect?(nil)
+            throw error
+        }
+        let server = connection.serverAddress
+        configuration.onConnect?(server)
+        let previous = currentServer.withLock { current in
+            defer { current = server }
+            return current
+        }
+        if let previous, previous != server {
+            logger.info("database connections now reach another server", metadata: ["server": "\(server)", "previous": "\(previous)"])
+        }
+        return connection
     }
 
     /// Gives a lease back after `error`, noting a failed connection (the pool drops it).

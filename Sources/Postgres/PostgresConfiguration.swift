@@ -32,6 +32,9 @@ public struct PostgresConfiguration: Sendable {
     public var lockTimeout: Duration
     /// TCP keepalive settings and `tcp_user_timeout`, passed to libpq as defaults a URL can override.
     public var tcp: TCPSettings
+    /// Told of every attempt to open a connection: the server reached (`host:port`, the one
+    /// libpq chose among a multi-host URL's hosts), or nil when none could be reached.
+    public var onConnect: (@Sendable (_ server: String?) -> Void)?
 
     private var explicitStatementDeadline: Duration?
 
@@ -72,7 +75,8 @@ public struct PostgresConfiguration: Sendable {
         scriptDeadline: Duration = .seconds(600),
         idleInTransactionTimeout: Duration = .seconds(60),
         lockTimeout: Duration = .seconds(10),
-        tcp: TCPSettings = TCPSettings()
+        tcp: TCPSettings = TCPSettings(),
+        onConnect: (@Sendable (_ server: String?) -> Void)? = nil
     ) {
         self.connectionString = connectionString
         self.maximumConnections = max(1, maximumConnections)
@@ -85,5 +89,6 @@ public struct PostgresConfiguration: Sendable {
         self.idleInTransactionTimeout = idleInTransactionTimeout
         self.lockTimeout = lockTimeout
         self.tcp = tcp
+        self.onConnect = onConnect
     }
 }

@@ -19,6 +19,14 @@ final class PostgresConnection: @unchecked Sendable {
     /// Set when the server missed a deadline: the protocol state is unknown, so the
     /// connection must never carry another statement.
     var isAbandoned = false
+    /// Set when the server said this session must end or cannot write (a failover under
+    /// it): the pool drops it instead of handing it out again.
+    var isRetired = false
+    /// Set by the notice receiver when the statement's commit was not confirmed by the
+    /// synchronous standby (`PostgresConnection+Failover.swift`); reset for every statement.
+    var commitUnconfirmed = false
+    /// libpq's own notice receiver, which the failover watch passes other notices on to.
+    var defaultNoticeReceiver: PQnoticeReceiver?
     /// The statements prepared on this connection (`PostgresQuery.prepared()`), by SQL text.
     var preparedStatements = PreparedStatementCache(capacity: PostgresConnection.maximumPreparedStatements)
 
@@ -59,6 +67,7 @@ final class PostgresConnection: @unchecked Sendable {
             throw PostgresError(.unreachable, message: "libpq could not allocate a connection")
         }
         let connection = PostgresConnection(handle: handle, timeouts: PostgresTimeouts(configuration))
+        connection.watchForUnconfirmedCommits()
         guard PQstatus(handle) == CONNECTION_OK else {
             let reason = connection.lastErrorMessage
             // libpq checks option values (port, sslmode, …) only when connecting; those
@@ -93,7 +102,7 @@ final class PostgresConnection: @unchecked Sendable {
     /// (we never LISTEN on pooled connections), so any pending input — typically the
     /// server's goodbye after `pg_terminate_backend` or a restart — means it is finished.
     var isHealthy: Bool {
-        guard !isBroken, PQtransactionStatus(handle) == PQTRANS_IDLE else { return false }
+        guard isReusable, PQtransactionStatus(handle) == PQTRANS_IDLE else { return false }
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) == 0
     }
@@ -169,6 +178,9 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// True when libpq considers the connection broken or it missed a deadline.
     var isBroken: Bool { isAbandoned || PQstatus(handle) != CONNECTION_OK }
+
+    /// True when the pool may hand the connection out again: not broken, not retired.
+    var isReusable: Bool { !isBroken && !isRetired }
 
     private func ensureUsable() throws {
         if isAbandoned {

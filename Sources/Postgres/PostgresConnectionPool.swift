@@ -64,7 +64,7 @@ actor PostgresConnectionPool {
 
     /// Gives the slot back, keeping the connection for reuse when it is still usable.
     func release(_ connection: PostgresConnection?) {
-        let reusable = connection.flatMap { !$0.isBroken && !isClosed ? $0 : nil }
+        let reusable = connection.flatMap { $0.isReusable && !isClosed ? $0 : nil }
         guard !waiters.isEmpty else {
             leasedCount -= 1
             if let reusable { idle.append(reusable) }

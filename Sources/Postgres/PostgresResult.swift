@@ -51,6 +51,7 @@ public struct PostgresResult: Sendable {
         }
         let sqlState = field("C")
         let message = field("M") ?? connection.lastErrorMessage
+        if PostgresConnection.retires(sqlState: sqlState) { connection.isRetired = true }
         if connection.isBroken {
             return PostgresError(.connectionLost, sqlState: sqlState, message: message)
         }

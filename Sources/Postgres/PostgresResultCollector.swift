@@ -22,6 +22,7 @@ struct PostgresResultCollector: ~Copyable {
 
     init(connection: PostgresConnection) {
         self.connection = connection
+        connection.commitUnconfirmed = false
     }
 
     deinit {
@@ -67,6 +68,10 @@ struct PostgresResultCollector: ~Copyable {
         var results = self.results
         self.results = []
         defer { results.forEach { PQclear($0) } }
+        if connection.commitUnconfirmed {
+            connection.isAbandoned = true
+            throw PostgresConnection.unconfirmedCommit
+        }
         let failed = results.firstIndex { !Self.isSuccess(PQresultStatus($0)) }
         guard let chosen = failed ?? results.indices.last else {
             return try PostgresResult.consume(nil, connection: connection)

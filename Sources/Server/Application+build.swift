@@ -35,7 +35,8 @@ public func buildApplication(
         onUpstreamRequest: { upstream, duration, status in
             PipelineMetrics.upstreamRequest(upstream: upstream, duration: duration, status: status)
             upstreamErrors.record(upstream: upstream, status: status)
-        }, onRead: ReplicaMonitorService.recordRead, onRetentionAnswerWrite: RetentionMetrics.recordWrites)
+        }, onRead: ReplicaMonitorService.recordRead, onRetentionAnswerWrite: RetentionMetrics.recordWrites,
+        onDatabaseConnect: DatabaseConnectionMetrics.record)
     warnAboutTrust(configuration, roots: components.roots, logger: logger)
     for warning in configuration.unknownSettingWarnings + configuration.exposureWarnings() { logger.warning("\(warning)") }
 

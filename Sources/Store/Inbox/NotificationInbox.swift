@@ -55,6 +55,13 @@ public struct NotificationInbox: Sendable {
                     """
                 ).prepared())
             for row in rows { existing[try row.decode("dedupe_key")] = try row.decode("id") }
+            // The stored entry may be a commit the synchronous standby never confirmed (its
+            // wait was cancelled): visible here, gone after a failover. A commit of our own
+            // that wrote WAL (a transactional logical-decoding message: one small record, no
+            // row) waits until the standby holds everything before it, that entry included,
+            // so `duplicate` is answered only for what is safe. A transaction id alone would
+            // not: a commit that wrote nothing else neither flushes nor waits.
+            _ = try session.query(PostgresQuery("SELECT pg_logical_emit_message(true, 'subscriptiond', 'duplicate') AS lsn").prepared())
         }
         return try entries.enumerated().map { index, entry in
             if let id = inserted[entry.dedupeKey] {

@@ -11,7 +11,7 @@ struct CLIProductsTests {
             let good = TestEnvironment.repositoryRoot().appendingPathComponent("Deploy/local/demo-catalog.json").path
             let imported = try await CLI.run(["products", "import", good], databaseURL: testDatabase.url)
             #expect(imported.status == 0)
-            #expect(imported.stdout.contains("imported 9 products (0 removed), 3 entitlements"))
+            #expect(imported.stdout.contains("imported 10 products (0 removed), 3 entitlements"))
 
             let bad = try TemporaryFile.write(
                 """
@@ -36,12 +36,12 @@ struct CLIProductsTests {
             #expect(rejected.stderr.contains("nothing was imported"))
             #expect(rejected.stdout.isEmpty)
             let count = try await database.query("SELECT count(*) AS n FROM products")[0].decode("n", as: Int.self)
-            #expect(count == 9)
+            #expect(count == 10)
 
             let listed = try await CLI.run(["products", "list", "--json"], databaseURL: testDatabase.url)
             #expect(listed.status == 0)
             let document = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
-            #expect((document["products"] as? [[String: Any]])?.count == 9)
+            #expect((document["products"] as? [[String: Any]])?.count == 10)
             let table = try await CLI.run(["products", "list"], databaseURL: testDatabase.url)
             #expect(table.stdout.hasPrefix("PRODUCT"))
             #expect(table.stdout.contains("free trial P1W"))

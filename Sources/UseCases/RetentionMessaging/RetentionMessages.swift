@@ -79,9 +79,6 @@ public struct RetentionMessages: Sendable {
         self.signers = signers
     }
 
-    /// Whether any app has retention rules (the endpoint still answers without: Apple's default).
-    public var hasRules: Bool { apps.bundleIDs.contains { apps.app(bundleID: $0)?.retentionRules.isEmpty == false } }
-
     /// The app's rule problems against the catalog as it is now: the first product a rule
     /// names that the catalog does not list for its app (startup stops on it), or nil.
     public func ruleProblem() async throws -> String? {

@@ -45,6 +45,12 @@ mkdir -p "$out"
 "$bin/appstore-sim" notifications --state-dir "$out/appstore-sim" --customers "$v2_customers" --notifications-version 2 \
     --sandbox-share 0.2 --seed 12 >"$out/v2-bodies.jsonl"
 echo "== $(wc -l <"$out/v2-bodies.jsonl") distinct signed v2 bodies"
+# appstore-sim's customers buy from both of its apps (about one body in eight is the paid
+# app's): subscriptiond takes both, or it answers the second app's 401 and the intake
+# figures measure refusals. (docs/performance.md: the 4,638 non-2xx of the round-3 run.)
+cat > "$out/apps.json" <<JSON
+{"apps": [{"bundle_id": "com.example.paidapp", "shared_secret": "bench-paidapp-shared-secret", "app_apple_id": 1234567891}]}
+JSON
 
 port="$(Deploy/local/free-port.sh 18080 18999)"
 server=""
@@ -53,7 +59,8 @@ sim=""
 worker_concurrency=0
 start_server() {
     APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret APPSTORE_APP_APPLE_ID=1234567890 \
-        APPSTORE_ROOT_CERTIFICATES="$out/sim-root.pem" WORKER_CONCURRENCY=$worker_concurrency NOTIFICATION_MAX_AGE_DAYS=3650 \
+        APPSTORE_ROOT_CERTIFICATES="$out/sim-root.pem" SUBSCRIPTIOND_CONFIG="$out/apps.json" \
+        WORKER_CONCURRENCY=$worker_concurrency NOTIFICATION_MAX_AGE_DAYS=3650 \
         SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=32 "$bin/subscriptiond" &
     server=$!
     bench_wait_ready "$port"

@@ -86,4 +86,25 @@ struct RetentionTests {
             #expect(try left[0].decode("n", as: Int.self) == 0)
         }
     }
+
+    @Test("retention answers given before the cut-off are deleted, in batches; later ones stay")
+    func deletesOldRetentionAnswers() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let store = RetentionAnswerStore(client: client)
+            func record(_ id: String, daysAgo: Double) -> RetentionAnswerRecord {
+                RetentionAnswerRecord(
+                    requestIdentifier: id, answeredAt: Date().addingTimeInterval(-daysAgo * 86_400), environment: .production,
+                    bundleID: "com.example.app", originalTransactionID: "7000000000000001", productID: "com.example.pro.monthly",
+                    userLocale: "en-US", answer: .appleDefault, reason: .noMatch, ruleIndex: nil, messageIdentifier: nil,
+                    offeredProductID: nil, offerID: nil)
+            }
+            try await store.record((0..<5).map { record("old-\($0)", daysAgo: 100) } + [record("recent", daysAgo: 1)])
+            try await ReceiptRetention(client: client).run(
+                cutoff: Date().addingTimeInterval(-90 * 86_400), dropSigned: false, batchSize: 2)
+            let left = try await client.query("SELECT request_identifier FROM retention_answers ORDER BY 1").map {
+                try $0.decode("request_identifier", as: String.self)
+            }
+            #expect(left == ["recent"])
+        }
+    }
 }

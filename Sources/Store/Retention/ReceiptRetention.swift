@@ -7,7 +7,8 @@ import Postgres
 /// Removed: `latest_receipt`, `latest_expired_receipt`, `unified_receipt.latest_receipt`
 /// (v1 bodies) and `receipt_data` (queued receipts); v2 `signedPayload` only when asked
 /// (it is Apple's evidence). Stripped rows get `receipt_removed_at`, so a replay can say why
-/// its receipt is gone. Each run is recorded in `retention_runs`.
+/// its receipt is gone. What the Get Retention Message endpoint answered before the cut-off
+/// (`retention_answers`) is deleted by the same run. Each run is recorded in `retention_runs`.
 public struct ReceiptRetention: Sendable {
     private let client: PostgresClient
 
@@ -28,6 +29,7 @@ public struct ReceiptRetention: Sendable {
             signed += batch.signed
             if batch.rows < max(1, batchSize) { break }
         }
+        while try await deleteRetentionAnswers(before: cutoff, limit: max(1, batchSize)) >= max(1, batchSize) {}
         let row = try await client.query(
             """
             INSERT INTO retention_runs (cutoff, receipts_removed, signed_removed, drop_signed)
@@ -37,6 +39,17 @@ public struct ReceiptRetention: Sendable {
         ).first
         guard let row else { throw StoreError("retention run was not recorded") }
         return try RetentionRun(row: row)
+    }
+
+    /// Deletes up to `limit` retention answers given before `cutoff`; how many.
+    private func deleteRetentionAnswers(before cutoff: Date, limit: Int) async throws -> Int {
+        try await client.execute(
+            """
+            DELETE FROM retention_answers WHERE request_identifier IN (
+                SELECT request_identifier FROM retention_answers WHERE answered_at < \(cutoff) ORDER BY answered_at LIMIT \(limit)
+            )
+            """
+        )
     }
 
     private func stripBatch(cutoff: Date, dropSigned: Bool, limit: Int) async throws -> (rows: Int, receipts: Int, signed: Int) {

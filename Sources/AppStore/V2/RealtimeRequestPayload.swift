@@ -24,20 +24,6 @@ public struct RealtimeRequestPayload: Sendable, Decodable, Hashable {
         environmentRaw.flatMap(AppStoreEnvironment.init(appleValue:))
     }
 
-    /// A payload field by field (the App Store simulator and tests sign these).
-    public init(
-        originalTransactionID: String?, appAppleID: String?, productID: String?, userLocale: String?, requestIdentifier: String?,
-        environmentRaw: String?, signedDate: Date?
-    ) {
-        self.originalTransactionID = originalTransactionID
-        self.appAppleID = appAppleID
-        self.productID = productID
-        self.userLocale = userLocale
-        self.requestIdentifier = requestIdentifier
-        self.environmentRaw = environmentRaw
-        self.signedDate = signedDate
-    }
-
     /// Decodes Apple's JSON; a known field of the wrong type is an error naming it, an unknown
     /// field is ignored.
     public init(from decoder: any Decoder) throws {

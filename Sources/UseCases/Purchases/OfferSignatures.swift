@@ -195,16 +195,17 @@ public struct OfferSignatures: Sendable {
     }
 
     private func signer(bundleID: String) throws -> StoreKitOfferSigner {
-        guard let key = apps.app(bundleID: bundleID)?.apiKey else {
+        let signer: StoreKitOfferSigner?
+        do {
+            signer = try apps.app(bundleID: bundleID)?.offerSigner()
+        } catch {
+            throw UseCaseError.notConfigured("\(bundleID)'s In-App Purchase key cannot sign")
+        }
+        guard let signer else {
             throw UseCaseError.notConfigured(
                 "\(bundleID) has no In-App Purchase key (issuer_id, key_id and private_key_file in SUBSCRIPTIOND_CONFIG, or APPSTORE_ISSUER_ID, APPSTORE_KEY_ID, APPSTORE_PRIVATE_KEY_FILE)"
             )
         }
-        do {
-            return try StoreKitOfferSigner(
-                privateKeyPEM: key.privateKey.revealed, keyID: key.keyID, issuerID: key.issuerID, bundleID: bundleID)
-        } catch {
-            throw UseCaseError.notConfigured("\(bundleID)'s In-App Purchase key cannot sign")
-        }
+        return signer
     }
 }

@@ -72,9 +72,8 @@ public struct RetentionMessages: Sendable {
         // One signer per app whose rules sign offers, made once (its key parsed once).
         var signers: [String: StoreKitOfferSigner] = [:]
         for bundleID in apps.bundleIDs {
-            guard let app = apps.app(bundleID: bundleID), !app.retentionRules.offers.isEmpty, let key = app.apiKey else { continue }
-            signers[bundleID] = try? StoreKitOfferSigner(
-                privateKeyPEM: key.privateKey.revealed, keyID: key.keyID, issuerID: key.issuerID, bundleID: bundleID)
+            guard let app = apps.app(bundleID: bundleID), !app.retentionRules.offers.isEmpty else { continue }
+            signers[bundleID] = (try? app.offerSigner()) ?? nil
         }
         self.signers = signers
     }

@@ -44,6 +44,11 @@ struct RealtimeRequestsCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard count > 0, distinct > 0, step > 0 else { throw ValidationError("--count, --distinct and --step must be positive") }
+        guard count <= 1_000_000 else { throw ValidationError("--count is at most 1000000 (about 3 kB a body)") }
+        let (span, spanOverflow) = step.multipliedReportingOverflow(by: UInt64(distinct - 1))
+        guard !spanOverflow, !firstID.addingReportingOverflow(span).overflow else {
+            throw ValidationError("--first-id + --step × (--distinct - 1) is beyond the largest transaction id")
+        }
         guard SimEnvironment(rawValue: environment) != nil else { throw ValidationError("--environment must be Sandbox or Production") }
     }
 

@@ -52,6 +52,14 @@ struct StoredSubscriptionState: OutboxFrozenState {
         updatedAt = view.updatedAt
     }
 
+    /// What the state says, without when it was written (`updatedAt`, which differs when the
+    /// same change is applied again after a restore): the subject of an event's id.
+    func identityText() throws -> String {
+        var state = self
+        state.updatedAt = Date(timeIntervalSince1970: 0)
+        return try state.sortedKeyText()
+    }
+
     /// The view the contract's subscription JSON is rendered from (without transactions).
     var view: SubscriptionView {
         SubscriptionView(
@@ -76,6 +84,15 @@ extension OutboxFrozenState {
     func encoded() throws -> String {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// The same JSON with its keys sorted: the same text for the same state in every process
+    /// and release, what ``WebhookOutbox``'s event ids are derived from.
+    func sortedKeyText() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 

@@ -27,7 +27,7 @@ help:
 	@echo "make build  build all executables"
 	@echo "make format / make lint  rewrite the sources in the house style (.swift-format) / check them (make test does)"
 	@echo "make release  dist/subscriptiond-VERSION-linux-ARCH.tar.gz: the executables (static Swift standard library) and what they read"
-	@echo "make image  the container image subscriptiond:VERSION (podman; Deploy/container/Containerfile) from that release"
+	@echo "make image  the container image subscriptiond:VERSION (podman; Deploy/container/) from that release, on a debootstrapped Debian bookworm base, with a manifest of its packages"
 	@echo "make install PREFIX=/usr/local  install that release under PREFIX (INSTALL.md in the tarball: the service user and settings)"
 	@echo "make bench  every performance goal in one run, each as a ratio to a ceiling measured alongside (docs/performance.md)"
 	@echo "make bench-intake       intake (v1, signed v2, and with 1,000,000 stored) against C = 1/(1/H + 1/P) and C2 = 1/(1/H + 1/P + 3/E)"

@@ -22,7 +22,7 @@ all: build
 help:
 	@echo "make run    local PostgreSQL + migrate + subscriptiond in the foreground (Ctrl-C stops it)"
 	@echo "make demo   subscriptiond against appstore-sim with named customers; prints who is entitled and the check"
-	@echo "make test   local PostgreSQL + every test suite, the OpenAPI check of their answers, the console in headless Chromium, the install and image tests, the restore drill; then stops that cluster"
+	@echo "make test   local PostgreSQL + every test suite, the OpenAPI check of their answers, the console in headless Chromium, the install and image tests, the restore drill, the rolling upgrade from the previous release; then stops that cluster"
 	@echo "make test-ha  PostgreSQL under Patroni (etcd, synchronous replication): the primary lost mid-burst four ways, nothing acknowledged lost (as root)"
 	@echo "make build  build all executables"
 	@echo "make format / make lint  rewrite the sources in the house style (.swift-format) / check them (make test does)"
@@ -83,6 +83,7 @@ test: deps lint
 	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/package/install-test.sh debug || status=$$?; fi; \
 	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/container/image-test.sh debug || status=$$?; fi; \
 	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/backup/restore-drill.py debug || status=$$?; fi; \
+	if [ $$status -eq 0 ] && [ -z "$(TEST_FILTER)" ]; then Deploy/upgrade/rolling-upgrade-test.py debug || status=$$?; fi; \
 	LOCAL_POSTGRES_NAME=postgres-test $(PG) stop; exit $$status
 
 # Not part of `make test` (it needs root for network namespaces, and about 6 minutes):

@@ -95,6 +95,7 @@ let package = Package(
                 "JSON",
                 "CivilDate",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

@@ -1,3 +1,4 @@
+import AppStore
 import Crypto
 import Foundation
 

@@ -39,6 +39,9 @@ public enum SignedNotificationEntry {
         guard let uuid = payload.notificationUUID, !uuid.isEmpty, uuid.utf8.count <= 64,
             !uuid.unicodeScalars.contains(where: { $0.value < 0x20 })
         else { return .failure(.malformed(reason: "the signed notification has no usable notificationUUID")) }
+        // Apple's evidence, as received: stored without its certificate chains (kept once
+        // each), which readers put back byte for byte, so it can be verified again at any time.
+        let split = SignedPayloadChains.split(signedPayload)
         return .success(
             InboxEntry(
                 source: .v2,
@@ -48,8 +51,8 @@ public enum SignedNotificationEntry {
                 environment: environment,
                 bundleID: app.bundleID,
                 originalTransactionID: verified.transaction?.originalTransactionID ?? verified.renewalInfo?.originalTransactionID,
-                // Apple's evidence, as received: it can be verified again at any time.
-                body: CanonicalJSONWriter.string(.object(["signedPayload": .string(signedPayload)]))
+                body: CanonicalJSONWriter.string(.object(["signedPayload": .string(split?.chainless ?? signedPayload)])),
+                certificateChains: split?.chains ?? []
             ))
     }
 }

@@ -1,3 +1,4 @@
+import AppStore
 import Foundation
 import HTTPClient
 import Postgres
@@ -64,8 +65,18 @@ struct SignedIntakeTests {
                     ).first)
                 #expect(try row.decode("source", as: String.self) == "v2")
                 #expect(try row.decode("environment", as: String.self) == "Sandbox")
-                #expect(try row.decode("jws", as: String.self) == Self.signedPayload(body))
+                // Stored without its certificate chain, which is stored once and put back exactly.
+                let stored = try row.decode("jws", as: String.self)
+                let received = try Self.signedPayload(body)
+                #expect(stored.utf8.count * 2 < received.utf8.count)
+                var chains: [String: String] = [:]
+                for chain in try await service.database.query("SELECT id, chain FROM certificate_chains") {
+                    chains[try chain.decode("id")] = try chain.decode("chain")
+                }
+                #expect(SignedPayloadChains.joined(stored, chains: chains) == received)
             }
+            // Apple signed these six with one chain: it is stored once.
+            #expect(try await service.database.query("SELECT count(*) AS n FROM certificate_chains")[0].decode("n", as: Int.self) == 1)
             try await service.waitUntilSettled()
             #expect(try await service.stateCounts() == ["processed": Self.genuine.count])
             let subtype = try await service.database.query(

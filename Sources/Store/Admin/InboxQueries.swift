@@ -69,7 +69,9 @@ public struct InboxQueries: Sendable {
                     finishedAt: try row.decode("finished_at"), outcome: try row.decode("outcome"),
                     error: try row.decode("error"))
             }
-            return NotificationDetail(summary: try NotificationSummary(row: row), body: try row.decode("body"), attempts: attempts)
+            return NotificationDetail(
+                summary: try NotificationSummary(row: row), body: try StoredCertificateChains.joined(try row.decode("body"), in: session),
+                attempts: attempts)
         }
     }
 

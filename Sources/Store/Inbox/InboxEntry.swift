@@ -45,13 +45,18 @@ public struct InboxEntry: Sendable {
     public var appUserID: String?
     /// The JSON body to store (never containing `password`).
     public var body: String
+    /// The certificate chains a v2 body's `signedPayload` references instead of holding them
+    /// (``SignedPayloadChains``): stored once each in `certificate_chains`, with the entry.
+    public var certificateChains: [SignedPayloadChains.Chain]
 
     /// Creates an entry.
     public init(
         source: InboxSource, dedupeKey: String, notificationType: String?, notificationSubtype: String? = nil,
         environment: AppStoreEnvironment,
-        bundleID: String, originalTransactionID: String?, appUserID: String? = nil, body: String
+        bundleID: String, originalTransactionID: String?, appUserID: String? = nil, body: String,
+        certificateChains: [SignedPayloadChains.Chain] = []
     ) {
+        self.certificateChains = certificateChains
         self.source = source
         self.dedupeKey = dedupeKey
         self.notificationType = notificationType

@@ -78,11 +78,20 @@ public struct NotificationInbox: Sendable {
     /// once per connection): each key new to `notification_keys` takes the next id there, and
     /// only those entries are stored, under it. The key's unique index is what makes a retry a
     /// duplicate: `notifications` is partitioned by month and cannot hold one across months.
+    /// The certificate chains the bodies reference are stored in the same statement, each
+    /// once (`certificate_chains` holds a handful of rows for all of Apple's traffic).
     private static func batchInsert(_ entries: [InboxEntry]) -> PostgresQuery {
         func column(_ value: (InboxEntry) -> String?) -> PostgresTextArray { PostgresTextArray(entries.map(value)) }
+        var chains: [String: String] = [:]
+        for chain in entries.flatMap(\.certificateChains) { chains[chain.id] = chain.text }
+        let chainIDs = chains.keys.sorted()
         return PostgresQuery(
             """
-            WITH batch AS (
+            WITH chains AS (
+                INSERT INTO certificate_chains (id, chain)
+                SELECT * FROM unnest(\(PostgresTextArray(chainIDs))::text[], \(PostgresTextArray(chainIDs.map { chains[$0] }))::text[])
+                ON CONFLICT (id) DO NOTHING
+            ), batch AS (
                 SELECT * FROM unnest(\(column { $0.source.rawValue })::text[], \(column { $0.dedupeKey })::text[],
                                      \(column { $0.notificationType })::text[], \(column { $0.notificationSubtype })::text[],
                                      \(column { $0.environment.rawValue })::text[], \(column { $0.bundleID })::text[],

@@ -2,12 +2,12 @@
 ///
 /// Padding, whitespace and the standard alphabet's `+` `/` are refused: Apple never sends
 /// them, and one canonical spelling keeps a tampered token from passing as the same bytes.
-enum Base64URL {
+public enum Base64URL {
     /// The decoded bytes, or `nil` when `text` is not canonical unpadded base64url.
     ///
     /// Four characters at a time into storage sized up front, one table look-up each: a
     /// notification is three JWS and 18 kB of this, decoded on every delivery.
-    static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+    public static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
         let count = text.count
         let tail = count % 4
         // One character alone cannot hold a byte.
@@ -52,7 +52,7 @@ enum Base64URL {
     }
 
     /// Unpadded base64url of `bytes`.
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         var output: [UInt8] = []
         var buffer: UInt32 = 0

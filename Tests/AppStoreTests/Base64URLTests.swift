@@ -1,7 +1,6 @@
+import AppStore
 import Foundation
 import Testing
-
-@testable import AppStoreSignature
 
 /// The JWS decoder against Foundation's base64 on every length and byte value, and its refusals.
 @Suite("Base64URL decodes canonical unpadded base64url only")

@@ -9,13 +9,16 @@ commit, kept in .local/previous-release/ for the next run) and this checkout's:
      process; the old process stays ready and its customers agree with it, on the newer
      schema. Another old process started then (a rollback) serves too, naming the newer
      migrations in its startup warning.
-  3. This release's subscriptiond starts beside it; notifications go to both in turn, like
-     instances behind a load balancer; every customer agrees.
-  4. The old process stops gracefully; the new one takes everything; every customer agrees,
-     and every notification either process acknowledged is processed.
+  3. This release's subscriptiond starts beside it, taking intake only; notifications go to
+     both in turn, like instances behind a load balancer, and the old release's worker
+     processes what either stored (this release's v2 bodies without their certificate
+     chains included); every customer agrees.
+  4. The old process stops gracefully; a process of this release with its worker takes its
+     place; every customer agrees, and every notification acknowledged is processed.
 
-Its last line: `upgrade: VERSION (commit C) served N notifications on schema S beside this
-release, then handed over; every customer agrees`. Needs DATABASE_URL (a server where it
+Its last line: `upgrade: VERSION (commit C) took N notifications on schema S (it migrated to
+S0), then served beside VERSION (commit C2) (M between them; its worker processed K v2 bodies
+this release stored) and handed over; T processed, N/N customers agree`. Needs DATABASE_URL (a server where it
 may create a scratch database). Usage: rolling-upgrade-test.py [debug|release]."""
 import http.client
 import json
@@ -220,19 +223,30 @@ class Upgrade:
                 raise Failure(f"{tag} started on schema {new_schema} without its warning: {rollback.log_tail()}")
         log(f"{tag} took {during - before} notifications while migrated from {old_schema} to {new_schema} under it, and agrees")
 
-        # Step 5: the new release beside the old one, then the old one stopped.
-        new = Instance("this", NEW_BIN, self.env)
+        # Step 5: the new release beside the old one, then the old one stopped. This
+        # release's first process takes intake only (WORKER_CONCURRENCY=0), so what it stores
+        # in its own form (a v2 body without its certificate chains) is processed by the old
+        # release's worker; its second process, with a worker, replaces the old one.
+        new = Instance("this", NEW_BIN, dict(self.env, WORKER_CONCURRENCY="0"))
         self.traffic("side-by-side", 3, [old, new], new)
         if not old.ready():
             raise Failure(f"{tag} stopped being ready beside this release: {old.log_tail()}")
         side = self.count()
+        # Bodies this release stored (half the length of the longest, which still has its chains).
+        compact = int(self.sql(
+            "SELECT count(*) FROM notifications WHERE source = 'v2' AND state = 'processed' AND octet_length(body->>'signedPayload') * 2 "
+            "< (SELECT max(octet_length(body->>'signedPayload')) FROM notifications WHERE source = 'v2')"))
+        if compact == 0:
+            raise Failure("no v2 notification stored by this release was processed by the previous release's worker")
         old.stop()
-        last = self.traffic("after", 4, [new], new)
+        worker = Instance("this-with-worker", NEW_BIN, self.env)
+        last = self.traffic("after", 4, [new, worker], worker)
         wait_until("every notification processed", 120,
                    lambda: self.sql("SELECT count(*) FROM notifications WHERE state <> 'processed'") == "0", interval=0.5)
         print(f"upgrade: {release(old_version)} took {during - before} notifications on schema {new_schema} (it migrated to "
-              f"{old_schema}), then served beside {release(new_version)} ({side - during} between them) and handed over; "
-              f"{self.count()} processed, {last.rsplit(': ', 1)[-1]} agree", flush=True)
+              f"{old_schema}), then served beside {release(new_version)} ({side - during} between them; its worker processed "
+              f"{compact} v2 bodies this release stored) and handed over; {self.count()} processed, {last.rsplit(': ', 1)[-1]} agree",
+              flush=True)
 
     def count(self):
         return int(self.sql("SELECT count(*) FROM notifications"))

@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test test-ha format lint release image install bench bench-intake bench-reads bench-drain bench-sweep bench-reports bench-retention bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
+.PHONY: all deps build run test test-ha format lint release image install bench bench-intake bench-reads bench-drain bench-sweep bench-reports bench-retention bench-v2-storage bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
 
 all: build
 
@@ -35,6 +35,7 @@ help:
 	@echo "make bench-drain        worker drain of 10,000 notifications, verifyReceipt answering after 200 ms, with peak RSS"
 	@echo "make bench-sweep        10,000 subscriptions ending at once: the sweep's drain, and intake's p99 meanwhile vs without"
 	@echo "make bench-retention    POST /retention/appstore at the App Store's concurrency and beyond (p50, p99; goal p99 < 50 ms)"
+	@echo "make bench-v2-storage   what storing a v2 notification costs PostgreSQL with its certificate chains and without (ABBA)"
 	@echo "make bench-reports      every report at 1,000,000 purchase chains (p99, goal < 1 s), and what the rollups add to the drain"
 	@echo "make bench-eligibility  bench-reads with 100,000 subscribers"
 	@echo "make bench-signatures   signed-payload verifications per second on one core, full chain vs cached"
@@ -144,6 +145,9 @@ bench-reports: deps
 
 bench-retention: deps
 	Benchmarks/retention.sh release
+
+bench-v2-storage: deps
+	Benchmarks/v2-storage.sh release
 
 # Not part of `make test`: a bounded libFuzzer run (see Fuzz/run.sh).
 fuzz: deps

@@ -7,7 +7,10 @@
 #   3. the worker's drain of 10,000 notifications against a 200 ms upstream next to
 #      0.8 × WORKER_CONCURRENCY / latency, with peak RSS;
 #   4. 10,000 subscriptions ending at once: how long the status sweep takes under intake
-#      load, and intake's rate and p99 meanwhile next to a baseline without it.
+#      load, and intake's rate and p99 meanwhile next to a baseline without it;
+#   5. POST /retention/appstore at the App Store's concurrency (p50, p99);
+#   6. every report at 1,000,000 purchase chains, and what the rollups add to the drain;
+#   7. storing a v2 notification with its certificate chains and without them (pgbench, ABBA).
 #
 #   make bench      # or: Benchmarks/all.sh [release|debug]
 #
@@ -37,10 +40,12 @@ run_part reads Benchmarks/reads.sh "$config" || status=1
 run_part drain Benchmarks/drain.sh "$config" || status=1
 run_part sweep Benchmarks/sweep.sh "$config" || status=1
 run_part retention Benchmarks/retention.sh "$config" || status=1
+run_part reports Benchmarks/reports.sh "$config" || status=1
+run_part v2-storage Benchmarks/v2-storage.sh "$config" || status=1
 
 echo
 echo "== results ($(nproc) cores, $config build, $(( ($(date +%s) - started) / 60 )) min)"
-for name in intake reads drain sweep retention; do
+for name in intake reads drain sweep retention reports v2-storage; do
     [ -f "$logs/$name.log" ] || continue
     # Each script ends with a '== result' section: its measured figures, ceilings and ratios.
     sed -n '/^== result/,/^== [^r]/p' "$logs/$name.log" | grep -v '^== [^r]' || true

@@ -74,7 +74,7 @@ ask() { # prints the seconds one request took; fails on anything but 200
     curl -sf -o /dev/null -w '%{time_total}\n' -H "Authorization: Bearer bench-admin-token-0123456789abcdef" \
         "http://127.0.0.1:$port/v1/reports/$1"
 }
-echo "== every metric over $from..$to ($subscribers chains), $repeats times each"
+echo "== result: every metric over $from..$to ($subscribers chains), $repeats times each"
 printf '%-22s %8s %8s %8s %8s\n' metric "p50 ms" "p99 ms" "week ms" "month ms"
 worst=0
 for metric in active_subscriptions active_trials mrr arr new_subscriptions new_trials churn trial_conversion revenue proceeds refund_rate; do
@@ -91,7 +91,7 @@ echo "worst p99: ${worst} ms (goal < 1000)"
 curl -sf -H "Authorization: Bearer bench-admin-token-0123456789abcdef" "http://127.0.0.1:$port/v1/reports/mrr?from=$(date -u -d '-6 days' +%F)&to=$to" \
     | python3 -c 'import json,sys; d=json.load(sys.stdin); print("mrr, last 7 days:", [(p["date"], p["value"]) for p in d["points"]], "missing rates:", d["missing_rates"])'
 
-echo "== the drain: $v2_customers customers' signed v2 notifications, first with the rollup job held off, then counting"
+echo "== result, the drain: $v2_customers customers' signed v2 notifications, first with the rollup job held off, then counting"
 "$bin/appstore-sim" notifications --state-dir "$out/appstore-sim" --customers "$v2_customers" --notifications-version 2 \
     --seed 23 >"$out/v2-bodies.jsonl"
 n=$(wc -l <"$out/v2-bodies.jsonl")

@@ -153,11 +153,7 @@ struct RunCommand: AsyncParsableCommand {
         let unlinked = try await check.linkCustomers()
         if !unlinked.isEmpty { Console.log("receipts not accepted for: \(unlinked.joined(separator: ", "))") }
         let products = simulator.configuration.catalog.products.map(\.productID)
-        var results = try await check.compare(productIDs: products)
-        while results.contains(where: { !$0.agrees }) && Date() < deadline {
-            try await Task.sleep(for: .milliseconds(500))
-            results = try await check.compare(productIDs: products)
-        }
+        let results = try await check.compare(productIDs: products, until: deadline)
         print(CheckTable.render(results, productIDs: products))
         return results.allSatisfy(\.agrees) && unlinked.isEmpty
     }

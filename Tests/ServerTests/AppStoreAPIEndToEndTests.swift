@@ -115,7 +115,8 @@ struct AppStoreAPIEndToEndTests {
             #expect(mismatches.isEmpty, "\(mismatches.count) mismatches: \(mismatches.prefix(5))")
             #expect(try await check.linkCustomers().isEmpty)
             try await service.waitUntilSettled(timeout: .seconds(120))
-            let results = try await check.compare(productIDs: world.simulator.configuration.catalog.products.map(\.productID))
+            let results = try await check.compare(
+                productIDs: world.simulator.configuration.catalog.products.map(\.productID), until: Date().addingTimeInterval(60))
             #expect(results.filter { !$0.agrees }.isEmpty, "\(results.filter { !$0.agrees }.prefix(3).map(\.mismatches))")
         }
     }

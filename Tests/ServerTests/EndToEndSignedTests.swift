@@ -54,7 +54,8 @@ struct EndToEndSignedTests {
             let unlinked = try await check.linkCustomers()
             #expect(unlinked.isEmpty, "receipts not accepted: \(unlinked.prefix(10))")
             try await service.waitUntilSettled(timeout: .seconds(120))
-            let results = try await check.compare(productIDs: simulator.configuration.catalog.products.map(\.productID))
+            let results = try await check.compare(
+                productIDs: simulator.configuration.catalog.products.map(\.productID), until: Date().addingTimeInterval(60))
             let disagreeing = results.filter { !$0.agrees }
             #expect(
                 disagreeing.isEmpty,

@@ -43,7 +43,7 @@ struct EndToEndSimulatorTests {
             #expect(unlinked.isEmpty, "receipts not accepted: \(unlinked.prefix(10))")
             try await service.waitUntilSettled(timeout: .seconds(120))
             let products = simulator.configuration.catalog.products.map(\.productID)
-            let results = try await check.compare(productIDs: products)
+            let results = try await check.compare(productIDs: products, until: Date().addingTimeInterval(60))
             let disagreeing = results.filter { !$0.agrees }
             #expect(
                 disagreeing.isEmpty,

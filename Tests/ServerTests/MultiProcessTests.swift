@@ -99,7 +99,8 @@ struct MultiProcessTests {
             _ = try await Polling.until(seconds: 120) {
                 try await Self.count(database, "SELECT count(*) AS n FROM notifications WHERE state <> 'processed'") == 0
             }
-            let results = try await check.compare(productIDs: simulator.configuration.catalog.products.map(\.productID))
+            let results = try await check.compare(
+                productIDs: simulator.configuration.catalog.products.map(\.productID), until: Date().addingTimeInterval(60))
             let disagreeing = results.filter { !$0.agrees }
             #expect(
                 disagreeing.isEmpty,

@@ -96,6 +96,18 @@ public struct SubscriptiondCheck: Sendable {
         return results
     }
 
+    /// ``compare(productIDs:)`` again every half second while a customer disagrees, until
+    /// `deadline`: a subscription that ends while the check runs (a sandbox period is minutes
+    /// long) is moved by subscriptiond's status sweep a moment later, as the app would see.
+    public func compare(productIDs: [String], until deadline: Date) async throws -> [CustomerCheck] {
+        var results = try await compare(productIDs: productIDs)
+        while results.contains(where: { !$0.agrees }) && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(500))
+            results = try await compare(productIDs: productIDs)
+        }
+        return results
+    }
+
     private func request(_ method: String, _ path: String, body: Data? = nil) async throws -> SimHTTPResponse {
         var headers = [("Authorization", "Bearer \(adminToken)")]
         if body != nil { headers.append(("Content-Type", "application/json")) }

@@ -60,30 +60,23 @@ SQL
 stored="$(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM bench_stored")"
 [ "$stored" -eq "$count" ] || { echo "v2-storage: $stored of $count bodies stored" >&2; exit 1; }
 
-cat > "$out/received.sql" <<SQL
+# script NAME TABLE [CTE]: intake's statement for one notification (its key, then its row in the
+# month's partition) with a random body of TABLE, after CTE (the chain upsert) when given.
+script() {
+    cat > "$out/$1.sql" <<SQL
 \set i random(1, $count)
-WITH keys AS (
+WITH ${3:+$3, }keys AS (
     INSERT INTO notification_keys (dedupe_key, notification_id, received_at)
     VALUES (md5(random()::text || clock_timestamp()::text), nextval('notifications_id_seq'), now())
     RETURNING dedupe_key, notification_id, received_at
 )
 INSERT INTO notifications (id, received_at, source, dedupe_key, notification_type, environment, bundle_id, original_transaction_id, body)
 SELECT keys.notification_id, keys.received_at, 'v2', keys.dedupe_key, 'DID_RENEW', 'Production', 'com.example.app', '1', b.body::jsonb
-FROM keys, bench_received b WHERE b.n = :i;
+FROM keys, $2 b WHERE b.n = :i;
 SQL
-cat > "$out/stored.sql" <<SQL
-\set i random(1, $count)
-WITH chains AS (
-    INSERT INTO certificate_chains (id, chain) SELECT id, chain FROM bench_chains ON CONFLICT (id) DO NOTHING
-), keys AS (
-    INSERT INTO notification_keys (dedupe_key, notification_id, received_at)
-    VALUES (md5(random()::text || clock_timestamp()::text), nextval('notifications_id_seq'), now())
-    RETURNING dedupe_key, notification_id, received_at
-)
-INSERT INTO notifications (id, received_at, source, dedupe_key, notification_type, environment, bundle_id, original_transaction_id, body)
-SELECT keys.notification_id, keys.received_at, 'v2', keys.dedupe_key, 'DID_RENEW', 'Production', 'com.example.app', '1', b.body::jsonb
-FROM keys, bench_stored b WHERE b.n = :i;
-SQL
+}
+script received bench_received
+script stored bench_stored "chains AS (INSERT INTO certificate_chains (id, chain) SELECT id, chain FROM bench_chains ON CONFLICT (id) DO NOTHING)"
 
 # run NAME SCRIPT: pgbench for $seconds; its rate and PostgreSQL's CPU per transaction.
 run() {

@@ -31,7 +31,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ha"))
-from ha_cluster import ROOT, Failure, free_port, log, wait_until  # noqa: E402
+from ha_cluster import ROOT, Failure, free_port, http_status, log, run, wait_until  # noqa: E402
 from ha_recorders import WebhookReceiver  # noqa: E402
 
 CONFIGURATION = sys.argv[1] if len(sys.argv) > 1 else "debug"
@@ -43,14 +43,6 @@ CUSTOMERS = int(os.environ.get("RESTORE_DRILL_CUSTOMERS", "40"))
 DAY_MS = 86_400_000
 IS_ROOT = os.geteuid() == 0
 STARTED_PROCESSES = []
-
-
-def run(*args, env=None, timeout=120, input_text=None):
-    """Runs a command to completion; its stdout, or Failure with its stderr."""
-    done = subprocess.run(args, env=env, input=input_text, capture_output=True, text=True, timeout=timeout)
-    if done.returncode != 0:
-        raise Failure(f"{' '.join(args[:4])}… exited {done.returncode}: {done.stderr.strip()[-800:]}")
-    return done.stdout
 
 
 def as_postgres(*args):
@@ -172,12 +164,7 @@ class Drill:
         wait_until("subscriptiond ready", 60, lambda: self.ready())
 
     def ready(self):
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-            connection.request("GET", "/health/ready")
-            return connection.getresponse().status == 200
-        except OSError:
-            return False
+        return http_status(self.port, "/health/ready") == 200
 
     def kill_subscriptiond(self):
         self.server.kill()
@@ -197,12 +184,7 @@ class Drill:
         wait_until("appstore-sim listening", 30, lambda: self.simulator_listening())
 
     def simulator_listening(self):
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", self.sim_port, timeout=2)
-            connection.request("GET", "/control/stats")
-            return connection.getresponse().status == 200
-        except OSError:
-            return False
+        return http_status(self.sim_port, "/control/stats") == 200
 
     def simulator_agrees(self, name):
         code = self.simulator.wait(600)

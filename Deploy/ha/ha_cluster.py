@@ -21,12 +21,24 @@ def log(message):
     print(f"[{time.time() - STARTED:6.1f}s] {message}", flush=True)
 
 
-def run(*args, env=None, timeout=120):
-    """Runs a command to completion; its stdout, or Failure with its stderr."""
-    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=timeout)
+def run(*args, env=None, timeout=120, input_text=None, cwd=None):
+    """Runs a command to completion (with `input_text` on its stdin, in `cwd`); its stdout,
+    or Failure with its stderr."""
+    done = subprocess.run(args, env=env, input=input_text, capture_output=True, text=True, timeout=timeout, cwd=cwd)
     if done.returncode != 0:
-        raise Failure(f"{' '.join(args[:3])}… exited {done.returncode}: {done.stderr.strip()[-800:]}")
+        raise Failure(f"{' '.join(args[:4])}… exited {done.returncode}: {done.stderr.strip()[-1200:]}")
     return done.stdout
+
+
+def http_status(port, path, timeout=2):
+    """The status of GET http://127.0.0.1:port/path, or None when nothing answers."""
+    import http.client
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        connection.request("GET", path)
+        return connection.getresponse().status
+    except OSError:
+        return None
 
 
 def cluster(*args, timeout=240):

@@ -20,7 +20,6 @@ Its last line: `upgrade: VERSION (commit C) took N notifications on schema S (it
 S0), then served beside VERSION (commit C2) (M between them; its worker processed K v2 bodies
 this release stored) and handed over; T processed, N/N customers agree`. Needs DATABASE_URL (a server where it
 may create a scratch database). Usage: rolling-upgrade-test.py [debug|release]."""
-import http.client
 import json
 import os
 import secrets
@@ -31,7 +30,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ha"))
-from ha_cluster import ROOT, Failure, free_port, log, wait_until  # noqa: E402
+from ha_cluster import ROOT, Failure, free_port, http_status, log, wait_until  # noqa: E402
+from ha_cluster import run as run_in
 
 CONFIGURATION = sys.argv[1] if len(sys.argv) > 1 else "debug"
 NEW_BIN = os.path.join(ROOT, ".build", CONFIGURATION)
@@ -40,10 +40,9 @@ STARTED_PROCESSES = []
 
 
 def run(*args, env=None, timeout=120, cwd=WORK):
-    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=timeout, cwd=cwd)
-    if done.returncode != 0:
-        raise Failure(f"{' '.join(args[:4])}… exited {done.returncode}: {done.stderr.strip()[-1200:]}")
-    return done.stdout
+    """ha_cluster's run, in WORK unless told: no executable here finds this checkout's files
+    through its working directory."""
+    return run_in(*args, env=env, timeout=timeout, cwd=cwd)
 
 
 def previous_release():
@@ -105,12 +104,7 @@ class Instance:
         wait_until(f"{name} ready", 60, self.ready)
 
     def ready(self):
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-            connection.request("GET", "/health/ready")
-            return connection.getresponse().status == 200
-        except OSError:
-            return False
+        return http_status(self.port, "/health/ready") == 200
 
     @property
     def intake(self):

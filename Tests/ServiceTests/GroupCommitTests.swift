@@ -268,6 +268,9 @@ struct GroupCommitTests {
         }
         let outcomes = await Self.withFirstWriteHeld(commit, writes, queued: Array(1...4))
         #expect(outcomes == [0: true, 1: true, 2: true, 3: false, 4: true])
+        // afterWrite runs after the callers have their answers: wait for the second batch's.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while seen.current.count < 2 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(seen.current == [[0], [1, 2, 4]])
     }
 }

@@ -53,24 +53,48 @@ public enum Base64URL {
 
     /// Unpadded base64url of `bytes`.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var output: [UInt8] = []
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in bytes {
-            buffer = (buffer << 8) | UInt32(byte)
-            bits += 8
-            while bits >= 6 {
-                bits -= 6
-                output.append(alphabet[Int((buffer >> UInt32(bits)) & 0x3F)])
-            }
-            buffer &= (1 << UInt32(bits)) - 1
-        }
-        if bits > 0 {
-            output.append(alphabet[Int((buffer << UInt32(6 - bits)) & 0x3F)])
-        }
-        return String(decoding: output, as: UTF8.self)
+        String(decoding: encodedBytes(Array(bytes)), as: UTF8.self)
     }
+
+    /// Unpadded base64url of `bytes`, as ASCII bytes: three bytes at a time into storage
+    /// sized up front (a notification's payload is re-encoded when its chains are taken out).
+    public static func encodedBytes(_ bytes: [UInt8]) -> [UInt8] {
+        let count = bytes.count
+        let outputCount = count / 3 * 4 + [0, 2, 3][count % 3]
+        return bytes.withUnsafeBufferPointer { input in
+            alphabet.withUnsafeBufferPointer { table in
+                [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+                    func sextet(_ group: UInt32, _ shift: UInt32) -> UInt8 { table[Int((group >> shift) & 0x3F)] }
+                    var i = 0
+                    var o = 0
+                    while i + 3 <= count {
+                        let group = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                        out[o] = sextet(group, 18)
+                        out[o + 1] = sextet(group, 12)
+                        out[o + 2] = sextet(group, 6)
+                        out[o + 3] = sextet(group, 0)
+                        i += 3
+                        o += 4
+                    }
+                    if count - i == 1 {
+                        let group = UInt32(input[i]) << 16
+                        out[o] = sextet(group, 18)
+                        out[o + 1] = sextet(group, 12)
+                        o += 2
+                    } else if count - i == 2 {
+                        let group = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
+                        out[o] = sextet(group, 18)
+                        out[o + 1] = sextet(group, 12)
+                        out[o + 2] = sextet(group, 6)
+                        o += 3
+                    }
+                    initialized = o
+                }
+            }
+        }
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     private static let invalid: UInt8 = 0xFF
 

@@ -74,12 +74,12 @@ public enum SignedPayloadChains {
     private static func transform(_ jws: [UInt8], nested: Bool, header: (ArraySlice<UInt8>) -> [UInt8]) -> [UInt8]? {
         let parts = jws.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3, let decodedHeader = Base64URL.decode(parts[0]) else { return nil }
-        var output = Array(Base64URL.encode(header(decodedHeader[...])).utf8)
+        var output = Base64URL.encodedBytes(header(decodedHeader[...]))
         output.append(UInt8(ascii: "."))
         if nested {
             guard let payload = Base64URL.decode(parts[1]) else { return nil }
             guard let rewritten = transformNested(in: payload, header: header) else { return nil }
-            output += rewritten == payload ? Array(parts[1]) : Array(Base64URL.encode(rewritten).utf8)
+            output += rewritten == payload ? Array(parts[1]) : Base64URL.encodedBytes(rewritten)
         } else {
             output += parts[1]
         }
@@ -106,43 +106,47 @@ public enum SignedPayloadChains {
 
     /// The range of the next nested JWS string's characters (between its quotes) at or after
     /// `from`: a field of ``nestedFields`` followed by `:` and a string. A JWS holds only
-    /// base64url characters and dots, so the string ends at the next quote.
+    /// base64url characters and dots, so the string ends at the next quote. One pass over the
+    /// payload for all the fields.
     private static func nextNestedValue(in payload: [UInt8], from: Int) -> (Int, Int)? {
-        var best: (Int, Int)?
-        for field in nestedFields {
-            let key = Array("\"\(field)\"".utf8)
-            var search = from
-            while let keyStart = firstIndex(of: key, in: payload, from: search) {
-                var i = keyStart + key.count
-                while i < payload.count, payload[i] == UInt8(ascii: " ") { i += 1 }
-                guard i < payload.count, payload[i] == UInt8(ascii: ":") else {
-                    search = keyStart + 1
-                    continue
-                }
-                i += 1
-                while i < payload.count, payload[i] == UInt8(ascii: " ") { i += 1 }
-                guard i < payload.count, payload[i] == UInt8(ascii: "\"") else {
-                    search = keyStart + 1
-                    continue
-                }
-                let start = i + 1
-                guard let end = payload[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-                if let found = best, found.0 <= start { break }
-                best = (start, end)
-                break
+        payload.withUnsafeBufferPointer { text in
+            var i = from
+            while i < text.count {
+                defer { i += 1 }
+                guard text[i] == UInt8(ascii: "\""), let key = nestedKeys.first(where: { matches($0, in: text, at: i) }) else { continue }
+                var j = i + key.count
+                while j < text.count, text[j] == UInt8(ascii: " ") { j += 1 }
+                guard j < text.count, text[j] == UInt8(ascii: ":") else { continue }
+                j += 1
+                while j < text.count, text[j] == UInt8(ascii: " ") { j += 1 }
+                guard j < text.count, text[j] == UInt8(ascii: "\"") else { continue }
+                let start = j + 1
+                var end = start
+                while end < text.count, text[end] != UInt8(ascii: "\"") { end += 1 }
+                return end < text.count ? (start, end) : nil
             }
+            return nil
         }
-        return best
+    }
+
+    /// ``nestedFields`` as the quoted keys the payload's text holds.
+    private static let nestedKeys = nestedFields.map { Array("\"\($0)\"".utf8) }
+
+    private static func matches(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard index + needle.count <= text.count else { return false }
+        for offset in needle.indices where text[index + offset] != needle[offset] { return false }
+        return true
     }
 
     private static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
-        guard needle.count <= haystack.count else { return nil }
-        var i = from
-        while i + needle.count <= haystack.count {
-            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
+        haystack.withUnsafeBufferPointer { text in
+            var i = from
+            while i < text.count {
+                if text[i] == needle[0], matches(needle, in: text, at: i) { return i }
+                i += 1
+            }
+            return nil
         }
-        return nil
     }
 
     /// The range of `"x5c"`'s array value in a decoded header (`[` through `]`), or nil.

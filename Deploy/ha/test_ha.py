@@ -41,6 +41,8 @@ STARTED_PROCESSES = []
 WINDOW_BOUND_SECONDS = 60
 SWITCHOVER_WINDOW_BOUND_SECONDS = 15
 REJOIN_BOUND_SECONDS = 180
+# How long appstore-sim keeps serving verifyReceipt after its check (see Burst).
+LINGER_SECONDS = 45
 
 
 class Service:
@@ -128,6 +130,9 @@ class Burst:
              # again after a 503, and this test is about what Apple retries.
              "--sandbox-share", "0", "--retry-delays-ms", retries, "--timeout-ms", "60000",
              "--check-url", f"http://127.0.0.1:{service.port}", "--check-token", service.token, "--check-timeout", "240",
+             # Still Apple for a while after the check: a notification whose attempt the fault
+             # cut short is retried after its lease and backoff, and a v1 one needs verifyReceipt.
+             "--linger", str(LINGER_SECONDS),
              "--truth-out", os.path.join(WORK, f"truth-{name}.json")],
             stdout=open(self.out_path, "w"), stderr=open(self.log_path, "w"))
         STARTED_PROCESSES.append(self.process)
@@ -142,7 +147,7 @@ class Burst:
     def finish(self):
         """The simulator's exit code and the last line of its check."""
         try:
-            code = self.process.wait(420)
+            code = self.process.wait(420 + LINGER_SECONDS)
         except subprocess.TimeoutExpired:
             self.process.kill()
             return -1, "appstore-sim did not finish within 420 s"

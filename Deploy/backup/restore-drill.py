@@ -33,6 +33,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ha"))
 from ha_cluster import ROOT, Failure, free_port, http_status, log, run, wait_until  # noqa: E402
 from ha_recorders import WebhookReceiver  # noqa: E402
+from simulated_apple import simulator_settings, write_apps_config  # noqa: E402
 
 CONFIGURATION = sys.argv[1] if len(sys.argv) > 1 else "debug"
 BIN = os.path.join(ROOT, ".build", CONFIGURATION)
@@ -120,18 +121,10 @@ class Drill:
         run(os.path.join(BIN, "appstore-sim"), "ca", "--state-dir", state, "--out", os.path.join(WORK, "sim-root.pem"))
         key = dict(line.split("=", 1) for line in run(os.path.join(BIN, "appstore-sim"), "api-key", "--state-dir", state,
                                                       "--out", os.path.join(WORK, "api-key.p8")).split())
-        secrets_by_app = {"com.example.app": secrets.token_hex(20), "com.example.paidapp": secrets.token_hex(20)}
         # Both apps of the simulator, each with the API key (the backfill reads their history).
-        api_key = {"issuer_id": key["APPSTORE_ISSUER_ID"], "key_id": key["APPSTORE_KEY_ID"],
-                   "private_key_file": key["APPSTORE_PRIVATE_KEY_FILE"]}
         config = os.path.join(WORK, "subscriptiond-config.json")
-        with open(os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
-            json.dump({"apps": [
-                {"bundle_id": "com.example.app", "shared_secret": secrets_by_app["com.example.app"], "app_apple_id": 1234567890,
-                 **api_key},
-                {"bundle_id": "com.example.paidapp", "shared_secret": secrets_by_app["com.example.paidapp"], "app_apple_id": 1234567891,
-                 "grandfather": {"before_version": "2.0", "entitlement": "paid_pro"}, **api_key},
-            ]}, out)
+        secrets_by_app = write_apps_config(config, api_key={
+            "issuer_id": key["APPSTORE_ISSUER_ID"], "key_id": key["APPSTORE_KEY_ID"], "private_key_file": key["APPSTORE_PRIVATE_KEY_FILE"]})
         # Every scenario ends ten minutes ago, so nothing in it ends while the drill runs and
         # both runs of the simulator (before the loss and after the restore) are the same.
         end_ms = int(time.time() * 1000) - 10 * 60 * 1000
@@ -140,17 +133,11 @@ class Drill:
                            "--sandbox-share", "0", "--notifications-version", "2", "--state-dir", state,
                            *[a for bundle, s in secrets_by_app.items() for a in ("--secret", f"{bundle}={s}")]]
         self.env = dict(os.environ)
+        self.env.update(simulator_settings(self.sim_port, os.path.join(WORK, "sim-root.pem")))
         self.env.update({
             "DATABASE_URL": self.cluster.url, "SUBSCRIPTIOND_CONFIG": config, "ADMIN_TOKEN": self.token,
-            "SUBSCRIPTIOND_PORT": str(self.port), "LOG_LEVEL": "info", "NOTIFICATION_MAX_AGE_DAYS": "3650",
-            "VERIFY_RECEIPT_URL": f"http://127.0.0.1:{self.sim_port}/verifyReceipt",
-            "VERIFY_RECEIPT_SANDBOX_URL": f"http://127.0.0.1:{self.sim_port}/sandbox/verifyReceipt",
-            "APPSTORE_API_URL": f"http://127.0.0.1:{self.sim_port}/api",
-            "APPSTORE_API_SANDBOX_URL": f"http://127.0.0.1:{self.sim_port}/api-sandbox",
-            "APPSTORE_ROOT_CERTIFICATES": f"{ROOT}/Certificates/AppleRootCA-G3.pem,{WORK}/sim-root.pem",
-            "APPSTORE_RECEIPT_ROOT_CERTIFICATES": f"{ROOT}/Certificates/AppleIncRootCertificate.pem,{WORK}/sim-root.pem",
+            "SUBSCRIPTIOND_PORT": str(self.port), "LOG_LEVEL": "info",
             "WEBHOOK_URL": f"http://127.0.0.1:{self.hook_port}/hooks", "WEBHOOK_SECRET": hook_secret,
-            "WORKER_LEASE_MS": "5000",
         })
         self.server = None
         self.simulator = None

@@ -19,7 +19,6 @@ are generous. The last line: `ha: N acknowledged, 0 lost, 503 for S s, rejoined 
 (the postmaster failover's window and rejoin; the others are printed above it).
 
 Run as root (network namespaces); `make test-ha` builds first. Leaves nothing running."""
-import json
 import os
 import secrets
 import signal
@@ -29,10 +28,11 @@ import time
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ha_cluster import (BIN, CLUSTER, ROOT, WORK, Failure, cluster, free_port, is_replica_again, leader,  # noqa: E402
+from ha_cluster import (BIN, CLUSTER, WORK, Failure, cluster, free_port, is_replica_again, leader,  # noqa: E402
                         log, query_json, run, wait_until)
 from ha_faults import kill_node, kill_postmaster, partition, switchover  # noqa: E402
 from ha_recorders import IntakeRecorder, WebhookReceiver  # noqa: E402
+from simulated_apple import simulator_settings, write_apps_config  # noqa: E402
 
 CUSTOMERS = int(os.environ.get("HA_CUSTOMERS", "120"))
 # Every process the test starts, stopped on every way out.
@@ -54,29 +54,17 @@ class Service:
         self.proxy_port = free_port(19800, 19899)
         self.hook_port = free_port(19900, 19999)
         self.token = secrets.token_hex(20)
-        self.shared_secrets = {"com.example.app": secrets.token_hex(20), "com.example.paidapp": secrets.token_hex(20)}
-        config = os.path.join(WORK, "subscriptiond-config.json")
-        with open(os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
-            # The simulator's two apps (its random customers buy in both).
-            json.dump({"apps": [
-                {"bundle_id": "com.example.app", "shared_secret": self.shared_secrets["com.example.app"], "app_apple_id": 1234567890},
-                {"bundle_id": "com.example.paidapp", "shared_secret": self.shared_secrets["com.example.paidapp"], "app_apple_id": 1234567891,
-                 "grandfather": {"before_version": "2.0", "entitlement": "paid_pro"}},
-            ]}, out)
+        self.shared_secrets = write_apps_config(os.path.join(WORK, "subscriptiond-config.json"))
         hook_secret = secrets.token_hex(24)
         self.intake = IntakeRecorder(self.proxy_port, self.port)
         self.webhooks = WebhookReceiver(self.hook_port, hook_secret)
         run(os.path.join(BIN, "appstore-sim"), "ca", "--state-dir", os.path.join(WORK, "sim"), "--out", os.path.join(WORK, "sim-root.pem"))
         env = dict(os.environ)
+        env.update(simulator_settings(self.sim_port, os.path.join(WORK, "sim-root.pem")))
         env.update({
-            "SUBSCRIPTIOND_CONFIG": config,
-            "ADMIN_TOKEN": self.token, "SUBSCRIPTIOND_PORT": str(self.port), "LOG_LEVEL": "info", "NOTIFICATION_MAX_AGE_DAYS": "3650",
-            "VERIFY_RECEIPT_URL": f"http://127.0.0.1:{self.sim_port}/verifyReceipt",
-            "VERIFY_RECEIPT_SANDBOX_URL": f"http://127.0.0.1:{self.sim_port}/sandbox/verifyReceipt",
-            "APPSTORE_ROOT_CERTIFICATES": f"{ROOT}/Certificates/AppleRootCA-G3.pem,{WORK}/sim-root.pem",
-            "APPSTORE_RECEIPT_ROOT_CERTIFICATES": f"{ROOT}/Certificates/AppleIncRootCertificate.pem,{WORK}/sim-root.pem",
+            "SUBSCRIPTIOND_CONFIG": os.path.join(WORK, "subscriptiond-config.json"),
+            "ADMIN_TOKEN": self.token, "SUBSCRIPTIOND_PORT": str(self.port), "LOG_LEVEL": "info",
             "WEBHOOK_URL": f"http://127.0.0.1:{self.hook_port}/hooks", "WEBHOOK_SECRET": hook_secret,
-            "WORKER_LEASE_MS": "5000",
         })
         self.env = env
         self.log_path = os.path.join(WORK, "subscriptiond.log")

@@ -20,7 +20,6 @@ Its last line: `upgrade: VERSION (commit C) took N notifications on schema S (it
 S0), then served beside VERSION (commit C2) (M between them; its worker processed K v2 bodies
 this release stored) and handed over; T processed, N/N customers agree`. Needs DATABASE_URL (a server where it
 may create a scratch database). Usage: rolling-upgrade-test.py [debug|release]."""
-import json
 import os
 import secrets
 import shutil
@@ -32,6 +31,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ha"))
 from ha_cluster import ROOT, Failure, free_port, http_status, log, wait_until  # noqa: E402
 from ha_cluster import run as run_in
+from simulated_apple import simulator_settings, write_apps_config  # noqa: E402
 
 CONFIGURATION = sys.argv[1] if len(sys.argv) > 1 else "debug"
 NEW_BIN = os.path.join(ROOT, ".build", CONFIGURATION)
@@ -129,24 +129,12 @@ class Upgrade:
         self.sim_port = free_port(19700, 19799)
         state = os.path.join(WORK, "sim")
         run(os.path.join(NEW_BIN, "appstore-sim"), "ca", "--state-dir", state, "--out", os.path.join(WORK, "sim-root.pem"))
-        self.secrets = {"com.example.app": secrets.token_hex(20), "com.example.paidapp": secrets.token_hex(20)}
         config = os.path.join(WORK, "subscriptiond-config.json")
-        with open(os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
-            json.dump({"apps": [
-                {"bundle_id": "com.example.app", "shared_secret": self.secrets["com.example.app"], "app_apple_id": 1234567890},
-                {"bundle_id": "com.example.paidapp", "shared_secret": self.secrets["com.example.paidapp"], "app_apple_id": 1234567891,
-                 "grandfather": {"before_version": "2.0", "entitlement": "paid_pro"}},
-            ]}, out)
+        self.secrets = write_apps_config(config)
         self.state = state
         self.env = dict(os.environ)
-        self.env.update({
-            "DATABASE_URL": database_url, "SUBSCRIPTIOND_CONFIG": config, "ADMIN_TOKEN": self.token, "LOG_LEVEL": "info",
-            "NOTIFICATION_MAX_AGE_DAYS": "3650", "WORKER_LEASE_MS": "5000",
-            "VERIFY_RECEIPT_URL": f"http://127.0.0.1:{self.sim_port}/verifyReceipt",
-            "VERIFY_RECEIPT_SANDBOX_URL": f"http://127.0.0.1:{self.sim_port}/sandbox/verifyReceipt",
-            "APPSTORE_ROOT_CERTIFICATES": f"{ROOT}/Certificates/AppleRootCA-G3.pem,{WORK}/sim-root.pem",
-            "APPSTORE_RECEIPT_ROOT_CERTIFICATES": f"{ROOT}/Certificates/AppleIncRootCertificate.pem,{WORK}/sim-root.pem",
-        })
+        self.env.update(simulator_settings(self.sim_port, os.path.join(WORK, "sim-root.pem")))
+        self.env.update({"DATABASE_URL": database_url, "SUBSCRIPTIOND_CONFIG": config, "ADMIN_TOKEN": self.token, "LOG_LEVEL": "info"})
 
     def traffic(self, name, seed, targets, check, customers=30, wait=True, concurrency=2):
         """One appstore-sim run: its customers' v1 and v2 notifications, each twice, to

@@ -136,9 +136,13 @@ class Upgrade:
         self.env.update(simulator_settings(self.sim_port, os.path.join(WORK, "sim-root.pem")))
         self.env.update({"DATABASE_URL": database_url, "SUBSCRIPTIOND_CONFIG": config, "ADMIN_TOKEN": self.token, "LOG_LEVEL": "info"})
 
-    def traffic(self, name, seed, targets, check, customers=30, wait=True, concurrency=2):
-        """One appstore-sim run: its customers' v1 and v2 notifications, each twice, to
-        `targets` in turn; then its check against `check`."""
+    def traffic(self, name, seed, targets, check, customers=30, concurrency=2):
+        """One appstore-sim run to its end: its check's last line (see start_traffic)."""
+        return self.agrees(name, self.start_traffic(name, seed, targets, check, customers, concurrency))
+
+    def start_traffic(self, name, seed, targets, check, customers=30, concurrency=2):
+        """An appstore-sim run started: its customers' v1 and v2 notifications, each twice, to
+        `targets` in turn; then its check against `check`. The process; `agrees` waits for it."""
         process = subprocess.Popen(
             [os.path.join(NEW_BIN, "appstore-sim"), "run", "--customers", str(customers), "--seed", str(seed), "--name-prefix", name,
              "--notifications-version", "mixed", "--sandbox-share", "0", "--state-dir", self.state,
@@ -149,14 +153,14 @@ class Upgrade:
             stdout=open(os.path.join(WORK, f"check-{name}.txt"), "w"), stderr=open(os.path.join(WORK, f"appstore-sim-{name}.log"), "w"),
             cwd=WORK)
         STARTED_PROCESSES.append(process)
-        return (process, lambda: self.agrees(name, process)) if not wait else self.agrees(name, process)
+        return process
 
     def agrees(self, name, process):
         code = process.wait(600)
         with open(os.path.join(WORK, f"check-{name}.txt")) as out:
             lines = out.read().strip().splitlines()
         with open(os.path.join(WORK, f"appstore-sim-{name}.log")) as sim_log:
-            delivered = [line for line in sim_log if line.startswith("delivered ") or "delivered " in line]
+            delivered = [line for line in sim_log if "delivered " in line]
         if code != 0 or not lines or "agrees with the simulator" not in lines[-1]:
             raise Failure(f"{name}: appstore-sim exited {code}: {' | '.join(lines[-6:])}")
         log(f"{name}: {delivered[-1].strip() if delivered else ''}; {lines[-1]}")
@@ -184,7 +188,7 @@ class Upgrade:
         before = self.count()
 
         # Step 4 of docs/upgrading.md while Apple keeps sending to the old process.
-        sender, finish = self.traffic("during", 2, [old], old, customers=80, wait=False, concurrency=1)
+        sender = self.start_traffic("during", 2, [old], old, customers=80, concurrency=1)
         wait_until("notifications streaming to the old process", 30, lambda: self.count() > before + 20, interval=0.2)
         run(os.path.join(NEW_BIN, "subscriptionctl"), "migrate", env=self.env, timeout=600)
         if sender.poll() is not None:
@@ -194,7 +198,7 @@ class Upgrade:
             raise Failure(f"this release's migrate left the schema at {new_schema}: nothing newer than {tag}'s {old_schema} to test against")
         if not old.ready():
             raise Failure(f"{tag} is not ready on schema {new_schema}: {old.log_tail()}")
-        finish()
+        self.agrees("during", sender)
         during = self.count()
         # A rollback (step 6): another process of the previous release started on the newer
         # schema serves, naming the newer migrations in its startup warning.

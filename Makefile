@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_RUNS    ?= -1
 FUZZ_CONFIGURATION ?= debug
 
-.PHONY: all deps build run test test-ha format lint release image install bench bench-intake bench-reads bench-drain bench-sweep bench-reports bench-retention bench-v2-storage bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
+.PHONY: all deps build run test test-ha format lint release image install bench bench-intake bench-reads bench-drain bench-sweep bench-reports bench-retention bench-v2-storage bench-scale bench-eligibility bench-signatures fuzz fuzz-verifier db-start db-stop clean help
 
 all: build
 
@@ -37,6 +37,7 @@ help:
 	@echo "make bench-retention    POST /retention/appstore at the App Store's concurrency and beyond (p50, p99; goal p99 < 50 ms)"
 	@echo "make bench-v2-storage   what storing a v2 notification costs PostgreSQL with its certificate chains and without (ABBA)"
 	@echo "make bench-reports      every report at 1,000,000 purchase chains (p99, goal < 1 s), and what the rollups add to the drain"
+	@echo "make bench-scale        reads, intake and the drain at 100,000, 1,000,000 and 10,000,000 subscribers (hours; ~50 GB of disk)"
 	@echo "make bench-eligibility  bench-reads with 100,000 subscribers"
 	@echo "make bench-signatures   signed-payload verifications per second on one core, full chain vs cached"
 	@echo "make fuzz   libFuzzer over the intake's JSON, decoders, date formatting and the v2 verifier (FUZZ_SECONDS, default 120)"
@@ -148,6 +149,9 @@ bench-retention: deps
 
 bench-v2-storage: deps
 	Benchmarks/v2-storage.sh release
+
+bench-scale: deps
+	Benchmarks/scale.sh release
 
 # Not part of `make test`: a bounded libFuzzer run (see Fuzz/run.sh).
 fuzz: deps

@@ -20,7 +20,8 @@
 # 7. pgbench's single-row insert on the same cluster: its CPU (PostgreSQL and pgbench) is the
 #    unit of the drain's CPU goal (a notification's whole processing, subscriptiond and
 #    PostgreSQL, at most 4 inserts of CPU), printed beside the 200 ms / 0 ms ratio (goal 0.9).
-# Upstream's own bound is BENCH_CONCURRENCY / latency; the goal is 0.8 of it.
+# Upstream's own bound is BENCH_CONCURRENCY / latency; the goal is 0.8 of it. BENCH_PROFILE=1
+# records every process during the first BENCH_PROFILE_SECONDS (8) of each drain.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -45,18 +46,29 @@ trap cleanup EXIT
 . Benchmarks/lib.sh
 
 # Arguments of every appstore-sim call: the same seed and end time give the same customers,
-# so the server knows the receipts the notifications carry.
-sim_args=(--secret "com.example.app=$secret" --seed 7 --customers "$customers" --sandbox-share 0
-    --notifications-version 1 --end-ms "$(( $(date +%s) * 1000 ))" --state-dir "$work/sim-state")
+# so the server knows the receipts the notifications carry. A kept database
+# (BENCH_REUSE_DATABASE=1, as Benchmarks/scale.sh runs it) already holds the customers of its
+# earlier runs, so each run there simulates customers of a seed of its own.
+end_ms="$(( $(date +%s) * 1000 ))"
+seed=7
+sim_args() {
+    sim_args=(--secret "com.example.app=$secret" --seed "$seed" --customers "$customers" --sandbox-share 0
+        --notifications-version 1 --end-ms "$end_ms" --state-dir "$work/sim-state-$seed")
+}
 
 # Runs steps 1-4 with verifyReceipt answering after $1 ms; sets rate, peak_mb, summary.
 drain_run() {
     local latency_ms="$1"
     bench_setup bench_drain "$config"
+    if [ "${BENCH_REUSE_DATABASE:-0}" = 1 ]; then
+        seed=$(( (RANDOM << 15 | RANDOM) + 1000 ))
+        rm -f "$work/notifications.jsonl"
+    fi
+    sim_args
     # Once, on the cluster just started (after a drain its autovacuum would be counted too).
     [ -n "${insert_us:-}" ] || insert_cpu
     local scratch="${BENCH_SCRATCH:-.build-bench}"
-    swift build -c "$config" --scratch-path "$scratch" --product appstore-sim >/dev/null
+    [ -n "${BENCH_BIN:-}" ] || swift build -c "$config" --scratch-path "$scratch" --product appstore-sim >/dev/null
     "$bin/appstore-sim" catalog > "$work/catalog.json"
     "$bin/subscriptionctl" products import "$work/catalog.json" >/dev/null
     if [ ! -s "$work/notifications.jsonl" ]; then
@@ -83,17 +95,24 @@ drain_run() {
     local server=$!
     pids+=("$server")
     bench_wait_ready "$sdport"
-    local loaded_at=$SECONDS
+    # A kept database may hold notifications other benchmarks stored and left waiting (intake
+    # runs with the worker off): marked processed, so the worker drains only this run's.
+    [ "${BENCH_REUSE_DATABASE:-0}" != 1 ] || psql -q "$DATABASE_URL" \
+        -c "UPDATE notifications SET state = 'processed', processed_at = now() WHERE state IN ('pending', 'retrying')"
+    local loaded_at=$SECONDS since
+    since=$(psql -qtA "$DATABASE_URL" -c "SELECT now()")
     python3 Benchmarks/post-notifications.py "http://127.0.0.1:$sdport/notifications/appstore" 16 < "$work/notifications.jsonl"
     kill "$server"; wait "$server" 2>/dev/null || true
     local pending
-    pending=$(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM notifications WHERE state = 'pending'")
+    pending=$(psql -qtA "$DATABASE_URL" -c "SELECT count(*) FROM notifications WHERE state = 'pending' AND received_at >= '$since'")
     echo "inbox: $pending pending v1 notifications of $customers customers (posted through intake in $(( SECONDS - loaded_at )) s)"
     curl -sf -X POST "http://127.0.0.1:$simport/control/stats/reset" >/dev/null
 
     WORKER_CONCURRENCY="$concurrency" DATABASE_POOL_SIZE="$pool" "$bin/subscriptiond" 2>> "$work/subscriptiond.log" &
     server=$!
     pids+=("$server")
+    # The first seconds of the drain, every process: what bounds it, by function.
+    bench_profile_start "$work/perf-drain-$latency_ms.data" all "${BENCH_PROFILE_SECONDS:-8}"
     local started=$SECONDS peak_kb=0 rss left hz s0 p0 m0 s1 p1 m1 wall0 wall1
     hz=$(getconf CLK_TCK)
     s0=$(bench_ticks "$server"); p0=$(bench_ticks $(bench_postgres_pids)); m0=$(bench_ticks "$sim"); wall0=$(date +%s.%N)
@@ -111,6 +130,7 @@ drain_run() {
         sleep 0.2
     done
     s1=$(bench_ticks "$server"); p1=$(bench_ticks $(bench_postgres_pids)); m1=$(bench_ticks "$sim"); wall1=$(date +%s.%N)
+    bench_profile_wait
     local hwm_kb
     hwm_kb=$(awk '/^VmHWM/ { print $2 }' "/proc/$server/status" 2>/dev/null || echo 0)
     [ "${hwm_kb:-0}" -gt "$peak_kb" ] && peak_kb=$hwm_kb
@@ -125,7 +145,7 @@ drain_run() {
         SELECT count(*) FILTER (WHERE state = 'processed'), count(*) FILTER (WHERE state = 'dead'),
                count(*) FILTER (WHERE state IN ('pending', 'retrying')),
                round(extract(epoch FROM max(updated_at) - min(claimed_at))::numeric, 2)
-        FROM notifications")
+        FROM notifications WHERE received_at >= '$since'")
     local processed dead unfinished seconds
     read -r processed dead unfinished seconds <<< "$line"
     rate=$(awk "BEGIN { printf \"%.0f\", ($processed + $dead) / $seconds }")
@@ -203,3 +223,4 @@ fi
 if [ -n "${ceiling_rate:-}" ] && [ "$ceiling_rate" -lt "$bound" ]; then
     echo "bound by this machine's database/CPU, not upstream: $target_rate/s is $(awk "BEGIN { printf \"%.2f\", $target_rate / $ceiling_rate }") of the $ceiling_rate/s it drains with no upstream latency"
 fi
+bench_profile_report "$work/perf-drain-0.data" "drain at 0 ms latency, its first ${BENCH_PROFILE_SECONDS:-8} s"

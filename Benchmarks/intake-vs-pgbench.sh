@@ -13,10 +13,13 @@
 # 5. H, the same subscriptiond's bodyless GET /health/live (wrk, the same 32 connections), and
 #    E, P-256 verifications per second on one core (`openssl speed ecdsap256`, the fastest
 #    implementation on the machine);
-# 6. unless BENCH_WORKER_RUN=0: v1 bodies appstore-sim made for BENCH_V1_CUSTOMERS (45,000)
-#    customers (real histories, several times step 2's few hundred bytes: the result gives the mean), whose
-#    receipts it answers at verifyReceipt at once, taken with the worker off on an emptied
-#    inbox; then, with those tens of thousands waiting, the worker on and draining them
+# 6. unless BENCH_SIM_RUN=0: v1 bodies appstore-sim made for BENCH_V1_CUSTOMERS (90,000)
+#    customers, about 2.5 kB each with their unified receipt, on an emptied inbox: distinct
+#    notifications, and the same rewritten to name one original transaction, each with
+#    subscriptiond's default settings (pool of 20, LOG_LEVEL=info) and with the tuned ones
+#    (pool of 32, LOG_LEVEL=warning);
+# 7. unless BENCH_WORKER_RUN=0: step 6's distinct bodies, whose receipts appstore-sim answers
+#    at verifyReceipt at once, taken with the worker off on an emptied inbox; then, with those tens of thousands waiting, the worker on and draining them
 #    (WORKER_CONCURRENCY=BENCH_WORKER_CONCURRENCY, 64; WORKER_YIELD_LATENCY_MS as configured,
 #    default 5: claim, verifyReceipt, apply, outcome) while intake takes step 2's load again;
 # then each intake against the ceilings of issue 27: v1 against C = 1/(1/H + 1/P) (an HTTP
@@ -25,7 +28,8 @@
 # subscriptiond, PostgreSQL and the load generator, next to what one pgbench insert cost.
 # Timings only mean something next to the baseline of the same run.
 #   BENCH_SECONDS (10), BENCH_PRELOAD_ROWS (1000000, 0 skips step 4), BENCH_V2_CUSTOMERS (12000),
-#   BENCH_WORKER_RUN (1), BENCH_WORKER_CONCURRENCY (64), BENCH_V1_CUSTOMERS (45000)
+#   BENCH_PROFILE (0; 1: perf record of every process during each intake run),
+#   BENCH_SIM_RUN (1), BENCH_WORKER_RUN (1), BENCH_WORKER_CONCURRENCY (64), BENCH_V1_CUSTOMERS (90000)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -36,7 +40,9 @@ v2_customers="${BENCH_V2_CUSTOMERS:-12000}"
 . Benchmarks/lib.sh
 trap bench_restore_scheduler EXIT  # until the full trap below takes over
 bench_setup bench "$config"
-swift build -c "$config" --scratch-path "${BENCH_SCRATCH:-.build-bench}" --product appstore-sim >/dev/null
+# An empty inbox for the first runs, also in a kept database (Benchmarks/scale.sh).
+psql -q "$DATABASE_URL" -c "TRUNCATE notifications, notification_keys CASCADE"
+[ -n "${BENCH_BIN:-}" ] || swift build -c "$config" --scratch-path "${BENCH_SCRATCH:-.build-bench}" --product appstore-sim >/dev/null
 out=.local/bench-intake
 mkdir -p "$out"
 
@@ -57,11 +63,17 @@ server=""
 sim=""
 # The worker is off unless worker_concurrency says otherwise (step 6).
 worker_concurrency=0
+# settings=tuned (the default here): DATABASE_POOL_SIZE=32 and LOG_LEVEL=warning; settings=default:
+# subscriptiond's own defaults (a pool of 20, LOG_LEVEL=info: an access-log line per request,
+# to a file as a journal would take it).
+settings=tuned
 start_server() {
-    APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret APPSTORE_APP_APPLE_ID=1234567890 \
+    local tuned=(LOG_LEVEL=warning DATABASE_POOL_SIZE=32) log=/dev/stderr
+    [ "$settings" = tuned ] || { tuned=(); log="$out/subscriptiond-default-settings.log"; }
+    env APPSTORE_BUNDLE_ID=com.example.app APPSTORE_SHARED_SECRET=bench-shared-secret APPSTORE_APP_APPLE_ID=1234567890 \
         APPSTORE_ROOT_CERTIFICATES="$out/sim-root.pem" SUBSCRIPTIOND_CONFIG="$out/apps.json" \
         WORKER_CONCURRENCY=$worker_concurrency NOTIFICATION_MAX_AGE_DAYS=3650 \
-        SUBSCRIPTIOND_PORT=$port LOG_LEVEL=warning DATABASE_POOL_SIZE=32 "$bin/subscriptiond" &
+        SUBSCRIPTIOND_PORT=$port "${tuned[@]}" "$bin/subscriptiond" 2>>"$log" &
     server=$!
     bench_wait_ready "$port"
 }
@@ -83,8 +95,10 @@ run_wrk() {
     echo "== intake $1: wrk -t2 -c32 -d${seconds}s ($config build, after a 3 s warm-up)"
     BENCH_THREADS=2 BENCH_BODIES="${bodies:-$out/v2-bodies.jsonl}" BENCH_FIRST=0 BENCH_RUN=$((wrk_runs - 1)) \
         wrk -t2 -c32 -d3s -s "$2" "http://127.0.0.1:$port/notifications/appstore" >/dev/null
+    bench_profile_start "$out/perf-$1.data" all "$seconds"
     BENCH_THREADS=2 BENCH_BODIES="${bodies:-$out/v2-bodies.jsonl}" BENCH_FIRST=1 BENCH_RUN=$wrk_runs bench_cpu_run "$out/cpu-$1.txt" "$server" \
         wrk -t2 -c32 -d"${seconds}s" --latency -s "$2" "http://127.0.0.1:$port/notifications/appstore" > "$out/$1.txt"
+    bench_profile_wait
     cat "$out/$1.txt"
 }
 field() { sed -n "s/.*$2=\([0-9.]*\).*/\1/p" "$out/$1.txt"; }
@@ -113,19 +127,40 @@ ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
 
 if [ "$preload_rows" -gt 0 ]; then
     echo "== loading $preload_rows processed notifications"
-    psql -q "$DATABASE_URL" -c "TRUNCATE notifications CASCADE"
+    psql -q "$DATABASE_URL" -c "TRUNCATE notifications, notification_keys CASCADE"
+    started_loading=$(date +%s)
     psql -q -v ON_ERROR_STOP=1 -v rows="$preload_rows" "$DATABASE_URL" -f Benchmarks/preload-inbox.sql
+    echo "loaded $preload_rows notifications in $(( $(date +%s) - started_loading ))s; the inbox takes $(psql -qtA "$DATABASE_URL" -c "SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) FROM pg_class c WHERE c.relkind = 'r' AND (c.relname LIKE 'notifications%' OR c.relname = 'notification_keys')")"
     start_server
     run_wrk v1-preloaded Benchmarks/intake.lua
+    run_wrk v2-preloaded Benchmarks/intake-bodies.lua
     stop_server
+fi
+
+# Step 6: bodies like Apple's (appstore-sim's, a few kB each with their unified receipt), on
+# an emptied inbox each run: distinct notifications, and the same notifications rewritten to
+# name one original transaction (a burst of one subscription's notifications, as retries or a
+# replay send them), with subscriptiond's default settings and with the tuned ones.
+if [ "${BENCH_SIM_RUN:-1}" != 0 ] || [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
+    sim_v1=(--secret "com.example.app=bench-shared-secret" --seed 13 --customers "${BENCH_V1_CUSTOMERS:-90000}" --sandbox-share 0
+        --notifications-version 1 --end-ms "$(( $(date +%s) * 1000 ))" --state-dir "$out/appstore-sim-v1")
+    "$bin/appstore-sim" notifications "${sim_v1[@]}" | bench_app_notifications > "$out/v1-bodies.jsonl"
+    sed -E 's/"original_transaction_id":"[0-9]+"/"original_transaction_id":"1000000000000001"/g' "$out/v1-bodies.jsonl" > "$out/v1-one-subscription.jsonl"
+    echo "$(wc -l < "$out/v1-bodies.jsonl") distinct v1 bodies of appstore-sim, $(awk '{ s += length($0) } END { printf "%.0f", s / NR }' "$out/v1-bodies.jsonl") bytes each"
+fi
+empty_inbox() { psql -q "$DATABASE_URL" -c "TRUNCATE notifications, notification_keys CASCADE"; }
+if [ "${BENCH_SIM_RUN:-1}" != 0 ]; then
+    for settings in default tuned; do
+        start_server
+        empty_inbox; bodies="$out/v1-bodies.jsonl" run_wrk "v1-sim-$settings" Benchmarks/intake-bodies.lua
+        empty_inbox; bodies="$out/v1-one-subscription.jsonl" run_wrk "v1-sim-one-$settings" Benchmarks/intake-bodies.lua
+        stop_server
+    done
+    settings=tuned
 fi
 
 if [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
     echo "== v1 intake with the worker on (WORKER_CONCURRENCY=${BENCH_WORKER_CONCURRENCY:-64}), verifyReceipt answered by appstore-sim"
-    sim_v1=(--secret "com.example.app=bench-shared-secret" --seed 13 --customers "${BENCH_V1_CUSTOMERS:-45000}" --sandbox-share 0
-        --notifications-version 1 --end-ms "$(( $(date +%s) * 1000 ))" --state-dir "$out/appstore-sim-v1")
-    "$bin/appstore-sim" notifications "${sim_v1[@]}" | bench_app_notifications > "$out/v1-bodies.jsonl"
-    echo "$(wc -l < "$out/v1-bodies.jsonl") distinct v1 bodies"
     "$bin/appstore-sim" catalog > "$out/catalog.json"
     "$bin/subscriptionctl" products import "$out/catalog.json" >/dev/null
     simport="$(Deploy/local/free-port.sh 19400 19499)"
@@ -133,7 +168,7 @@ if [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
     sim=$!
     bench_wait_sim "$simport"
     # An empty inbox, as for the first v1 run; the made-up bodies' receipts exist nowhere.
-    psql -q "$DATABASE_URL" -c "TRUNCATE notifications, notification_keys"
+    empty_inbox
     export VERIFY_RECEIPT_URL="http://127.0.0.1:$simport/verifyReceipt" VERIFY_RECEIPT_SANDBOX_URL="http://127.0.0.1:$simport/sandbox/verifyReceipt"
     start_server
     bodies="$out/v1-bodies.jsonl" run_wrk v1-sim Benchmarks/intake-bodies.lua
@@ -166,23 +201,42 @@ for version in v1 v2; do
         'BEGIN { print (r >= g && p <= 10 && n == 0) ? "met" : "not met" }')
     echo "intake $version ${intake} accepted notifications/s (2xx only; $(field $version sent_requests) sent, non-2xx $(field $version non2xx), socket errors $(field $version socket_errors); p99 $(field $version p99_ms) ms, ${stored_rows} rows stored): vs $name ${ceiling}/s ratio $(ratio "$intake" "$ceiling") (goal >= $goal, p99 <= 10 ms, no non-2xx: $met); vs pgbench ${baseline} inserts/s ratio $(ratio "$intake" "$baseline")"
 done
+if [ "${BENCH_SIM_RUN:-1}" != 0 ]; then
+    for settings in default tuned; do
+        for kind in sim sim-one; do
+            run="v1-$kind-$settings"
+            what=$([ $kind = sim ] && echo "distinct notifications" || echo "one subscription's notifications")
+            intake=$(field "$run" intake_rps)
+            met=$(awk -v r="$(ratio "$intake" "$ceiling_v1")" -v p="$(field "$run" p99_ms)" -v n="$(field "$run" non2xx)" \
+                'BEGIN { print (r >= 0.9 && p <= 10 && n == 0) ? "met" : "not met" }')
+            echo "intake v1, appstore-sim's bodies, $what, $settings settings: ${intake} notifications/s (p99 $(field "$run" p99_ms) ms, non-2xx $(field "$run" non2xx)): vs C ${ceiling_v1}/s ratio $(ratio "$intake" "$ceiling_v1") (goal >= 0.9, p99 <= 10 ms, no non-2xx: $met)"
+        done
+    done
+fi
 if [ -f "$out/v1-worker.txt" ] && [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
-    echo "intake v1, appstore-sim's bodies ($(awk '{ s += length($0) } END { printf "%.0f", s / NR }' "$out/v1-bodies.jsonl") bytes each), worker off: $(field v1-sim intake_rps) notifications/s (p99 $(field v1-sim p99_ms) ms, non-2xx $(field v1-sim non2xx))"
-    echo "intake v1 with the worker on and draining them $(field v1-worker intake_rps) notifications/s (p99 $(field v1-worker p99_ms) ms, non-2xx $(field v1-worker non2xx); the inbox after: $worker_done): vs C ${ceiling_v1}/s ratio $(ratio "$(field v1-worker intake_rps)" "$ceiling_v1"), vs the worker off (step 2) ratio $(ratio "$(field v1-worker intake_rps)" "$(field v1 intake_rps)") (p99 goal <= 10 ms)"
+    echo "intake v1 with the worker on and draining $(field v1-sim intake_requests) of appstore-sim's: $(field v1-worker intake_rps) notifications/s (p99 $(field v1-worker p99_ms) ms, non-2xx $(field v1-worker non2xx); the inbox after: $worker_done): vs C ${ceiling_v1}/s ratio $(ratio "$(field v1-worker intake_rps)" "$ceiling_v1"), vs the worker off (step 2) ratio $(ratio "$(field v1-worker intake_rps)" "$(field v1 intake_rps)") (p99 goal <= 10 ms)"
 fi
 if [ "$preload_rows" -gt 0 ]; then
-    empty=$(field v1 intake_rps)
-    full=$(field v1-preloaded intake_rps)
-    echo "intake v1 with $preload_rows stored ${full} notifications/s (p99 $(field v1-preloaded p99_ms) ms, non-2xx $(field v1-preloaded non2xx))"
-    echo "intake at 1M stored / empty: ratio $(ratio "$full" "$empty")"
+    for version in v1 v2; do
+        empty=$(field $version intake_rps)
+        full=$(field $version-preloaded intake_rps)
+        ceiling=$([ $version = v1 ] && echo "$ceiling_v1" || echo "$ceiling_v2")
+        echo "intake $version with $preload_rows stored ${full} notifications/s (p99 $(field $version-preloaded p99_ms) ms, non-2xx $(field $version-preloaded non2xx)): vs $([ $version = v1 ] && echo C || echo C2) ratio $(ratio "$full" "$ceiling"); $preload_rows stored / empty: ratio $(ratio "$full" "$empty")"
+    done
 fi
 echo "== result, CPU per notification (all processes on the $(nproc) cores: subscriptiond, the bench cluster, the load generator)"
 echo "pgbench insert: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(bench_pgbench_transactions "$out/pgbench.txt")" "" pgbench)"
 for version in v1 v2; do
     echo "intake $version: $(bench_cpu_per_request "$out/cpu-$version.txt" "$(field $version intake_requests)" subscriptiond wrk)"
 done
+if [ "${BENCH_SIM_RUN:-1}" != 0 ]; then
+    for run in v1-sim-default v1-sim-one-default v1-sim-tuned v1-sim-one-tuned; do
+        echo "intake $run: $(bench_cpu_per_request "$out/cpu-$run.txt" "$(field "$run" intake_requests)" subscriptiond wrk)"
+    done
+fi
 if [ -f "$out/cpu-v1-worker.txt" ] && [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
-    echo "intake v1, appstore-sim's bodies, worker off: $(bench_cpu_per_request "$out/cpu-v1-sim.txt" "$(field v1-sim intake_requests)" subscriptiond wrk)"
     echo "intake v1 with the worker on (its draining included): $(bench_cpu_per_request "$out/cpu-v1-worker.txt" "$(field v1-worker intake_requests)" subscriptiond wrk)"
 fi
-
+for run in v1 v2 v1-sim-default v1-sim-one-default; do
+    bench_profile_report "$out/perf-$run.data" "intake $run"
+done

@@ -7,9 +7,10 @@
 # Leaves DATABASE_URL pointing at the new database and $bin at the binaries.
 # BENCH_REUSE_DATABASE=1 keeps the database when it exists (re-running against data that
 # took minutes to load); migrations still apply. BENCH_BIN=DIR uses the binaries in DIR
-# instead of building (to compare two builds on the same data).
+# instead of building (to compare two builds on the same data). BENCH_DATABASE=NAME uses that
+# database instead of the script's own (Benchmarks/scale.sh runs every part on one).
 bench_setup() {
-    local database="$1" config="$2"
+    local database="${BENCH_DATABASE:-$1}" config="$2"
     export LOCAL_POSTGRES_NAME=postgres-bench LOCAL_POSTGRES_SHARED_BUFFERS="${BENCH_SHARED_BUFFERS:-1GB}"
     INSTALL_BENCH_TOOLS=1 Deploy/local/install-deps.sh
     bench_scheduler
@@ -140,4 +141,31 @@ bench_cpu_per_request() {
         line = ""
         if (server != "") line = sprintf("%s %.0f µs, ", server, s)
         printf "%sPostgreSQL %.0f µs, %s %.0f µs: %.0f µs of CPU per request\n", line, p, client, c, s + p + c }' "$record"
+}
+
+# Profiles, with BENCH_PROFILE=1 (make bench sets it where perf can record): what bounds a
+# figure, named by function. perf samples at 499 Hz with call chains, a cost of about 1% of
+# the cores, so the figures are measured with the profiler on.
+#   bench_profile_start FILE PID|all SECONDS   # in the background; sets bench_profiler
+#   bench_profile_wait                         # waits for it to finish writing
+#   bench_profile_report FILE TITLE            # the top functions, by process
+bench_profiler=""
+bench_profile_start() {
+    bench_profiler=""
+    [ "${BENCH_PROFILE:-0}" = 1 ] || return 0
+    local target=(-p "$2"); [ "$2" = all ] && target=(-a)
+    perf record -g -F 499 "${target[@]}" -o "$1" -- sleep "$3" >/dev/null 2>&1 &
+    bench_profiler=$!
+}
+bench_profile_wait() {
+    [ -z "$bench_profiler" ] || wait "$bench_profiler" || true
+    bench_profiler=""
+}
+bench_profile_report() {
+    [ "${BENCH_PROFILE:-0}" = 1 ] && [ -s "$1" ] || return 0
+    echo "== profile: $2 (perf report --no-children --sort comm,dso,sym, top 20)"
+    # Swift's symbols demangled (swift demangle comes with the toolchain), generic arguments left out.
+    local demangle=(cat); command -v swift >/dev/null && demangle=(swift demangle --simplified)
+    perf report -i "$1" --no-children --sort comm,dso,sym --stdio --percent-limit 0.5 2>/dev/null \
+        | grep -E '^ +[0-9.]+%' | head -n 20 | "${demangle[@]}" | cut -c 1-200
 }

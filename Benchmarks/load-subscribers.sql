@@ -16,6 +16,16 @@
 -- transaction 7000000000000000 + n, the weekly one 8000000000000000 + n. Some users also
 -- hold a lifetime unlock or a manual grant (below).
 --   psql "$DATABASE_URL" -v count=100000 -f Benchmarks/load-subscribers.sql
+-- -v first=N loads users N to :count only (Benchmarks/reads.sh grows a database in steps);
+-- -v vacuum=off leaves the closing VACUUM and CHECKPOINT to the caller.
+\if :{?first}
+\else
+\set first 1
+\endif
+\if :{?vacuum}
+\else
+\set vacuum on
+\endif
 BEGIN;
 CREATE TEMP TABLE bench_users AS
 SELECT n,
@@ -28,7 +38,7 @@ SELECT n,
        n % 3 = 1 AND n % 7 = 1 AS in_grace,
        n % 3 <> 1 AND n % 7 = 2 AS refunded,
        n % 10 = 7 AS weekly
-FROM generate_series(1, :count) AS n;
+FROM generate_series(:first, :count) AS n;
 
 INSERT INTO transactions (environment, transaction_id, original_transaction_id, bundle_id, product_id,
     subscription_group_id, purchase_date, original_purchase_date, expires_date, is_trial_period,
@@ -116,5 +126,7 @@ COMMIT;
 -- A database that has been serving for a while: statistics current, the visibility map set
 -- and hint bits written, so autovacuum's pass over three million new rows, and the first
 -- reads dirtying every page they touch, do not land in the middle of the measurement.
+\if :vacuum
 VACUUM (ANALYZE);
 CHECKPOINT;
+\endif

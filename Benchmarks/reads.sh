@@ -5,7 +5,8 @@
 #   make bench-reads           # or: Benchmarks/reads.sh [debug|release]
 #   BENCH_USERS=100000 BENCH_SECONDS=10 Benchmarks/reads.sh
 #   BENCH_REUSE_DATABASE=1 Benchmarks/reads.sh    # keep the loaded data of an earlier run
-#   BENCH_PROFILE=1 Benchmarks/reads.sh           # perf record -g subscriptiond during each endpoint
+#   BENCH_PROFILE=1 Benchmarks/reads.sh           # perf record -g of every process during each endpoint
+#   BENCH_REUSE_DATABASE=1 BENCH_USERS=10000000 Benchmarks/reads.sh   # grow a kept database
 #
 # 1. loads the subscribers with Benchmarks/load-subscribers.sql (the tables the pipeline
 #    writes), the demo catalog, and pgbench's tables (scale 3 per 100,000 users: as many
@@ -38,17 +39,29 @@ trap bench_restore_scheduler EXIT  # until the full trap below takes over
 bench_setup bench_reads "$config"
 mkdir -p "$out"
 
-# Loaded by this version of load-subscribers.sql: user N exists, N + 1 does not, user 5 has a grant.
-loaded=$(psql -qtA "$DATABASE_URL" -c "SELECT (SELECT count(*) FROM subscribers WHERE app_user_id IN ('bench-user-$users', 'bench-user-$((users + 1))')) = 1
-    AND EXISTS (SELECT 1 FROM entitlement_grants WHERE app_user_id = 'bench-user-5')")
-if [ "$loaded" != t ]; then
-    psql -q "$DATABASE_URL" -c "TRUNCATE transactions, renewal_info, subscriptions, subscribers, status_events, entitlement_grants"
+# bench_loaded records how many users this version of load-subscribers.sql loaded (user N
+# exists, N + 1 does not, user 5 has a grant). A database holding fewer grows to $users, a
+# million users a transaction; one holding more, or loaded otherwise, is loaded again.
+psql -q "$DATABASE_URL" -c "CREATE TABLE IF NOT EXISTS bench_loaded (users bigint NOT NULL)"
+have=$(psql -qtA "$DATABASE_URL" -c "SELECT coalesce(max(users), 0) FROM bench_loaded
+    WHERE EXISTS (SELECT 1 FROM entitlement_grants WHERE app_user_id = 'bench-user-5')")
+if [ "$have" = 0 ] || [ "$have" -gt "$users" ]; then
+    psql -q "$DATABASE_URL" -c "TRUNCATE transactions, renewal_info, subscriptions, subscribers, status_events, entitlement_grants, bench_loaded"
     "$bin/subscriptionctl" products import Deploy/local/demo-catalog.json >/dev/null
+    have=0
+fi
+if [ "$have" -lt "$users" ]; then
     start=$(date +%s)
-    psql -q "$DATABASE_URL" -v count="$users" -f Benchmarks/load-subscribers.sql
+    first=$((have + 1))
+    while [ "$first" -le "$users" ]; do
+        last=$((first + 999999)); [ "$last" -le "$users" ] || last=$users
+        psql -q -v ON_ERROR_STOP=1 "$DATABASE_URL" -v first="$first" -v count="$last" -v vacuum=off -f Benchmarks/load-subscribers.sql
+        psql -q "$DATABASE_URL" -c "DELETE FROM bench_loaded" -c "INSERT INTO bench_loaded VALUES ($last)"
+        first=$((last + 1))
+    done
     # The triggers left a version row per subscription and user in the answer tables.
-    psql -q "$DATABASE_URL" -c "VACUUM ANALYZE subscription_answers" -c "VACUUM ANALYZE subscriber_answers"
-    echo "loaded $users subscribers in $(( $(date +%s) - start ))s"
+    psql -q "$DATABASE_URL" -c "VACUUM (ANALYZE)" -c "CHECKPOINT"
+    echo "loaded subscribers $((have + 1)) to $users in $(( $(date +%s) - start ))s; database $(psql -qtA "$DATABASE_URL" -c "SELECT pg_size_pretty(pg_database_size(current_database()))")"
     start=$(date +%s)
     pgbench -i -q -s "$scale" "$DATABASE_URL" 2>&1 | tail -n 1
     echo "pgbench -i -s $scale in $(( $(date +%s) - start ))s"
@@ -78,14 +91,11 @@ done
 
 # Runs wrk on one endpoint; with BENCH_PROFILE=1 records subscriptiond's stacks meanwhile.
 run_wrk() {
-    local endpoint="$1" path="$2" profiler=""
-    if [ "${BENCH_PROFILE:-0}" = 1 ]; then
-        perf record -g -F 499 -p "$server" -o "$out/perf-$endpoint.data" -- sleep "$seconds" 2>/dev/null &
-        profiler=$!
-    fi
+    local endpoint="$1" path="$2"
+    bench_profile_start "$out/perf-$endpoint.data" all "$seconds"
     READ_ENDPOINT="${endpoint%-computed}" bench_cpu_run "$out/cpu-$endpoint.txt" "$server" \
         wrk -t2 -c16 -d"${seconds}s" --latency -s Benchmarks/reads.lua "$url$path" > "$out/wrk-$endpoint.txt"
-    [ -z "$profiler" ] || wait "$profiler"
+    bench_profile_wait
     grep '^BENCH' "$out/wrk-$endpoint.txt"
 }
 field() { sed -n "s/.* $2=\([0-9.]*\).*/\1/p" "$out/wrk-$1.txt"; }
@@ -142,10 +152,6 @@ echo "S, pgbench -S: $(bench_cpu_per_request "$out/cpu-pgbench.txt" "$(bench_pgb
 for endpoint in subscriptions subscribers entitlements eligibility subscriptions-computed subscribers-computed entitlements-computed eligibility-computed; do
     echo "$endpoint: $(bench_cpu_per_request "$out/cpu-$endpoint.txt" "$(field "$endpoint" requests)" subscriptiond wrk)"
 done
-if [ "${BENCH_PROFILE:-0}" = 1 ]; then
-    for endpoint in health subscriptions subscribers eligibility; do
-        echo "== perf report --no-children ($endpoint, top 25)"
-        perf report -i "$out/perf-$endpoint.data" --no-children --sort dso,sym --stdio --percent-limit 0.8 2>/dev/null \
-            | grep -E '^ +[0-9.]+%' | head -n 25
-    done
-fi
+for endpoint in health subscriptions subscribers entitlements eligibility subscriptions-computed subscribers-computed entitlements-computed eligibility-computed; do
+    bench_profile_report "$out/perf-$endpoint.data" "reads $endpoint"
+done

@@ -10,7 +10,10 @@
 #      load, and intake's rate and p99 meanwhile next to a baseline without it;
 #   5. POST /retention/appstore at the App Store's concurrency (p50, p99);
 #   6. every report at 1,000,000 purchase chains, and what the rollups add to the drain;
-#   7. storing a v2 notification with its certificate chains and without them (pgbench, ABBA).
+#   7. storing a v2 notification with its certificate chains and without them (pgbench, ABBA);
+# then the goal table (Benchmarks/goals.py): each goal beside its ceiling, met or not, and
+# what bounds it: the process that spent the most CPU per request and its costliest functions
+# in a profile of the same run (perf, when it can record here; BENCH_PROFILE=0 turns it off).
 #
 #   make bench      # or: Benchmarks/all.sh [release|debug]
 #
@@ -23,6 +26,11 @@ config="${1:-release}"
 logs=.local/bench-logs
 mkdir -p "$logs"
 started=$(date +%s)
+if [ -z "${BENCH_PROFILE:-}" ]; then
+    BENCH_PROFILE=0
+    perf record -q -o /dev/null -a -- true >/dev/null 2>&1 && BENCH_PROFILE=1
+fi
+export BENCH_PROFILE
 
 run_part() {
     local name="$1"; shift
@@ -50,4 +58,7 @@ for name in intake reads drain sweep retention reports v2-storage; do
     # Each script ends with a '== result' section: its measured figures, ceilings and ratios.
     sed -n '/^== result/,/^== [^r]/p' "$logs/$name.log" | grep -v '^== [^r]' || true
 done
+echo
+echo "== goals (issues 27 and 45), each beside the ceiling of its own run"
+python3 Benchmarks/goals.py "$logs"
 exit $status

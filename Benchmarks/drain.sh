@@ -59,7 +59,10 @@ sim_args() {
 # Runs steps 1-4 with verifyReceipt answering after $1 ms; sets rate, peak_mb, summary.
 drain_run() {
     local latency_ms="$1"
-    bench_setup bench_drain "$config"
+    # pg_stat_statements (about 1% of PostgreSQL's time): the statements a notification costs.
+    BENCH_POSTGRES_OPTIONS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_utility=off" \
+        bench_setup bench_drain "$config"
+    psql -q "$DATABASE_URL" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
     if [ "${BENCH_REUSE_DATABASE:-0}" = 1 ]; then
         seed=$(( (RANDOM << 15 | RANDOM) + 1000 ))
         rm -f "$work/notifications.jsonl"
@@ -113,6 +116,7 @@ drain_run() {
     pids+=("$server")
     # The first seconds of the drain, every process: what bounds it, by function.
     bench_profile_start "$work/perf-drain-$latency_ms.data" all "${BENCH_PROFILE_SECONDS:-8}"
+    psql -qtA "$DATABASE_URL" -c "SELECT pg_stat_statements_reset()" >/dev/null
     local started=$SECONDS peak_kb=0 rss left hz s0 p0 m0 s1 p1 m1 wall0 wall1
     hz=$(getconf CLK_TCK)
     s0=$(bench_ticks "$server"); p0=$(bench_ticks $(bench_postgres_pids)); m0=$(bench_ticks "$sim"); wall0=$(date +%s.%N)
@@ -161,6 +165,17 @@ drain_run() {
     own_us=$(awk -v n=$((processed + dead)) -v s=$((s1 - s0)) -v p=$((p1 - p0)) -v hz="$hz" 'BEGIN { printf "%.0f", (s + p) / hz * 1e6 / n }')
     echo "latency ${latency_ms} ms: $summary"
     echo "latency ${latency_ms} ms: $cpu"
+    # What PostgreSQL ran for the drain (the polling above and psql's own reads left out).
+    statements=$(psql -qtA -F' ' "$DATABASE_URL" -c "
+        SELECT round(sum(calls)::numeric / $((processed + dead)), 1), round(sum(total_exec_time)::numeric * 1000 / $((processed + dead)))
+        FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'SELECT EXISTS (SELECT % FROM notifications WHERE state IN%'")
+    statement_top=$(psql -qtA -F' | ' "$DATABASE_URL" -c "
+        SELECT round(calls::numeric / $((processed + dead)), 2), round(total_exec_time::numeric * 1000 / $((processed + dead))),
+               round(mean_exec_time::numeric * 1000), left(regexp_replace(query, '\s+', ' ', 'g'), 110)
+        FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'SELECT EXISTS (SELECT % FROM notifications WHERE state IN%'
+        ORDER BY total_exec_time DESC LIMIT 12")
+    read -r statements_per statements_us <<< "$statements"
+    echo "latency ${latency_ms} ms: PostgreSQL ran $statements_per statements per notification, $statements_us µs of execution (pg_stat_statements; waits included)"
 }
 
 # CPU of one pgbench single-row insert (PostgreSQL and pgbench) on the same cluster, the unit
@@ -190,6 +205,7 @@ run_target() {
 run_ceiling() {
     drain_run 0
     ceiling_rates+=("$rate"); ceiling_cpu=$cpu; ceiling_own_us=$own_us
+    ceiling_statements="$statement_top"; ceiling_statement_line="latency 0 ms: PostgreSQL ran $statements_per statements per notification, $statements_us µs of execution (pg_stat_statements; waits included)"
 }
 for round in $(seq 1 "$rounds"); do
     if [ "${BENCH_CEILING:-1}" = "0" ]; then
@@ -213,6 +229,7 @@ echo "$insert_line"
 if [ -n "${ceiling_rate:-}" ]; then
     echo "pipeline ceiling (latency 0): ${ceiling_rates[*]} notifications/s, mean $ceiling_rate/s"
     echo "latency 0, last run: $ceiling_cpu"
+    echo "$ceiling_statement_line"
 fi
 echo "drain $target_rate notifications/s vs ceiling 0.8×$concurrency/$(awk "BEGIN { print $latency / 1000 }") = $bound/s: ratio $(awk "BEGIN { printf \"%.2f\", $target_rate / $bound }") (target ≥ 1.0 of 0.8×), peak RSS $target_peak MB (limit 150)"
 own_us=${ceiling_own_us:-$target_own_us}
@@ -222,5 +239,9 @@ if [ -n "${ceiling_rate:-}" ]; then
 fi
 if [ -n "${ceiling_rate:-}" ] && [ "$ceiling_rate" -lt "$bound" ]; then
     echo "bound by this machine's database/CPU, not upstream: $target_rate/s is $(awk "BEGIN { printf \"%.2f\", $target_rate / $ceiling_rate }") of the $ceiling_rate/s it drains with no upstream latency"
+fi
+if [ -n "${ceiling_statements:-}" ]; then
+    echo "== statements of the drain at 0 ms latency (pg_stat_statements: calls and µs of execution per notification, mean µs a call; waits included)"
+    echo "$ceiling_statements"
 fi
 bench_profile_report "$work/perf-drain-0.data" "drain at 0 ms latency, its first ${BENCH_PROFILE_SECONDS:-8} s"

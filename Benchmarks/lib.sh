@@ -9,9 +9,11 @@
 # took minutes to load); migrations still apply. BENCH_BIN=DIR uses the binaries in DIR
 # instead of building (to compare two builds on the same data). BENCH_DATABASE=NAME uses that
 # database instead of the script's own (Benchmarks/scale.sh runs every part on one).
+# BENCH_POSTGRES_OPTIONS adds server settings (`-c name=value ...`) for the run.
 bench_setup() {
     local database="${BENCH_DATABASE:-$1}" config="$2"
-    export LOCAL_POSTGRES_NAME=postgres-bench LOCAL_POSTGRES_SHARED_BUFFERS="${BENCH_SHARED_BUFFERS:-1GB}"
+    export LOCAL_POSTGRES_NAME=postgres-bench LOCAL_POSTGRES_SHARED_BUFFERS="${BENCH_SHARED_BUFFERS:-1GB}" \
+        LOCAL_POSTGRES_OPTIONS="${BENCH_POSTGRES_OPTIONS:-}"
     INSTALL_BENCH_TOOLS=1 Deploy/local/install-deps.sh
     bench_scheduler
     Deploy/local/postgres.sh stop >/dev/null 2>&1 || true
@@ -163,9 +165,9 @@ bench_profile_wait() {
 }
 bench_profile_report() {
     [ "${BENCH_PROFILE:-0}" = 1 ] && [ -s "$1" ] || return 0
-    echo "== profile: $2 (perf report --no-children --sort comm,dso,sym, top 20)"
+    echo "== profile: $2 (perf report --no-children --sort comm,dso,sym, top 40)"
     # Swift's symbols demangled (swift demangle comes with the toolchain), generic arguments left out.
     local demangle=(cat); command -v swift >/dev/null && demangle=(swift demangle --simplified)
     perf report -i "$1" --no-children --sort comm,dso,sym --stdio --percent-limit 0.5 2>/dev/null \
-        | grep -E '^ +[0-9.]+%' | head -n 20 | "${demangle[@]}" | cut -c 1-200
+        | grep -E '^ +[0-9.]+%' | head -n 40 | "${demangle[@]}" | cut -c 1-200 || true  # head closes the pipe early
 }

@@ -11,6 +11,8 @@
 #
 # LOCAL_POSTGRES_NAME picks the cluster (default "postgres"): `make test` uses its own
 # ("postgres-test"), so running the tests never stops the cluster `make run` uses.
+# LOCAL_POSTGRES_SHARED_BUFFERS (128MB) and LOCAL_POSTGRES_OPTIONS (more `-c name=value`
+# settings, e.g. the drain benchmark's pg_stat_statements) apply from the next `start`.
 #
 # Listens on 127.0.0.1 only, trusts local connections (it is a throwaway), and when run as
 # root runs the server as the `postgres` user, because initdb refuses to run as root.
@@ -79,7 +81,7 @@ start() {
         port="$("$root/Deploy/local/free-port.sh" "$first" 25632)"
         first=$((port + 1))
         if as_owner "$(pg_bin pg_ctl)" -D "$data" -l "$log" -w -t 60 \
-            -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=400 -c fsync=${LOCAL_POSTGRES_FSYNC:-on} -c shared_buffers=${LOCAL_POSTGRES_SHARED_BUFFERS:-128MB}" \
+            -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=400 -c fsync=${LOCAL_POSTGRES_FSYNC:-on} -c shared_buffers=${LOCAL_POSTGRES_SHARED_BUFFERS:-128MB}${LOCAL_POSTGRES_OPTIONS:+ $LOCAL_POSTGRES_OPTIONS}" \
             start >/dev/null; then
             break
         fi

@@ -242,6 +242,7 @@ let package = Package(
         .target(
             name: "Webhooks",
             dependencies: [
+                "AppStore",
                 "ServiceSupport",
                 "ContractDocuments",
                 "Settings",

@@ -186,8 +186,11 @@ public enum SignedPayloadChains {
     private static func take(_ header: ArraySlice<UInt8>, into chains: inout [String: Chain]) -> [UInt8] {
         guard let range = chainRange(in: header) else { return Array(header) }
         let chain = header[range]
-        let id = referencePrefix + SHA256.hash(data: Array(chain)).map { hex($0) }.joined()
-        chains[id] = Chain(id: id, text: String(decoding: chain, as: UTF8.self))
+        let id = referencePrefix + LowercaseHex.encode(SHA256.hash(data: Array(chain)))
+        // Apple repeats one chain in every header: its text is made once.
+        if chains[id] == nil {
+            chains[id] = Chain(id: id, text: String(decoding: chain, as: UTF8.self))
+        }
         return Array(header[..<range.lowerBound]) + Array("\"\(id)\"".utf8) + Array(header[range.upperBound...])
     }
 
@@ -200,10 +203,5 @@ public enum SignedPayloadChains {
             return Array(header)
         }
         return Array(header[..<range.lowerBound]) + Array(chain.utf8) + Array(header[range.upperBound...])
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 }

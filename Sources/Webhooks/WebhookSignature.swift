@@ -1,3 +1,4 @@
+import AppStore
 import Crypto
 import Foundation
 import ServiceSupport
@@ -30,9 +31,6 @@ public enum WebhookSignature {
         var message = Array("\(timestamp).".utf8)
         message.append(contentsOf: body)
         let code = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: Array(secret.utf8)))
-        return code.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
+        return LowercaseHex.encode(code)
     }
 }

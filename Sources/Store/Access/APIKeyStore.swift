@@ -1,4 +1,5 @@
 import Access
+import AppStore
 import Foundation
 import Postgres
 
@@ -28,7 +29,7 @@ public struct APIKeyStore: Sendable {
                     PostgresQuery(
                         """
                         INSERT INTO api_keys (name, key_digest, scopes, apps, created_at, created_by, expires_at)
-                        VALUES (\(key.name), \(Self.hex(key.digest)), \(key.scopes.sorted().map(\.rawValue))::text[],
+                        VALUES (\(key.name), \(LowercaseHex.encode(key.digest)), \(key.scopes.sorted().map(\.rawValue))::text[],
                                 \(key.apps.bundleIDs)::text[], \(key.createdAt), \(actor), \(key.expiresAt))
                         """
                     ).prepared())
@@ -101,10 +102,6 @@ public struct APIKeyStore: Sendable {
             scopes: Set(scopes.compactMap(Scope.init(rawValue:))), apps: AppScope(bundleIDs: try row.decode("apps")),
             createdAt: try row.decode("created_at"), expiresAt: try row.decode("expires_at"), revokedAt: try row.decode("revoked_at"),
             lastUsedAt: try row.decode("last_used_at"))
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     private static func bytes(hex: String) throws -> [UInt8] {

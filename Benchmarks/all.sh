@@ -16,6 +16,7 @@
 # in a profile of the same run (perf, when it can record here; BENCH_PROFILE=0 turns it off).
 #
 #   make bench      # or: Benchmarks/all.sh [release|debug]
+#   BENCH_PARTS="intake reads drain" make bench      # the parts the goal table reads
 #
 # Each part's full output goes to .local/bench-logs/; the ratios are printed at the end.
 # Run it on an otherwise idle machine: the ceilings and our figures share the same cores.
@@ -42,18 +43,27 @@ run_part() {
     fi
 }
 
+# BENCH_PARTS picks some of them, e.g. BENCH_PARTS="intake reads drain" for the goal table alone.
+parts="${BENCH_PARTS:-intake reads drain sweep retention reports v2-storage}"
+# The goal table reads this run's logs only.
+rm -f "$logs"/{intake,reads,drain,sweep,retention,reports,v2-storage}.log
 status=0
-run_part intake Benchmarks/intake-vs-pgbench.sh "$config" || status=1
-run_part reads Benchmarks/reads.sh "$config" || status=1
-run_part drain Benchmarks/drain.sh "$config" || status=1
-run_part sweep Benchmarks/sweep.sh "$config" || status=1
-run_part retention Benchmarks/retention.sh "$config" || status=1
-run_part reports Benchmarks/reports.sh "$config" || status=1
-run_part v2-storage Benchmarks/v2-storage.sh "$config" || status=1
+for name in $parts; do
+    case "$name" in
+        intake) run_part intake Benchmarks/intake-vs-pgbench.sh "$config" || status=1 ;;
+        reads) run_part reads Benchmarks/reads.sh "$config" || status=1 ;;
+        drain) run_part drain Benchmarks/drain.sh "$config" || status=1 ;;
+        sweep) run_part sweep Benchmarks/sweep.sh "$config" || status=1 ;;
+        retention) run_part retention Benchmarks/retention.sh "$config" || status=1 ;;
+        reports) run_part reports Benchmarks/reports.sh "$config" || status=1 ;;
+        v2-storage) run_part v2-storage Benchmarks/v2-storage.sh "$config" || status=1 ;;
+        *) echo "bench: no part named $name (intake reads drain sweep retention reports v2-storage)" >&2; exit 2 ;;
+    esac
+done
 
 echo
 echo "== results ($(nproc) cores, $config build, $(( ($(date +%s) - started) / 60 )) min)"
-for name in intake reads drain sweep retention reports v2-storage; do
+for name in $parts; do
     [ -f "$logs/$name.log" ] || continue
     # Each script ends with a '== result' section: its measured figures, ceilings and ratios.
     sed -n '/^== result/,/^== [^r]/p' "$logs/$name.log" | grep -v '^== [^r]' || true

@@ -111,12 +111,12 @@ drain_run() {
     echo "inbox: $pending pending v1 notifications of $customers customers (posted through intake in $(( SECONDS - loaded_at )) s)"
     curl -sf -X POST "http://127.0.0.1:$simport/control/stats/reset" >/dev/null
 
+    psql -qtA "$DATABASE_URL" -c "SELECT pg_stat_statements_reset()" >/dev/null
     WORKER_CONCURRENCY="$concurrency" DATABASE_POOL_SIZE="$pool" "$bin/subscriptiond" 2>> "$work/subscriptiond.log" &
     server=$!
     pids+=("$server")
     # The first seconds of the drain, every process: what bounds it, by function.
     bench_profile_start "$work/perf-drain-$latency_ms.data" all "${BENCH_PROFILE_SECONDS:-8}"
-    psql -qtA "$DATABASE_URL" -c "SELECT pg_stat_statements_reset()" >/dev/null
     local started=$SECONDS peak_kb=0 rss left hz s0 p0 m0 s1 p1 m1 wall0 wall1
     hz=$(getconf CLK_TCK)
     s0=$(bench_ticks "$server"); p0=$(bench_ticks $(bench_postgres_pids)); m0=$(bench_ticks "$sim"); wall0=$(date +%s.%N)

@@ -89,7 +89,7 @@ for user in 3 4 5; do
     echo
 done
 
-# Runs wrk on one endpoint; with BENCH_PROFILE=1 records subscriptiond's stacks meanwhile.
+# Runs wrk on one endpoint; with BENCH_PROFILE=1 records every process's stacks meanwhile.
 run_wrk() {
     local endpoint="$1" path="$2"
     bench_profile_start "$out/perf-$endpoint.data" all "$seconds"

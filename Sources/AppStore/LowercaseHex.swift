@@ -7,7 +7,8 @@ public enum LowercaseHex {
     /// the certificate chains it names (docs/performance.md, intake).
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var text: [UInt8] = []
-        text.reserveCapacity(bytes.underestimatedCount * 2)
+        // At least a SHA-256 digest's 32 bytes: a digest, as a sequence, does not say its length.
+        text.reserveCapacity(Swift.max(bytes.underestimatedCount, 32) * 2)
         for byte in bytes {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0F)])

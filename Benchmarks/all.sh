@@ -44,21 +44,20 @@ run_part() {
 }
 
 # BENCH_PARTS picks some of them, e.g. BENCH_PARTS="intake reads drain" for the goal table alone.
-parts="${BENCH_PARTS:-intake reads drain sweep retention reports v2-storage}"
+all_parts="intake reads drain sweep retention reports v2-storage"
+parts="${BENCH_PARTS:-$all_parts}"
+for name in $parts; do
+    case " $all_parts " in
+        *" $name "*) ;;
+        *) echo "bench: no part named $name ($all_parts)" >&2; exit 2 ;;
+    esac
+done
 # The goal table reads this run's logs only.
-rm -f "$logs"/{intake,reads,drain,sweep,retention,reports,v2-storage}.log
+for name in $all_parts; do rm -f "$logs/$name.log"; done
 status=0
 for name in $parts; do
-    case "$name" in
-        intake) run_part intake Benchmarks/intake-vs-pgbench.sh "$config" || status=1 ;;
-        reads) run_part reads Benchmarks/reads.sh "$config" || status=1 ;;
-        drain) run_part drain Benchmarks/drain.sh "$config" || status=1 ;;
-        sweep) run_part sweep Benchmarks/sweep.sh "$config" || status=1 ;;
-        retention) run_part retention Benchmarks/retention.sh "$config" || status=1 ;;
-        reports) run_part reports Benchmarks/reports.sh "$config" || status=1 ;;
-        v2-storage) run_part v2-storage Benchmarks/v2-storage.sh "$config" || status=1 ;;
-        *) echo "bench: no part named $name (intake reads drain sweep retention reports v2-storage)" >&2; exit 2 ;;
-    esac
+    script="Benchmarks/$name.sh"; [ "$name" = intake ] && script=Benchmarks/intake-vs-pgbench.sh
+    run_part "$name" "$script" "$config" || status=1
 done
 
 echo

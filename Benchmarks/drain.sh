@@ -116,7 +116,7 @@ drain_run() {
     server=$!
     pids+=("$server")
     # The first seconds of the drain, every process: what bounds it, by function.
-    bench_profile_start "$work/perf-drain-$latency_ms.data" all "${BENCH_PROFILE_SECONDS:-8}"
+    bench_profile_start "$work/perf-drain-$latency_ms.data" "${BENCH_PROFILE_SECONDS:-8}"
     local started=$SECONDS peak_kb=0 rss left hz s0 p0 m0 s1 p1 m1 wall0 wall1
     hz=$(getconf CLK_TCK)
     s0=$(bench_ticks "$server"); p0=$(bench_ticks $(bench_postgres_pids)); m0=$(bench_ticks "$sim"); wall0=$(date +%s.%N)
@@ -166,16 +166,17 @@ drain_run() {
     echo "latency ${latency_ms} ms: $summary"
     echo "latency ${latency_ms} ms: $cpu"
     # What PostgreSQL ran for the drain (the polling above and psql's own reads left out).
-    statements=$(psql -qtA -F' ' "$DATABASE_URL" -c "
+    local drained="FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'
+        AND query NOT LIKE 'SELECT EXISTS (SELECT % FROM notifications WHERE state IN%'" statements_per statements_us
+    read -r statements_per statements_us <<< "$(psql -qtA -F' ' "$DATABASE_URL" -c "
         SELECT round(sum(calls)::numeric / $((processed + dead)), 1), round(sum(total_exec_time)::numeric * 1000 / $((processed + dead)))
-        FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'SELECT EXISTS (SELECT % FROM notifications WHERE state IN%'")
+        $drained")"
     statement_top=$(psql -qtA -F' | ' "$DATABASE_URL" -c "
         SELECT round(calls::numeric / $((processed + dead)), 2), round(total_exec_time::numeric * 1000 / $((processed + dead))),
                round(mean_exec_time::numeric * 1000), left(regexp_replace(query, '\s+', ' ', 'g'), 110)
-        FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'SELECT EXISTS (SELECT % FROM notifications WHERE state IN%'
-        ORDER BY total_exec_time DESC LIMIT 12")
-    read -r statements_per statements_us <<< "$statements"
-    echo "latency ${latency_ms} ms: PostgreSQL ran $statements_per statements per notification, $statements_us µs of execution (pg_stat_statements; waits included)"
+        $drained ORDER BY total_exec_time DESC LIMIT 12")
+    statement_line="latency ${latency_ms} ms: PostgreSQL ran $statements_per statements per notification, $statements_us µs of execution (pg_stat_statements; waits included)"
+    echo "$statement_line"
 }
 
 # CPU of one pgbench single-row insert (PostgreSQL and pgbench) on the same cluster, the unit
@@ -205,7 +206,7 @@ run_target() {
 run_ceiling() {
     drain_run 0
     ceiling_rates+=("$rate"); ceiling_cpu=$cpu; ceiling_own_us=$own_us
-    ceiling_statements="$statement_top"; ceiling_statement_line="latency 0 ms: PostgreSQL ran $statements_per statements per notification, $statements_us µs of execution (pg_stat_statements; waits included)"
+    ceiling_statements="$statement_top"; ceiling_statement_line="$statement_line"
 }
 for round in $(seq 1 "$rounds"); do
     if [ "${BENCH_CEILING:-1}" = "0" ]; then

@@ -9,26 +9,10 @@ CPU per request (subscriptiond, PostgreSQL or the load generator: on two saturat
 rate is the cores over the sum) and, when the part ran with BENCH_PROFILE=1, that process's
 costliest functions in the profile taken during the same run.
 """
-import pathlib
 import re
 import sys
 
-READS = [
-    ("subscriptions", "GET /v1/subscriptions"),
-    ("subscribers", "GET /v1/subscribers"),
-    ("entitlements", "GET /v1/subscribers/{id}/entitlements"),
-    ("eligibility", "POST /v1/eligibility"),
-]
-
-
-def read_log(directory, name):
-    path = pathlib.Path(directory) / f"{name}.log"
-    return path.read_text(errors="replace") if path.exists() else ""
-
-
-def search(pattern, text):
-    match = re.search(pattern, text, re.MULTILINE)
-    return match.groups() if match else None
+from bench_logs import READS, read_log, search
 
 
 def process_of(command):
@@ -61,12 +45,18 @@ def profile_top(log, title, process, count=4):
     return "; profile: " + ", ".join(f"{symbol} {share:.1f}%" for symbol, share in top) if top else ""
 
 
-def bound(cpu_line, log, title):
+def cpu_line(log, name):
+    """The line `name: …` of a part's result that gives a run's CPU per request, or ""."""
+    found = search(r"^(" + re.escape(name) + r": .*)$", log)
+    return found[0] if found else ""
+
+
+def bound(costs, log, title):
     """'<process> N of T µs' for the process that spent most CPU per request, with its profile."""
-    if not cpu_line:
+    if not costs:
         return "—"
-    shares = [(float(us), name.strip()) for name, us in re.findall(r"([A-Za-z][\w -]*?) (\d+) µs", cpu_line)]
-    total = search(r"(\d+) µs of CPU per (?:request|notification)", cpu_line)
+    shares = [(float(us), name.strip()) for name, us in re.findall(r"([A-Za-z][\w -]*?) (\d+) µs", costs)]
+    total = search(r"(\d+) µs of CPU per (?:request|notification)", costs)
     if not shares:
         return "—"
     us, name = max(shares)
@@ -89,26 +79,25 @@ def intake_rows(log):
         row("v2 intake", f"C2 {c2}/s (H {float(health):.0f}, P {float(insert):.0f}, E {verify})",
             f"{float(rate):.0f}/s, p99 {p99} ms, {non2xx} non-2xx: **{ratio}**", "≥ 0.8, p99 ≤ 10 ms, no non-2xx",
             float(ratio) >= 0.8 and float(p99) <= 10 and non2xx == "0",
-            bound(search(r"^(intake v2: .*)$", log)[0] if search(r"^(intake v2: .*)$", log) else "", log, "intake v2"))
-    runs = [("made-up bodies, tuned settings", r"^intake v1 ([\d.]+) accepted notifications/s \(2xx only; \d+ sent, non-2xx (\d+).*?p99 ([\d.]+) ms.*ratio ([\d.]+) \(goal", "intake v1", "intake v1")]
+            bound(cpu_line(log, "intake v2"), log, "intake v2"))
+    # Each v1 run: its label, and its result line with the rate, p99, non-2xx and ratio named.
+    runs = [("made-up bodies, tuned settings", "v1",
+             r"^intake v1 (?P<rate>[\d.]+) accepted notifications/s \(2xx only; \d+ sent, non-2xx (?P<non2xx>\d+).*?"
+             r"p99 (?P<p99>[\d.]+) ms.*ratio (?P<ratio>[\d.]+) \(goal")]
     for settings in ("default", "tuned"):
         for kind, what in (("sim", "distinct notifications"), ("sim-one", "one subscription's notifications")):
-            runs.append((f"appstore-sim's bodies, {what}, {settings} settings",
+            runs.append((f"appstore-sim's bodies, {what}, {settings} settings", f"v1-{kind}-{settings}",
                          r"^intake v1, appstore-sim's bodies, " + re.escape(what) + ", " + settings
-                         + r" settings: ([\d.]+) notifications/s \(p99 ([\d.]+) ms, non-2xx (\d+)\): vs C \d+/s ratio ([\d.]+)",
-                         f"intake v1-{kind}-{settings}", f"intake v1-{kind}-{settings}"))
-    for label, pattern, cpu_name, profile in runs:
-        found = search(pattern, log)
-        if not found:
+                         + r" settings: (?P<rate>[\d.]+) notifications/s \(p99 (?P<p99>[\d.]+) ms, non-2xx (?P<non2xx>\d+)\): "
+                         r"vs C \d+/s ratio (?P<ratio>[\d.]+)"))
+    for label, run, pattern in runs:
+        match = re.search(pattern, log, re.MULTILINE)
+        if not match:
             continue
-        if label.startswith("made-up"):
-            rate, non2xx, p99, ratio = found
-        else:
-            rate, p99, non2xx, ratio = found
-        cpu = search(r"^(" + re.escape(cpu_name) + r": .*)$", log)
+        rate, p99, non2xx, ratio = match["rate"], match["p99"], match["non2xx"], match["ratio"]
         row(f"v1 intake, worker off, {label}", f"C {c1}/s", f"{float(rate):.0f}/s, p99 {p99} ms, {non2xx} non-2xx: **{ratio}**",
             "≥ 0.9, p99 ≤ 10 ms, no non-2xx", float(ratio) >= 0.9 and float(p99) <= 10 and non2xx == "0",
-            bound(cpu[0] if cpu else "", log, profile))
+            bound(cpu_line(log, f"intake {run}"), log, f"intake {run}"))
 
 
 def reads_rows(log):
@@ -127,21 +116,19 @@ def reads_rows(log):
                 continue
             rate, p99, errors, ceiling, ratio = found
             run = key if answers == "stored answers" else f"{key}-computed"
-            cpu = search(r"^(" + re.escape(run) + r": .*)$", log)
             met = float(ratio) >= ratio_goal and (p99_goal is None or float(p99) <= p99_goal) and errors == "0"
             row(f"{goal} at {int(users):,}: {label}", f"{ceiling}/s (H {float(health):.0f}, S {float(select):.0f})",
-                f"{rate}/s, p99 {p99} ms: **{ratio}**", target, met, bound(cpu[0] if cpu else "", log, f"reads {run}"))
+                f"{rate}/s, p99 {p99} ms: **{ratio}**", target, met, bound(cpu_line(log, run), log, f"reads {run}"))
 
 
 def drain_rows(log):
     cpu = search(r"^drain CPU per notification .*: (\d+) µs = ([\d.]+) pgbench inserts of (\d+) µs", log)
-    split = search(r"^(latency 0, last run: .*)$", log)
     title = search(r"^== profile: (drain at 0 ms[^(]*) \(", log)
     statements = search(r"^latency 0 ms: PostgreSQL ran ([\d.]+) statements per notification, (\d+) µs", log)
     costliest = re.search(r"^== statements of the drain at 0 ms.*\n((?:[\d.]+ \| .*\n?)*)", log, re.MULTILINE)
     if cpu:
         us, inserts, insert = cpu
-        bounded = bound(split[0] if split else "", log, title[0].strip() if title else "")
+        bounded = bound(cpu_line(log, "latency 0, last run"), log, title[0].strip() if title else "")
         if statements:
             bounded += f"; PostgreSQL ran {statements[0]} statements per notification"
             if costliest:

@@ -19,8 +19,8 @@
 #    subscriptiond's default settings (pool of 20, LOG_LEVEL=info) and with the tuned ones
 #    (pool of 32, LOG_LEVEL=warning);
 # 7. unless BENCH_WORKER_RUN=0: step 6's distinct bodies, whose receipts appstore-sim answers
-#    at verifyReceipt at once, taken with the worker off on an emptied inbox; then, with those tens of thousands waiting, the worker on and draining them
-#    (WORKER_CONCURRENCY=BENCH_WORKER_CONCURRENCY, 64; WORKER_YIELD_LATENCY_MS as configured,
+#    at verifyReceipt at once, taken with the worker off on an emptied inbox; then, with those
+#    tens of thousands waiting, the worker on and draining them (WORKER_CONCURRENCY=BENCH_WORKER_CONCURRENCY, 64; WORKER_YIELD_LATENCY_MS as configured,
 #    default 5: claim, verifyReceipt, apply, outcome) while intake takes step 2's load again;
 # then each intake against the ceilings of issue 27: v1 against C = 1/(1/H + 1/P) (an HTTP
 # request and a durable insert, P = pgbench), v2 against C2 = 1/(1/H + 1/P + 3/E) (three
@@ -40,8 +40,9 @@ v2_customers="${BENCH_V2_CUSTOMERS:-12000}"
 . Benchmarks/lib.sh
 trap bench_restore_scheduler EXIT  # until the full trap below takes over
 bench_setup bench "$config"
+empty_inbox() { psql -q "$DATABASE_URL" -c "TRUNCATE notifications, notification_keys CASCADE"; }
 # An empty inbox for the first runs, also in a kept database (Benchmarks/scale.sh).
-psql -q "$DATABASE_URL" -c "TRUNCATE notifications, notification_keys CASCADE"
+empty_inbox
 [ -n "${BENCH_BIN:-}" ] || swift build -c "$config" --scratch-path "${BENCH_SCRATCH:-.build-bench}" --product appstore-sim >/dev/null
 out=.local/bench-intake
 mkdir -p "$out"
@@ -61,7 +62,7 @@ JSON
 port="$(Deploy/local/free-port.sh 18080 18999)"
 server=""
 sim=""
-# The worker is off unless worker_concurrency says otherwise (step 6).
+# The worker is off unless worker_concurrency says otherwise (step 7).
 worker_concurrency=0
 # settings=tuned (the default here): DATABASE_POOL_SIZE=32 and LOG_LEVEL=warning; settings=default:
 # subscriptiond's own defaults (a pool of 20, LOG_LEVEL=info: an access-log line per request,
@@ -95,7 +96,7 @@ run_wrk() {
     echo "== intake $1: wrk -t2 -c32 -d${seconds}s ($config build, after a 3 s warm-up)"
     BENCH_THREADS=2 BENCH_BODIES="${bodies:-$out/v2-bodies.jsonl}" BENCH_FIRST=0 BENCH_RUN=$((wrk_runs - 1)) \
         wrk -t2 -c32 -d3s -s "$2" "http://127.0.0.1:$port/notifications/appstore" >/dev/null
-    bench_profile_start "$out/perf-$1.data" all "$seconds"
+    bench_profile_start "$out/perf-$1.data" "$seconds"
     BENCH_THREADS=2 BENCH_BODIES="${bodies:-$out/v2-bodies.jsonl}" BENCH_FIRST=1 BENCH_RUN=$wrk_runs bench_cpu_run "$out/cpu-$1.txt" "$server" \
         wrk -t2 -c32 -d"${seconds}s" --latency -s "$2" "http://127.0.0.1:$port/notifications/appstore" > "$out/$1.txt"
     bench_profile_wait
@@ -127,7 +128,7 @@ ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
 
 if [ "$preload_rows" -gt 0 ]; then
     echo "== loading $preload_rows processed notifications"
-    psql -q "$DATABASE_URL" -c "TRUNCATE notifications, notification_keys CASCADE"
+    empty_inbox
     started_loading=$(date +%s)
     psql -q -v ON_ERROR_STOP=1 -v rows="$preload_rows" "$DATABASE_URL" -f Benchmarks/preload-inbox.sql
     echo "loaded $preload_rows notifications in $(( $(date +%s) - started_loading ))s; the inbox takes $(psql -qtA "$DATABASE_URL" -c "SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) FROM pg_class c WHERE c.relkind = 'r' AND (c.relname LIKE 'notifications%' OR c.relname = 'notification_keys')")"
@@ -148,7 +149,6 @@ if [ "${BENCH_SIM_RUN:-1}" != 0 ] || [ "${BENCH_WORKER_RUN:-1}" != 0 ]; then
     sed -E 's/"original_transaction_id":"[0-9]+"/"original_transaction_id":"1000000000000001"/g' "$out/v1-bodies.jsonl" > "$out/v1-one-subscription.jsonl"
     echo "$(wc -l < "$out/v1-bodies.jsonl") distinct v1 bodies of appstore-sim, $(awk '{ s += length($0) } END { printf "%.0f", s / NR }' "$out/v1-bodies.jsonl") bytes each"
 fi
-empty_inbox() { psql -q "$DATABASE_URL" -c "TRUNCATE notifications, notification_keys CASCADE"; }
 if [ "${BENCH_SIM_RUN:-1}" != 0 ]; then
     for settings in default tuned; do
         start_server

@@ -148,15 +148,14 @@ bench_cpu_per_request() {
 # Profiles, with BENCH_PROFILE=1 (make bench sets it where perf can record): what bounds a
 # figure, named by function. perf samples at 499 Hz with call chains, a cost of about 1% of
 # the cores, so the figures are measured with the profiler on.
-#   bench_profile_start FILE PID|all SECONDS   # in the background; sets bench_profiler
-#   bench_profile_wait                         # waits for it to finish writing
-#   bench_profile_report FILE TITLE            # the top functions, by process
+#   bench_profile_start FILE SECONDS       # every process, in the background; sets bench_profiler
+#   bench_profile_wait                     # waits for it to finish writing
+#   bench_profile_report FILE TITLE        # the top functions, by process
 bench_profiler=""
 bench_profile_start() {
     bench_profiler=""
     [ "${BENCH_PROFILE:-0}" = 1 ] || return 0
-    local target=(-p "$2"); [ "$2" = all ] && target=(-a)
-    perf record -g -F 499 "${target[@]}" -o "$1" -- sleep "$3" >/dev/null 2>&1 &
+    perf record -g -F 499 -a -o "$1" -- sleep "$2" >/dev/null 2>&1 &
     bench_profiler=$!
 }
 bench_profile_wait() {

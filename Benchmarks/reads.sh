@@ -92,7 +92,7 @@ done
 # Runs wrk on one endpoint; with BENCH_PROFILE=1 records every process's stacks meanwhile.
 run_wrk() {
     local endpoint="$1" path="$2"
-    bench_profile_start "$out/perf-$endpoint.data" all "$seconds"
+    bench_profile_start "$out/perf-$endpoint.data" "$seconds"
     READ_ENDPOINT="${endpoint%-computed}" bench_cpu_run "$out/cpu-$endpoint.txt" "$server" \
         wrk -t2 -c16 -d"${seconds}s" --latency -s Benchmarks/reads.lua "$url$path" > "$out/wrk-$endpoint.txt"
     bench_profile_wait

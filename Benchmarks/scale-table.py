@@ -8,28 +8,17 @@ at each size (a ratio to the ceiling of its own run, with its p99 where it has o
 the largest size's ratio over the smallest's; goal: within 0.9, so at least 0.9 where higher
 is better (reads, intake, drain rate) and at most 1/0.9 where lower is (drain CPU).
 """
-import pathlib
 import re
 import sys
 
-READS = ["GET /v1/subscriptions", "GET /v1/subscribers", "GET /v1/subscribers/{id}/entitlements", "POST /v1/eligibility"]
-
-
-def read_log(directory, size, part):
-    path = pathlib.Path(directory) / f"scale-{size}-{part}.log"
-    return path.read_text(errors="replace") if path.exists() else ""
-
-
-def search(pattern, text):
-    match = re.search(pattern, text, re.MULTILINE)
-    return match.groups() if match else None
+from bench_logs import READS, read_log, search
 
 
 def figures(directory, size):
     """Maps a row name to (value, shown text, higher_is_better) for one size."""
-    reads = read_log(directory, size, "reads")
-    intake = read_log(directory, size, "intake")
-    drain = read_log(directory, size, "drain")
+    reads = read_log(directory, f"scale-{size}-reads")
+    intake = read_log(directory, f"scale-{size}-intake")
+    drain = read_log(directory, f"scale-{size}-drain")
     rows = {}
     loaded = search(r"^loaded subscribers \d+ to \d+ in (\d+)s; database (.+)$", reads)
     if loaded:
@@ -41,7 +30,7 @@ def figures(directory, size):
     if inbox:
         rows["inbox loaded"] = (None, f"{inbox[0]} s, {inbox[1]}", None)
     for answers, label in (("stored answers", "stored"), ("computed answers", "first read")):
-        for endpoint in READS:
+        for _, endpoint in READS:
             found = search(
                 r"^reads " + re.escape(endpoint) + r" \(" + answers
                 + r"\): (\d+)/s p99 ([\d.]+) ms, (\d+) errors, ceiling (\d+)/s: ratio ([\d.]+)$", reads)

@@ -8,9 +8,15 @@ import Subscriptions
 /// the reports.
 ///
 /// One counter at a time (a transaction-level advisory lock): the job and a rebuild never
-/// add to the same day sums at once, and several processes share the work by turns. A chain
-/// is queued with `ON CONFLICT DO UPDATE`, which holds its queue row until the facts commit,
-/// so the job (claiming with `SKIP LOCKED`) never counts a chain whose new facts it cannot see yet.
+/// add to the same day sums at once, and several processes share the work by turns.
+///
+/// The job reads its batch of the queue without locking it, so applying facts never waits
+/// for a count (it did while the job held its claimed rows through counting them). A chain is
+/// queued with `ON CONFLICT DO UPDATE`, which gives its queue row a new version and holds it
+/// until the facts commit; after counting, the job takes off the queue only the rows still at
+/// the version it read and not held, so a chain queued again meanwhile (whose new facts the
+/// count may not have seen) is counted again in a later batch. Counting a chain twice is
+/// harmless: its share is replaced, and the day sums get the difference.
 public struct ReportRollupStore: Sendable {
     let client: PostgresClient
 
@@ -27,6 +33,13 @@ public struct ReportRollupStore: Sendable {
             self.environment = environment
             self.originalTransactionID = originalTransactionID
         }
+    }
+
+    /// A queued chain as the job read it, with its queue row's version (the row's `xmin`: the
+    /// transaction that last queued it).
+    public struct QueuedChain: Sendable, Hashable {
+        public let key: ChainKey
+        let version: String
     }
 
     /// Queues the chains `ids` of `environment` for counting, inside the caller's transaction
@@ -76,19 +89,39 @@ public struct ReportRollupStore: Sendable {
     public struct Counter {
         let session: PostgresSession
 
-        /// Takes up to `limit` queued chains, oldest first, skipping those whose facts are
-        /// still being written.
-        public func claim(limit: Int) throws -> [ChainKey] {
+        /// Reads up to `limit` queued chains, oldest first, without locking them.
+        public func queued(limit: Int) throws -> [QueuedChain] {
             try session.query(
                 PostgresQuery(
                     """
-                    DELETE FROM report_changes WHERE (environment, original_transaction_id) IN (
-                        SELECT environment, original_transaction_id FROM report_changes
-                        ORDER BY changed_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-                    RETURNING environment, original_transaction_id
+                    SELECT environment, original_transaction_id, xmin::text AS version FROM report_changes
+                    ORDER BY changed_at LIMIT \(limit)
                     """
                 ).prepared()
-            ).map { ChainKey(environment: try $0.decode("environment"), originalTransactionID: try $0.decode("original_transaction_id")) }
+            ).map {
+                QueuedChain(
+                    key: ChainKey(
+                        environment: try $0.decode("environment"), originalTransactionID: try $0.decode("original_transaction_id")),
+                    version: try $0.decode("version"))
+            }
+        }
+
+        /// Takes counted chains off the queue: those whose row is still at the version read and
+        /// not held by a transaction queueing it again (skipped, not waited for); the others
+        /// stay queued for a later batch.
+        public func dequeue(_ chains: [QueuedChain]) throws {
+            guard !chains.isEmpty else { return }
+            try session.execute(
+                PostgresQuery(
+                    """
+                    DELETE FROM report_changes WHERE (environment, original_transaction_id) IN (
+                        SELECT r.environment, r.original_transaction_id FROM report_changes r
+                        JOIN unnest(\(PostgresTextArray(chains.map(\.key.environment)))::text[], \(PostgresTextArray(chains.map(\.key.originalTransactionID)))::text[],
+                            \(PostgresTextArray(chains.map(\.version)))::text[]) AS k(environment, original_transaction_id, version)
+                        ON r.environment = k.environment AND r.original_transaction_id = k.original_transaction_id AND r.xmin = k.version::xid
+                        FOR UPDATE OF r SKIP LOCKED)
+                    """
+                ).prepared())
         }
 
         /// Every chain with facts, in key order after `after`, up to `limit`.

@@ -18,7 +18,8 @@ public protocol ReportRollups: Sendable {
 
 /// The rollups inside the counter's transaction.
 public protocol ReportRollupCounter {
-    func claim(limit: Int) throws -> [ReportRollupStore.ChainKey]
+    func queued(limit: Int) throws -> [ReportRollupStore.QueuedChain]
+    func dequeue(_ chains: [ReportRollupStore.QueuedChain]) throws
     func chains(after: ReportRollupStore.ChainKey?, limit: Int) throws -> [ReportRollupStore.ChainKey]
     func facts(of keys: [ReportRollupStore.ChainKey], isAutoRenewable: (TransactionFact) -> Bool) throws -> [ReportedSubscription]
     func shares(of keys: [ReportRollupStore.ChainKey]) throws -> [ReportRollupStore.ChainKey: [RollupKey: Decimal]]

@@ -39,9 +39,10 @@ public struct ReportRollupCounting: Sendable {
             if try counter.fingerprint() != basis.fingerprint {
                 return try Self.recount(counter, basis: basis, batchSize: batchSize).chains
             }
-            let keys = try counter.claim(limit: batchSize)
-            try Self.count(keys, counter, basis: basis)
-            return keys.count
+            let queued = try counter.queued(limit: batchSize)
+            try Self.count(queued.map(\.key), counter, basis: basis)
+            try counter.dequeue(queued)
+            return queued.count
         }
     }
 

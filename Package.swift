@@ -54,6 +54,8 @@ let package = Package(
         ),
         // Linux's epoll and eventfd (part of libc, so nothing to link).
         .systemLibrary(name: "CEpoll"),
+        // glibc's malloc tuning (part of libc, so nothing to link).
+        .systemLibrary(name: "CMalloc"),
 
         // Day arithmetic shared by every hand-written date format below.
         .target(name: "CivilDate", swiftSettings: sharedSwiftSettings),
@@ -201,6 +203,7 @@ let package = Package(
         // Concurrency and logging helpers every layer uses: no dependency on the project.
         .target(
             name: "ServiceSupport",
+            dependencies: ["CMalloc"],
             swiftSettings: sharedSwiftSettings
         ),
 
@@ -391,6 +394,7 @@ let package = Package(
             name: "subscriptiond",
             dependencies: [
                 "BuildInfo",
+                "ServiceSupport",
                 "Settings",
                 "Server",
                 "Composition",

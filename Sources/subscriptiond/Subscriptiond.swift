@@ -7,6 +7,7 @@ import Logging
 import Metrics
 import Prometheus
 import Server
+import ServiceSupport
 import Settings
 
 /// The long-running worker: notification intake, query API and background processing.
@@ -28,6 +29,8 @@ struct Subscriptiond: AsyncParsableCommand {
     @OptionGroup var settings: ServiceSettingsOptions
 
     func run() async throws {
+        let arenas = MallocArenas.apply(
+            environment: ProcessInfo.processInfo.environment, cores: ProcessInfo.processInfo.activeProcessorCount)
         let configuration: ServiceConfiguration
         do {
             configuration = try ServiceConfiguration.load(environment: settings.environment(merging: ProcessInfo.processInfo.environment))
@@ -45,7 +48,11 @@ struct Subscriptiond: AsyncParsableCommand {
                 environment: ApplicationEnvironment(logger: logger, metricsRegistry: registry)
             )
             logger.info(
-                "starting", metadata: ["address": "\(configuration.host):\(configuration.port)", "apps": "\(configuration.apps.bundleIDs)"])
+                "starting",
+                metadata: [
+                    "address": "\(configuration.host):\(configuration.port)", "apps": "\(configuration.apps.bundleIDs)",
+                    "malloc_arenas": "\(arenas.map(String.init) ?? "glibc's")",
+                ])
             try await application.runService()
         } catch {
             let failure = FailureReport(error)

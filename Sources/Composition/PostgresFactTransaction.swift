@@ -6,9 +6,16 @@ import Subscriptions
 import UseCases
 
 /// A ``FactTransaction`` on one PostgreSQL transaction: each call is the Store's statement
-/// for it, on the transaction's session.
-struct PostgresFactTransaction: FactTransaction {
+/// for it, on the transaction's session, except the reports' queue: the chains of every plan
+/// written are queued once, by ``finish()``, before the transaction commits.
+final class PostgresFactTransaction: FactTransaction {
     let session: PostgresSession
+    /// The chains written so far, by environment, for the reports' queue.
+    private var reportedChains: [AppStoreEnvironment: Set<String>] = [:]
+
+    init(session: PostgresSession) {
+        self.session = session
+    }
 
     func lockPurchases(of facts: [ReceiptFacts]) throws {
         try FactStore.lockSubscriptions(of: facts, in: session)
@@ -20,10 +27,19 @@ struct PostgresFactTransaction: FactTransaction {
 
     func write(_ plan: ApplyPlan, notificationID: Int64?, now: Date) throws {
         try FactStore.write(plan, notificationID: notificationID, now: now, in: session)
+        reportedChains[plan.environment, default: []].formUnion(FactStore.reportedChains(of: plan))
     }
 
-    func markProcessed(_ notification: ClaimedNotification, note: String?) throws {
-        try NotificationInbox.markProcessed(notification, note: note, in: session)
+    /// Queues the chains written for the reports, one statement an environment.
+    func finish() throws {
+        for (environment, ids) in reportedChains.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            try ReportRollupStore.queue(environment: environment, ids: Array(ids), in: session)
+        }
+        reportedChains = [:]
+    }
+
+    func markProcessed(_ attempts: [ProcessedAttempt]) throws {
+        try NotificationInbox.markProcessed(attempts, in: session)
     }
 
     func recordConsumptionRequest(_ request: NewConsumptionRequest) throws {
@@ -60,6 +76,11 @@ struct PostgresFactTransaction: FactTransaction {
 
 extension PostgresClient: FactDatabase {
     public func transaction<Result: Sendable>(_ body: @escaping @Sendable (any FactTransaction) throws -> Result) async throws -> Result {
-        try await withTransaction { session in try body(PostgresFactTransaction(session: session)) }
+        try await withTransaction { session in
+            let transaction = PostgresFactTransaction(session: session)
+            let result = try body(transaction)
+            try transaction.finish()
+            return result
+        }
     }
 }

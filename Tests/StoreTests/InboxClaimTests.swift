@@ -147,6 +147,39 @@ struct InboxClaimTests {
         }
     }
 
+    @Test("a group's outcomes are recorded at once, each with its note; one stale claim among them fails them all, naming it")
+    func groupOutcomes() async throws {
+        try await TestDatabase.withClient { client, _ in
+            let inbox = NotificationInbox(client: client)
+            for key in ["group-1", "group-2", "group-3"] {
+                guard case .accepted = try await inbox.insert(entry(key)) else {
+                    Issue.record("not stored")
+                    return
+                }
+            }
+            let claimed = try await inbox.claimDue(limit: 3, lease: .seconds(60))
+            try #require(claimed.count == 3)
+            // The third's claim is superseded: an operator finished it meanwhile.
+            #expect(try await inbox.markDead(claimed[2], reason: "discarded meanwhile"))
+            let attempts = claimed.enumerated().map { ProcessedAttempt($1, note: "note \($0)") }
+            let stale = await #expect(throws: StaleClaimError.self) {
+                try await client.withTransaction { session in try NotificationInbox.markProcessed(attempts, in: session) }
+            }
+            #expect(stale?.notificationID == claimed[2].id && stale?.attempt == claimed[2].attempt)
+            #expect(try await state(of: claimed[0].id, client).state == "pending", "rolled back with the stale one")
+
+            try await client.withTransaction { session in try NotificationInbox.markProcessed(Array(attempts.prefix(2)), in: session) }
+            for (index, claim) in claimed.prefix(2).enumerated() {
+                #expect(try await state(of: claim.id, client).state == "processed")
+                let recorded = try await client.query(
+                    "SELECT outcome, error FROM notification_attempts WHERE notification_id = \(claim.id) AND attempt = \(claim.attempt)")
+                #expect(try recorded.map { try $0.decode("outcome", as: String.self) } == ["processed"])
+                #expect(try recorded.map { try $0.decode("error", as: String?.self) } == ["note \(index)"])
+            }
+            #expect(try await state(of: claimed[2].id, client).state == "dead")
+        }
+    }
+
     @Test("discard: dead with the operator's reason and name, all-or-nothing, replay brings it back")
     func discard() async throws {
         try await TestDatabase.withClient { client, _ in

@@ -58,7 +58,7 @@ final class InMemoryFactDatabase: FactDatabase {
             state.plansWritten += 1
         }
 
-        func markProcessed(_ notification: ClaimedNotification, note: String?) throws {}
+        func markProcessed(_ attempts: [ProcessedAttempt]) throws {}
         func recordConsumptionRequest(_ request: NewConsumptionRequest) throws {}
         func recordConsumptionOutcome(_ outcome: String, environment: AppStoreEnvironment, transactionID: String, decidedAt: Date) throws {}
         func recordExtensionSummary(requestIdentifier: String, bundleID: String, succeededCount: Int?, failedCount: Int?) throws {}

@@ -62,7 +62,9 @@ public enum FactStore {
     }
 
     /// Writes `plan` inside the caller's transaction (the one that loaded what it was made
-    /// from); `notificationID` names the notification on its status events.
+    /// from); `notificationID` names the notification on its status events. The caller queues
+    /// the plan's ``reportedChains(of:)`` for the reports before it commits, once for all the
+    /// plans it writes (``ReportRollupStore/queue(environment:ids:in:)``).
     public static func write(_ plan: ApplyPlan, notificationID: Int64?, now: Date, in session: PostgresSession) throws {
         let environment = plan.environment
         for fact in plan.transactions {
@@ -104,12 +106,15 @@ public enum FactStore {
                 linkedTo: environment, originalTransactionIDs: review.originalTransactionIDs, alsoUsers: review.alsoUsers, now: now,
                 in: session)
         }
-        let changedChains = Set(plan.transactions.map(\.originalTransactionID) + plan.renewals.map(\.originalTransactionID))
-        try ReportRollupStore.queue(environment: environment, ids: Array(changedChains), in: session)
         if let (appUserID, version) = plan.originalVersion {
             try OriginalVersionStore.record(version, appUserID: appUserID, proof: .receipt, in: session)
         }
         try TransactionFinishStore.queue(plan.finishes, environment: environment, bundleID: plan.bundleID, in: session)
+    }
+
+    /// The chains whose facts `plan` writes: the reports count them again.
+    public static func reportedChains(of plan: ApplyPlan) -> Set<String> {
+        Set(plan.transactions.map(\.originalTransactionID) + plan.renewals.map(\.originalTransactionID))
     }
 
     /// The `subscribers` rows of one purchase after its link change; a link made by a hint

@@ -123,24 +123,43 @@ public struct NotificationInbox: Sendable {
     /// this one's lease ran out) or an operator took the entry over, this throws
     /// `StaleClaimError` and the caller's transaction rolls back.
     public static func markProcessed(_ notification: ClaimedNotification, note: String? = nil, in session: PostgresSession) throws {
-        let recorded = try session.execute(
+        try markProcessed([ProcessedAttempt(notification, note: note)], in: session)
+    }
+
+    /// Records successful attempts, one statement for all of them (a group commit's, inside
+    /// the transaction that applied their facts). Fenced like a single one: when any claim is
+    /// no longer its own, this throws `StaleClaimError` naming the first such, and the
+    /// caller's transaction rolls back.
+    public static func markProcessed(_ attempts: [ProcessedAttempt], in session: PostgresSession) throws {
+        guard !attempts.isEmpty else { return }
+        let claims = attempts.map(\.notification)
+        let recorded = try session.query(
             PostgresQuery(
                 """
-                WITH finished AS (
-                    UPDATE notifications SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
+                WITH claims AS (
+                    SELECT * FROM unnest(\(PostgresTextArray(claims.map { String($0.id) }))::bigint[],
+                        \(PostgresTextArray(encoding: claims.map(\.receivedAt)))::timestamptz[], \(PostgresTextArray(claims.map { String($0.attempt) }))::integer[],
+                        \(PostgresTextArray(encoding: claims.map(\.claimedAt)))::timestamptz[], \(PostgresTextArray(attempts.map(\.note)))::text[])
+                        AS c(id, received_at, attempt, started_at, note)
+                ), finished AS (
+                    UPDATE notifications n SET state = 'processed', processed_at = now(), last_error = NULL, unfinished_claims = 0,
                         isolated_claims = 0, updated_at = now()
-                    WHERE \(unescaped: fence) AND id = \(notification.id) AND received_at = \(notification.receivedAt)
-                        AND attempts = \(notification.attempt)
-                    RETURNING id, received_at
+                    FROM claims c
+                    WHERE n.\(unescaped: fence) AND n.id = c.id AND n.received_at = c.received_at AND n.attempts = c.attempt
+                    RETURNING n.id, n.received_at, c.attempt, c.started_at, c.note
                 )
                 INSERT INTO notification_attempts (notification_id, notification_received_at, attempt, started_at, outcome, error)
-                SELECT id, received_at, \(notification.attempt)::integer, \(notification.claimedAt)::timestamptz, 'processed', \(note)::text
-                FROM finished
+                SELECT id, received_at, attempt, started_at, 'processed', note FROM finished
                 ON CONFLICT (notification_id, attempt, notification_received_at) DO UPDATE SET outcome = EXCLUDED.outcome, error = EXCLUDED.error,
                     finished_at = now()
+                RETURNING notification_id
                 """
-            ).prepared())
-        guard recorded == 1 else { throw StaleClaimError(notificationID: notification.id, attempt: notification.attempt) }
+            ).prepared()
+        ).map { try $0.decode("notification_id", as: Int64.self) }
+        guard recorded.count != claims.count else { return }
+        let finished = Set(recorded)
+        let stale = claims.first { !finished.contains($0.id) } ?? claims[0]
+        throw StaleClaimError(notificationID: stale.id, attempt: stale.attempt)
     }
 
     /// Notifications not yet processed (pending or retrying) and when the oldest arrived: the
@@ -227,5 +246,16 @@ extension ClaimedNotification {
             claimedAt: try row.decode("claimed_at"), receivedAt: try row.decode("received_at"),
             receiptRemovedAt: try row.decode("receipt_removed_at")
         )
+    }
+}
+
+/// A successful attempt to record: its claim, and the note it leaves on the attempt.
+public struct ProcessedAttempt: Sendable {
+    public let notification: ClaimedNotification
+    public let note: String?
+
+    public init(_ notification: ClaimedNotification, note: String?) {
+        self.notification = notification
+        self.note = note
     }
 }

@@ -44,7 +44,7 @@ public struct ReportRollupStore: Sendable {
 
     /// Queues the chains `ids` of `environment` for counting, inside the caller's transaction
     /// (the one applying their facts).
-    static func queue(environment: AppStoreEnvironment, ids: [String], in session: PostgresSession) throws {
+    public static func queue(environment: AppStoreEnvironment, ids: [String], in session: PostgresSession) throws {
         guard !ids.isEmpty else { return }
         try session.execute(
             PostgresQuery(

@@ -12,8 +12,9 @@ public protocol FactTransaction {
     func storedPurchases(for facts: ReceiptFacts, claimant: String?) throws -> StoredPurchases
     /// Writes a plan ``FactApplication`` made from what `storedPurchases` read.
     func write(_ plan: ApplyPlan, notificationID: Int64?, now: Date) throws
-    /// Closes a claimed notification as processed; throws `StaleClaimError` when the claim is no longer its own.
-    func markProcessed(_ notification: ClaimedNotification, note: String?) throws
+    /// Closes claimed notifications as processed, all at once; throws `StaleClaimError` when
+    /// any claim is no longer its own.
+    func markProcessed(_ attempts: [ProcessedAttempt]) throws
     /// Records a CONSUMPTION_REQUEST to answer.
     func recordConsumptionRequest(_ request: NewConsumptionRequest) throws
     /// Records Apple's refund decision after a CONSUMPTION_REQUEST.

@@ -130,9 +130,9 @@ public struct NotificationProcessor: Sendable {
 
     /// Writes `jobs` in one transaction: the locks of every subscription they touch first, in
     /// the one global order (so two such transactions cannot deadlock on them), then each
-    /// job's facts and what goes with them, and its outcome. Anything that fails (a claim gone
-    /// stale, a link the app's policy refuses) rolls all of them back, and the group commit
-    /// writes each again alone.
+    /// job's facts and what goes with them, then every job's outcome in one statement.
+    /// Anything that fails (a claim gone stale, a link the app's policy refuses) rolls all of
+    /// them back, and the group commit writes each again alone.
     static func write(_ jobs: [ApplyJob], database: any FactDatabase, apps: AppRegistry) async throws {
         try await database.transaction { transaction in
             try transaction.lockPurchases(of: jobs.flatMap { $0.plan.batches.map(\.facts) })
@@ -151,8 +151,8 @@ public struct NotificationProcessor: Sendable {
                         requestIdentifier: identifier, bundleID: notification.bundleID, succeededCount: summary.succeededCount,
                         failedCount: summary.failedCount)
                 }
-                try transaction.markProcessed(notification, note: plan.note)
             }
+            try transaction.markProcessed(jobs.map { ProcessedAttempt($0.notification, note: $0.plan.note) })
         }
     }
 

@@ -130,6 +130,10 @@ public struct NotificationInbox: Sendable {
     /// the transaction that applied their facts). Fenced like a single one: when any claim is
     /// no longer its own, this throws `StaleClaimError` naming the first such, and the
     /// caller's transaction rolls back.
+    ///
+    /// Not prepared: a connection's generic plan of this join, made while the inbox was new,
+    /// scans the inbox instead of probing each claim's row (`OutcomePlanningTests`); planned
+    /// for its claims on every call, it probes each row's primary key in its own partition.
     public static func markProcessed(_ attempts: [ProcessedAttempt], in session: PostgresSession) throws {
         guard !attempts.isEmpty else { return }
         let claims = attempts.map(\.notification)
@@ -154,7 +158,7 @@ public struct NotificationInbox: Sendable {
                     finished_at = now()
                 RETURNING notification_id
                 """
-            ).prepared()
+            )
         ).map { try $0.decode("notification_id", as: Int64.self) }
         guard recorded.count != claims.count else { return }
         let finished = Set(recorded)

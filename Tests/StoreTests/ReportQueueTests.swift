@@ -12,8 +12,7 @@ import Testing
 struct ReportQueueTests {
     @Test("queueing a chain while the job counts it does not wait for the count, and leaves the chain queued")
     func queueingDoesNotWaitForTheCount() async throws {
-        try await TestDatabase.withClient { client, _ in
-            try await queue(["chain-1", "chain-2"], client)
+        try await withTwoQueuedChains { client in
             let read = DispatchSemaphore(value: 0)
             let queuedAgain = DispatchSemaphore(value: 0)
             let job = Task {
@@ -44,8 +43,7 @@ struct ReportQueueTests {
 
     @Test("a chain whose queueing has not committed is skipped by the job's dequeue, and taken by a later batch")
     func uncommittedQueueingIsSkipped() async throws {
-        try await TestDatabase.withClient { client, _ in
-            try await queue(["chain-1", "chain-2"], client)
+        try await withTwoQueuedChains { client in
             let holding = DispatchSemaphore(value: 0)
             let mayCommit = DispatchSemaphore(value: 0)
             // Applying facts to chain-1: its queue row is held until the transaction commits.
@@ -79,9 +77,13 @@ struct ReportQueueTests {
         }
     }
 
-    private func queue(_ ids: [String], _ client: PostgresClient) async throws {
-        try await client.withTransaction { session in
-            try ReportRollupStore.queue(environment: .production, ids: ids, in: session)
+    /// Runs `body` on a new database where chain-1 and chain-2 are queued and committed.
+    private func withTwoQueuedChains(_ body: (PostgresClient) async throws -> Void) async throws {
+        try await TestDatabase.withClient { client, _ in
+            try await client.withTransaction { session in
+                try ReportRollupStore.queue(environment: .production, ids: ["chain-1", "chain-2"], in: session)
+            }
+            try await body(client)
         }
     }
 

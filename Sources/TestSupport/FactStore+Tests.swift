@@ -19,6 +19,7 @@ extension FactStore {
             context: FactApplication.Context(
                 claimant: appUserID, linkPolicy: linkPolicy, webhookEvents: webhookEvents, receiptObservedAt: receiptObservedAt, now: now))
         try write(plan, notificationID: notificationID, now: now, in: session)
+        try ReportRollupStore.queue(environment: plan.environment, ids: Array(reportedChains(of: plan)), in: session)
         return plan.statusChanges
     }
 }

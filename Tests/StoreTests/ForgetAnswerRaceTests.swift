@@ -32,12 +32,7 @@ struct ForgetAnswerRaceTests {
                     try session.execute("COMMIT")
                 }
             }
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    holdsLock.wait()
-                    continuation.resume()
-                }
-            }
+            await holdsLock.waitOffThePool()
             let forgetting = Task { try await SubscriberRemoval(client: client).forget(appUserID: "user-a", actor: "test") }
             try await Task.sleep(for: .milliseconds(300))
             let grantsWhileWaiting = try await client.query("SELECT count(*) AS n FROM entitlement_grants WHERE app_user_id = 'user-a'")

@@ -25,7 +25,7 @@ struct ReportQueueTests {
                     return (batch.map(\.key.originalTransactionID), answered)
                 }
             }
-            await waitFor(read)
+            await read.waitOffThePool()
             let started = ContinuousClock.now
             try await client.withTransaction { session in
                 try session.execute("SET LOCAL lock_timeout = '5s'")
@@ -54,7 +54,7 @@ struct ReportQueueTests {
                     _ = mayCommit.wait(timeout: .now() + 10)
                 }
             }
-            await waitFor(holding)
+            await holding.waitOffThePool()
             let started = ContinuousClock.now
             let counted = try await ReportRollupStore(client: client).withCounter(wait: false) { counter in
                 let batch = try counter.queued(limit: 10)
@@ -93,13 +93,4 @@ struct ReportQueueTests {
         }
     }
 
-    /// Waits for `semaphore` off the cooperative pool (at most ten seconds).
-    private func waitFor(_ semaphore: DispatchSemaphore) async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                _ = semaphore.wait(timeout: .now() + 10)
-                continuation.resume()
-            }
-        }
-    }
 }
